@@ -1,0 +1,35 @@
+"""The ``labelpool`` command line: parsing and printing only.
+
+Each command lives in its own module of this package and registers itself on :data:`app`;
+the logic it calls lives in modules a test can import (``labelpool.workflows`` and friends).
+Heavy imports (numpy, pyarrow, jsonschema) happen inside the command bodies, so that
+``labelpool --help`` and small jobs start fast.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from labelpool.cli._common import app
+
+# One import per command module; each registers its command(s) on ``app``.
+from labelpool.cli import version as _version  # noqa: F401, E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console-script entry point: run the app and return its exit code."""
+    try:
+        app(args=argv, prog_name="labelpool", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code
+        print(code, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

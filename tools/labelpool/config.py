@@ -1,0 +1,131 @@
+"""Find the label repository's root and read its ``[tool.labelpool]`` table."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FORMAT = 1
+DEFAULT_VERSION_PATTERN = r"^(?P<family>.+)-v(?P<version>[0-9]+)$"
+
+
+class ConfigError(Exception):
+    """The repository or its configuration cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class Readings:
+    """Thresholds for reading two unjudged rates side by side (see README: compare)."""
+
+    high: float = 0.10  # a rate above this is high
+    ratio: float = 3.0  # low/low is uninterpretable if one rate is >= ratio x the other ...
+    min_difference: float = 0.05  # ... and they differ by at least this much
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path
+    labels_dir: Path
+    runs_dir: Path
+    corpus: Path | None = None
+    versions: Path | None = None
+    version_pattern: str | None = DEFAULT_VERSION_PATTERN
+    readings: Readings = field(default_factory=Readings)
+    alpha: float = 0.05
+    max_file_bytes: int = 4 * 1024 * 1024
+    max_depth: int = 32
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.root / ".labelpool-cache"
+
+
+def find_root(start: Path) -> Path:
+    """Nearest folder at or above ``start`` holding a pyproject.toml with ``[tool.labelpool]``."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and _labelpool_table(pyproject) is not None:
+            return folder
+    raise ConfigError(
+        f"{start}: not inside a label repository (no pyproject.toml with a [tool.labelpool] "
+        "table found here or above; use --repo DIR or `labelpool init DIR`)"
+    )
+
+
+def _labelpool_table(pyproject: Path) -> dict[str, object] | None:
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{pyproject}: cannot read: {exc}") from None
+    table = data.get("tool", {}).get("labelpool")
+    return table if isinstance(table, dict) else None
+
+
+def load(repo: Path | None = None) -> Config:
+    """Configuration of the repository at ``repo`` (or the one holding the working folder)."""
+    root = find_root(repo if repo is not None else Path.cwd())
+    pyproject = root / "pyproject.toml"
+    table = _labelpool_table(pyproject)
+    if table is None:
+        raise ConfigError(f"{pyproject}: no [tool.labelpool] table")
+    fmt = table.get("format")
+    if fmt != FORMAT:
+        raise ConfigError(
+            f"{pyproject}: [tool.labelpool] format = {fmt!r}; this labelpool reads format {FORMAT}"
+        )
+
+    def path(key: str, default: str | None) -> Path | None:
+        value = table.get(key, default)
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str):
+            raise ConfigError(f"{pyproject}: [tool.labelpool] {key} must be a string path")
+        return root / value
+
+    pattern = table.get("version_pattern", DEFAULT_VERSION_PATTERN)
+    if pattern is not None and pattern != "":
+        if not isinstance(pattern, str):
+            raise ConfigError(f"{pyproject}: [tool.labelpool] version_pattern must be a string")
+        try:
+            compiled = re.compile(pattern)
+        except re.error as exc:
+            raise ConfigError(f"{pyproject}: version_pattern: {exc}") from None
+        if not {"family", "version"} <= set(compiled.groupindex):
+            raise ConfigError(
+                f"{pyproject}: version_pattern needs named groups (?P<family>) and (?P<version>)"
+            )
+    else:
+        pattern = None
+
+    raw_readings = table.get("readings", {})
+    if not isinstance(raw_readings, dict):
+        raise ConfigError(f"{pyproject}: [tool.labelpool.readings] must be a table")
+    try:
+        readings = Readings(
+            high=float(raw_readings.get("high", Readings.high)),
+            ratio=float(raw_readings.get("ratio", Readings.ratio)),
+            min_difference=float(raw_readings.get("min_difference", Readings.min_difference)),
+        )
+        alpha = float(table.get("alpha", 0.05))
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{pyproject}: [tool.labelpool] thresholds: {exc}") from None
+
+    labels_dir = path("labels", "labels")
+    runs_dir = path("runs", "runs")
+    assert labels_dir is not None and runs_dir is not None
+    versions = path("versions", None)
+    if versions is None and (root / "corpus" / "versions.yaml").is_file():
+        versions = root / "corpus" / "versions.yaml"
+    return Config(
+        root=root,
+        labels_dir=labels_dir,
+        runs_dir=runs_dir,
+        corpus=path("corpus", None),
+        versions=versions,
+        version_pattern=pattern,
+        readings=readings,
+        alpha=alpha,
+    )

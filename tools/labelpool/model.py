@@ -1,0 +1,198 @@
+"""Frozen dataclasses for a label, its pool provenance and its pending judging batches.
+
+A :class:`Label` is built from the plain data of one schema-valid label file
+(:func:`label_from_data`); everything a scorer needs is derived from it here, once:
+
+* ``judged``: what a person looked at: ``judged_ids`` plus every member of a relevance class;
+* ``gain``: the grade of every judged document (0 = judged irrelevant); a class member has the
+  class's grade, the highest of its members' grades;
+* ``class_of``: the relevance target a relevant document belongs to (a class index, or the
+  document itself), so that a class is retrieved once;
+* ``unjudged_marked``: documents that were pooled but not judged, or that wait in a pending batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal, TypeAlias
+
+RELEVANT = "relevant"
+IRRELEVANT = "irrelevant"
+
+KNOWN_KEYS = (
+    "id",
+    "question",
+    "relevant_doc_ids",
+    "judged_ids",
+    "grades",
+    "relevant_classes",
+    "pooled_unjudged_ids",
+    "pool",
+    "pending",
+)
+UNKNOWN_SYSTEM = "unknown"
+
+
+@dataclass(frozen=True)
+class DuplicateOf:
+    """Verdict ``{duplicate-of: ID}``: the document joins ID's relevance class."""
+
+    doc: str
+
+
+Verdict: TypeAlias = Literal["relevant", "irrelevant"] | int | DuplicateOf | None
+
+
+@dataclass(frozen=True)
+class PoolEntry:
+    """One system whose top ``k`` was put fully in front of a judge on ``date``."""
+
+    system: str
+    k: int | None
+    date: str | None
+    run: str | None = None  # git blob id of the pooled run file
+
+    @property
+    def unknown(self) -> bool:
+        return self.system == UNKNOWN_SYSTEM or self.k is None
+
+
+@dataclass(frozen=True)
+class PendingDoc:
+    doc: str
+    verdict: Verdict = None
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A judging batch written by ``labelpool pool`` and folded in by ``labelpool merge``."""
+
+    batch: str
+    systems: tuple[str, ...]
+    depth: int
+    date: str
+    docs: tuple[PendingDoc, ...]
+
+
+@dataclass(frozen=True)
+class Label:
+    id: str
+    question: str
+    relevant_doc_ids: tuple[str, ...] = ()
+    judged_ids: tuple[str, ...] = ()
+    grades: Mapping[str, int] = field(default_factory=dict)
+    relevant_classes: tuple[tuple[str, ...], ...] = ()
+    pooled_unjudged_ids: tuple[str, ...] = ()
+    pool: tuple[PoolEntry, ...] = ()
+    pending: tuple[Batch, ...] = ()
+    extra_keys: tuple[str, ...] = ()
+
+    @cached_property
+    def class_members(self) -> frozenset[str]:
+        return frozenset(d for cls in self.relevant_classes for d in cls)
+
+    @cached_property
+    def judged(self) -> frozenset[str]:
+        """Documents with a judgment: ``judged_ids`` and every class member."""
+        return frozenset(self.judged_ids) | self.class_members
+
+    @cached_property
+    def pending_ids(self) -> frozenset[str]:
+        return frozenset(d.doc for b in self.pending for d in b.docs)
+
+    @cached_property
+    def unjudged_marked(self) -> frozenset[str]:
+        """Pooled but never judged, or waiting in a batch: unjudged whatever else is said."""
+        return frozenset(self.pooled_unjudged_ids) | self.pending_ids
+
+    @cached_property
+    def gain(self) -> Mapping[str, int]:
+        """Grade of every judged document: 0 irrelevant, >= 1 relevant (classes share one)."""
+        relevant = set(self.relevant_doc_ids)
+        out: dict[str, int] = {d: 0 for d in self.judged_ids}
+        for d in relevant:
+            out[d] = int(self.grades.get(d, 1))
+        for cls in self.relevant_classes:
+            grade = max((int(self.grades.get(d, 1)) for d in cls if d in relevant), default=1)
+            for d in cls:
+                out[d] = grade
+        return out
+
+    @cached_property
+    def class_of(self) -> Mapping[str, str]:
+        """Relevance target of each relevant document: ``#class<i>`` for a class member."""
+        out: dict[str, str] = {}
+        for i, cls in enumerate(self.relevant_classes):
+            for d in cls:
+                out[d] = f"#class{i}"
+        for d, g in self.gain.items():
+            if g > 0 and d not in out:
+                out[d] = d
+        return out
+
+    @property
+    def is_judged(self) -> bool:
+        """False for a question nobody has judged yet (left out of every average)."""
+        return bool(self.judged)
+
+    def verdict_of(self, doc: str) -> int | None:
+        """Grade of ``doc`` (0 irrelevant), or None when it has no judgment."""
+        if doc in self.unjudged_marked and doc not in self.judged:
+            return None
+        return self.gain.get(doc)
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    return tuple(str(v) for v in (value or ()))
+
+
+def _verdict(value: Any) -> Verdict:
+    if value is None or value in (RELEVANT, IRRELEVANT):
+        return value  # type: ignore[no-any-return]
+    if isinstance(value, bool):
+        raise ValueError(f"verdict {value!r} is not relevant, irrelevant, a grade or duplicate-of")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Mapping) and set(value) == {"duplicate-of"}:
+        return DuplicateOf(str(value["duplicate-of"]))
+    raise ValueError(f"verdict {value!r} is not relevant, irrelevant, a grade or duplicate-of")
+
+
+def label_from_data(data: Mapping[str, Any]) -> Label:
+    """Build a :class:`Label` from the plain data of one schema-valid label file."""
+    pool = tuple(
+        PoolEntry(
+            system=str(p["system"]),
+            k=None if p.get("k") is None else int(p["k"]),
+            date=None if p.get("date") is None else str(p["date"]),
+            run=None if p.get("run") is None else str(p["run"]),
+        )
+        for p in data.get("pool") or ()
+    )
+    pending = tuple(
+        Batch(
+            batch=str(b["batch"]),
+            systems=_strs(b.get("systems")),
+            depth=int(b["depth"]),
+            date=str(b["date"]),
+            docs=tuple(
+                PendingDoc(doc=str(d["doc"]), verdict=_verdict(d.get("verdict")))
+                for d in b.get("docs") or ()
+            ),
+        )
+        for b in data.get("pending") or ()
+    )
+    return Label(
+        id=str(data["id"]),
+        question=str(data.get("question", "")),
+        relevant_doc_ids=_strs(data.get("relevant_doc_ids")),
+        judged_ids=_strs(data.get("judged_ids")),
+        grades={str(k): int(v) for k, v in (data.get("grades") or {}).items()},
+        relevant_classes=tuple(_strs(c) for c in data.get("relevant_classes") or ()),
+        pooled_unjudged_ids=_strs(data.get("pooled_unjudged_ids")),
+        pool=pool,
+        pending=pending,
+        extra_keys=tuple(k for k in data if k not in KNOWN_KEYS),
+    )
