@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -87,3 +88,204 @@ def show(cwd: Path, rev: str, path: str) -> bytes | None:
 def blob_id(cwd: Path, path: Path) -> str:
     """The git blob id of a file's current content (``git hash-object``)."""
     return git_text(cwd, "hash-object", "--", str(path)).strip()
+
+
+# --- blame and log (history, diff, merge) -----------------------------------------------------
+
+ZERO_COMMIT = "0" * 40
+BLAME_IGNORE_FILE = ".git-blame-ignore-revs"
+
+
+@dataclass(frozen=True)
+class CommitInfo:
+    """One commit as ``git log`` / ``git blame`` describe it."""
+
+    commit: str
+    author: str
+    author_mail: str
+    author_date: str  # ISO 8601 with the author's offset, e.g. 2026-12-02T10:15:00+01:00
+    subject: str
+    parents: tuple[str, ...] = ()
+
+    @property
+    def uncommitted(self) -> bool:
+        return self.commit == ZERO_COMMIT
+
+
+@dataclass(frozen=True)
+class BlameLine:
+    """One line of a file with the commit that last changed it (``git blame --porcelain``)."""
+
+    line: int  # 1-based line number in the blamed version
+    text: str  # the line without its newline
+    info: CommitInfo
+
+    @property
+    def commit(self) -> str:
+        return self.info.commit
+
+    @property
+    def author(self) -> str:
+        return self.info.author
+
+
+def _iso_time(epoch: str, tz: str) -> str:
+    from datetime import datetime, timedelta, timezone
+
+    try:
+        sign = -1 if tz.startswith("-") else 1
+        hours, minutes = int(tz[1:3]), int(tz[3:5])
+        offset = timezone(sign * timedelta(hours=hours, minutes=minutes))
+        return datetime.fromtimestamp(int(epoch), offset).isoformat()
+    except (ValueError, IndexError, OverflowError):
+        return epoch
+
+
+def parse_blame_porcelain(out: str) -> list[BlameLine]:
+    """Parse ``git blame --porcelain`` (or ``--line-porcelain``) output into lines.
+
+    Commit headers are printed only the first time a commit appears; later groups of the same
+    commit reuse what was seen.
+    """
+    seen: dict[str, dict[str, str]] = {}
+    lines: list[BlameLine] = []
+    commit = ""
+    final_line = 0
+    for raw in out.split("\n"):
+        if raw.startswith("\t"):
+            fields = seen.setdefault(commit, {})
+            info = CommitInfo(
+                commit=commit,
+                author=fields.get("author", ""),
+                author_mail=fields.get("author-mail", "").strip("<>"),
+                author_date=_iso_time(
+                    fields.get("author-time", "0"), fields.get("author-tz", "+0000")
+                ),
+                subject=fields.get("summary", ""),
+            )
+            lines.append(BlameLine(line=final_line, text=raw[1:], info=info))
+            continue
+        head, _, rest = raw.partition(" ")
+        if len(head) in (40, 64) and all(c in "0123456789abcdef" for c in head):
+            parts = rest.split()
+            if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
+                commit = head
+                final_line = int(parts[1])
+                seen.setdefault(commit, {})
+                continue
+        if head and commit:
+            seen[commit].setdefault(head, rest)
+    return lines
+
+
+def ignore_revs_file(top: Path) -> Path | None:
+    """``.git-blame-ignore-revs`` at the work tree's top level, when it exists."""
+    path = top / BLAME_IGNORE_FILE
+    return path if path.is_file() else None
+
+
+def blame(
+    cwd: Path, path: str, rev: str | None = None, ignore_revs: bool = True
+) -> list[BlameLine]:
+    """``git blame --porcelain`` of ``path`` (relative to ``cwd``) at ``rev`` (default: the
+    working tree), honouring ``.git-blame-ignore-revs`` at the top level when ``ignore_revs``.
+
+    Uncommitted lines carry :data:`ZERO_COMMIT` (``CommitInfo.uncommitted``).
+    """
+    args = ["blame", "--porcelain"]
+    top = toplevel(cwd)
+    ignore_file = ignore_revs_file(top) if ignore_revs and top is not None else None
+    if ignore_file is not None:
+        args += ["--ignore-revs-file", str(ignore_file)]
+    if rev is not None:
+        args.append(rev)
+    args += ["--", path]
+    return parse_blame_porcelain(git_text(cwd, *args))
+
+
+_LOG_FORMAT = "%x1e%H%x00%P%x00%an%x00%ae%x00%aI%x00%s"
+
+
+def log(
+    cwd: Path, *paths: str, rev: str = "HEAD", no_merges: bool = True, reverse: bool = False
+) -> list[CommitInfo]:
+    """Commits reachable from ``rev`` that changed ``paths`` (newest first unless ``reverse``)."""
+    args = ["log", f"--format={_LOG_FORMAT}", "--topo-order"]
+    if no_merges:
+        args.append("--no-merges")
+    if reverse:
+        args.append("--reverse")
+    args += [rev, "--", *paths]
+    out: list[CommitInfo] = []
+    for record in git_text(cwd, *args).split("\x1e"):
+        record = record.strip("\n")
+        if not record:
+            continue
+        fields = record.split("\x00")
+        if len(fields) < 6:
+            continue
+        commit, parents, author, mail, date, subject = fields[:6]
+        out.append(
+            CommitInfo(
+                commit=commit,
+                author=author,
+                author_mail=mail,
+                author_date=date,
+                subject=subject,
+                parents=tuple(parents.split()),
+            )
+        )
+    return out
+
+
+def rev_parse(cwd: Path, rev: str) -> str:
+    """The commit id ``rev`` names (raises GitError when it names no commit)."""
+    proc = subprocess.run(
+        ["git", "rev-parse", "--verify", "-q", "--end-of-options", f"{rev}^{{commit}}"],
+        cwd=cwd,
+        capture_output=True,
+        env=_env(),
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise GitError(f"{rev!r} is not a commit in this repository")
+    return proc.stdout.decode().strip()
+
+
+def ls_tree(cwd: Path, rev: str, path: str) -> dict[str, str]:
+    """Blob id of every file under ``path`` (relative to the top level) at ``rev``."""
+    out = git(cwd, "ls-tree", "-r", "-z", "--full-tree", rev, "--", path)
+    blobs: dict[str, str] = {}
+    for entry in out.split(b"\x00"):
+        if not entry:
+            continue
+        meta, _, name = entry.partition(b"\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == b"blob":
+            blobs[name.decode("utf-8", "surrogateescape")] = parts[2].decode()
+    return blobs
+
+
+def cat_blobs(cwd: Path, specs: list[str]) -> list[bytes | None]:
+    """Contents of many objects at once (``git cat-file --batch``): blob ids or ``rev:path``.
+
+    None for a spec that names nothing (e.g. a file absent at that revision).
+    """
+    if not specs:
+        return []
+    if any("\n" in s for s in specs):
+        raise GitError("object names must not contain a newline")
+    out = git(cwd, "cat-file", "--batch", input_bytes="".join(s + "\n" for s in specs).encode())
+    result: list[bytes | None] = []
+    pos = 0
+    for _ in specs:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split()
+        pos = end + 1
+        if len(header) == 3 and header[2].isdigit():
+            size = int(header[2])
+            result.append(out[pos : pos + size] if header[1] == b"blob" else None)
+            pos += size + 1
+        else:  # "<spec> missing" / "ambiguous"
+            result.append(None)
+    return result
