@@ -1,22 +1,849 @@
-"""The only code that reads or writes YAML (placeholder reader until the full module lands)."""
+"""The only code that reads or writes YAML.
+
+* :func:`guard`: the safety checks (``LP001``..``LP015``) on the raw bytes and the event
+  stream, before anything is constructed (a billion-laughs file is refused in milliseconds).
+* :func:`load_fast`: guard, then PyYAML's C safe loader (the scoring path).
+* :func:`load_roundtrip` / :func:`save` / :func:`dumps`: guarded ruamel round-trip editing;
+  an unedited canonical file comes back byte-identical, a save that changes nothing writes
+  nothing, every write is atomic.
+* :func:`node_position`: 1-based line and column of a node, for messages.
+* Editing helpers that keep label files canonical: :func:`set_sorted_list`,
+  :func:`add_to_sorted_list`, :func:`remove_from_list`, :func:`set_mapping_item`,
+  :func:`remove_mapping_item`, :func:`scalar`, :func:`needs_quotes`, :func:`format_label`.
+
+The guard reads the event stream with libyaml (PyYAML's ``CParser``): the same events as
+ruamel's ``YAML().parse()`` (anchors, aliases, tags, directives, marks) at about 1/40 of the
+cost (0.04 ms against 1.7 ms for a typical label file), which a cold validation of 10,000
+labels needs. Every round-trip load still goes through a fresh ruamel instance per file.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import datetime
+import io
+import os
+import re
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import yaml
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.emitter import Emitter
+from ruamel.yaml.error import MarkedYAMLError as RuamelMarkedError
+from ruamel.yaml.error import YAMLError as RuamelYAMLError
+from ruamel.yaml.nodes import ScalarNode as RuamelScalarNode
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
+
+from labelpool.findings import Finding
+from labelpool.model import KNOWN_KEYS
+
+MAX_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 32
+
+SAFETY_RULES: dict[str, str] = {
+    "LP001": "file larger than the size bound (4 MiB by default)",
+    "LP002": "file is not valid UTF-8",
+    "LP003": "NUL, C0 (other than tab, newline, CR), DEL or C1 (incl. NEL) control character",
+    "LP004": "bidirectional control character (U+200E/F, U+202A-202E, U+2066-2069, U+061C)",
+    "LP005": "merge-conflict marker (<<<<<<<, =======, >>>>>>>, |||||||) at a line start",
+    "LP006": "%YAML or %TAG directive (it changes how the file is read)",
+    "LP007": "more than one YAML document in the file",
+    "LP008": "empty file (no YAML document)",
+    "LP009": "YAML anchor (&name)",
+    "LP010": "YAML alias (*name)",
+    "LP011": "YAML merge key (<<)",
+    "LP012": "explicit YAML tag (!tag, !!type)",
+    "LP013": "nesting deeper than the depth bound (32 by default)",
+    "LP014": "duplicate mapping key",
+    "LP015": "YAML syntax error",
+}
+
+_TEXT_FINDINGS_CAP = 20  # per rule: enough to fix a file, never a flood
+
+_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_BIDI_RE = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]")
+_CONFLICT_RE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?=[ \t\r\n]|$)", re.MULTILINE)
+_DIRECTIVE_RE = re.compile(r"^%", re.MULTILINE)
+
+_C0_NAMES = {0: "NUL", 0x7F: "DEL", 0x85: "NEL"}
 
 
 class YamlError(Exception):
-    """Unreadable or unsafe YAML; ``str()`` is a ``path:line:col: message`` line."""
+    """Unreadable or unsafe YAML; ``str()`` is a ``path:line:col: RULE message`` line."""
+
+    def __init__(self, path: str, line: int, col: int, rule: str, message: str) -> None:
+        self.path = path
+        self.line = line
+        self.col = col
+        self.rule = rule
+        self.message = message
+        super().__init__(str(self.finding))
+
+    @classmethod
+    def from_finding(cls, finding: Finding) -> YamlError:
+        return cls(finding.path, finding.line, finding.col, finding.rule, finding.message)
+
+    @property
+    def finding(self) -> Finding:
+        return Finding(self.path, self.line, self.col, self.rule, self.message)
+
+    def __str__(self) -> str:
+        return str(self.finding)
 
 
-def load_fast(path: Path) -> Any:
+# --------------------------------------------------------------------------- the guard
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    col = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, col
+
+
+def _char_name(ch: str) -> str:
+    code = ord(ch)
+    name = _C0_NAMES.get(code, "")
+    return f"U+{code:04X}" + (f" ({name})" if name else "")
+
+
+def guard(
+    path: Path, raw: bytes, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH
+) -> list[Finding]:
+    """Safety findings for the bytes ``raw`` of the file ``path`` (empty list: safe to load)."""
+    where = str(path)
+
+    def at(line: int, col: int, rule: str, message: str) -> Finding:
+        return Finding(where, line, col, rule, message)
+
+    if len(raw) > max_bytes:
+        return [at(1, 1, "LP001", f"file has {len(raw)} bytes; the bound is {max_bytes}")]
     try:
-        with open(path, "rb") as fh:
-            return yaml.load(fh, Loader=yaml.CSafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        start = raw.rfind(b"\n", 0, exc.start) + 1
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = len(raw[start : exc.start].decode("utf-8", errors="replace")) + 1
+        return [at(line, col, "LP002", f"invalid UTF-8 byte 0x{raw[exc.start]:02X}")]
+
+    found: list[Finding] = []
+    for rule, regex, what in (
+        ("LP003", _CONTROL_RE, "control character"),
+        ("LP004", _BIDI_RE, "bidirectional control character"),
+    ):
+        for n, match in enumerate(regex.finditer(text)):
+            if n >= _TEXT_FINDINGS_CAP:
+                break
+            line, col = _line_col(text, match.start())
+            found.append(at(line, col, rule, f"{what} {_char_name(match.group())}"))
+    for n, match in enumerate(_CONFLICT_RE.finditer(text)):
+        if n >= _TEXT_FINDINGS_CAP:
+            break
+        line, _ = _line_col(text, match.start())
+        found.append(
+            at(line, 1, "LP005", f"merge-conflict marker {match.group()!r}; resolve the conflict")
+        )
+    if found:
+        return sorted(found)
+    return _guard_events(where, text, max_depth)
+
+
+class _Frame:
+    __slots__ = ("expect_key", "is_map", "keys")
+
+    def __init__(self, is_map: bool) -> None:
+        self.is_map = is_map
+        self.expect_key = is_map
+        self.keys: dict[str, int] = {}
+
+
+def _guard_events(where: str, text: str, max_depth: int) -> list[Finding]:
+    found: list[Finding] = []
+
+    def at(mark: Any, rule: str, message: str) -> None:
+        found.append(Finding(where, mark.line + 1, mark.column + 1, rule, message))
+
+    stack: list[_Frame] = []
+    documents = 0
+    root_empty = False
+    try:
+        for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+            kind = type(event)
+            if kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents == 2:
+                    at(event.start_mark, "LP007", "a second YAML document; keep one per file")
+                if event.version or event.tags:
+                    match = _DIRECTIVE_RE.search(text)
+                    pos = match.start() if match else 0
+                    line, col = _line_col(text, pos)
+                    found.append(
+                        Finding(where, line, col, "LP006", "%YAML/%TAG directive; remove it")
+                    )
+                continue
+            if kind not in (
+                yaml.ScalarEvent,
+                yaml.AliasEvent,
+                yaml.MappingStartEvent,
+                yaml.SequenceStartEvent,
+                yaml.MappingEndEvent,
+                yaml.SequenceEndEvent,
+            ):
+                continue
+            if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
+                stack.pop()
+                continue
+            # A node starts: is it a mapping key?
+            is_key = False
+            if stack:
+                top = stack[-1]
+                if top.is_map:
+                    is_key = top.expect_key
+                    top.expect_key = not top.expect_key
+            elif kind is yaml.ScalarEvent:
+                root_empty = event.value == "" and not event.style and event.tag is None
+            if kind is yaml.AliasEvent:
+                at(event.start_mark, "LP010", f"alias *{event.anchor}; write the value out")
+                continue
+            if event.anchor is not None:
+                at(event.start_mark, "LP009", f"anchor &{event.anchor}; write the value out")
+            if event.tag is not None:
+                at(event.start_mark, "LP012", f"explicit tag {event.tag}; remove it")
+            if kind is yaml.ScalarEvent:
+                if is_key:
+                    top = stack[-1]
+                    if event.value == "<<" and not event.style:
+                        at(event.start_mark, "LP011", "merge key <<; write the keys out")
+                    first = top.keys.get(event.value)
+                    line = event.start_mark.line + 1
+                    if first is not None:
+                        at(
+                            event.start_mark,
+                            "LP014",
+                            f"duplicate key {event.value!r} (lines {first} and {line})",
+                        )
+                    else:
+                        top.keys[event.value] = line
+                continue
+            stack.append(_Frame(kind is yaml.MappingStartEvent))
+            if len(stack) > max_depth:
+                at(event.start_mark, "LP013", f"nesting deeper than {max_depth} levels")
+                return found
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise YamlError(f"{path}:{line}:{col}: {exc}") from None
+        problem = exc.problem or "invalid YAML"
+        context = f" ({exc.context})" if exc.context else ""
+        found.append(Finding(where, line, col, "LP015", f"{problem}{context}"))
+        return found
+    except (yaml.YAMLError, RecursionError) as exc:
+        found.append(Finding(where, 1, 1, "LP015", f"invalid YAML: {exc}"))
+        return found
+    if documents == 0 or (documents == 1 and root_empty):
+        found.append(Finding(where, 1, 1, "LP008", "empty file: no YAML document"))
+    return found
+
+
+def _read_guarded(path: Path, max_bytes: int, max_depth: int) -> str:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise YamlError(str(path), 1, 1, "LP015", f"cannot read: {exc.strerror or exc}") from None
+    findings = guard(path, raw, max_bytes=max_bytes, max_depth=max_depth)
+    if findings:
+        raise YamlError.from_finding(findings[0])
+    return raw.decode("utf-8")
+
+
+# --------------------------------------------------------------------------- fast read
+
+
+def _timestamp_or_error(loader: yaml.CSafeLoader, node: yaml.Node) -> Any:
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+    except ValueError as exc:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"invalid date {node.value!r}: {exc}", node.start_mark
+        ) from None
+
+
+class _FastLoader(yaml.CSafeLoader):
+    """PyYAML's C safe loader whose impossible dates (``2026-02-30``) carry a position."""
+
+
+_FastLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_error)
+
+
+def loads_fast(text: str, path: Path | str = "<string>") -> Any:
+    """Plain data of already guarded YAML text (PyYAML C loader); raises :class:`YamlError`."""
+    try:
+        return yaml.load(text, Loader=_FastLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise YamlError(str(path), line, col, "LP015", str(exc.problem or exc)) from None
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:
+        raise YamlError(str(path), 1, 1, "LP015", f"invalid YAML: {exc}") from None
+
+
+def load_fast(path: Path, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+    """Guard, then read ``path`` with PyYAML's C safe loader; raises :class:`YamlError`."""
+    text = _read_guarded(path, max_bytes, max_depth)
+    return loads_fast(text, path)
+
+
+# --------------------------------------------------------------------------- round trip
+
+
+class _LabelEmitter(Emitter):
+    """ruamel's emitter, writing a sequence nested in a sequence as ``- - a`` / ``  - b``.
+
+    With ``indent(mapping=2, sequence=4, offset=2)`` stock ruamel writes ``-   - a``; the label
+    format (``relevant_classes``) puts the inner dash right after the outer one.
+    """
+
+    def increase_indent(
+        self, flow: bool = False, sequence: bool | None = None, indentless: bool = False
+    ) -> None:
+        values = self.indents.values
+        nested = sequence and not flow and not indentless and bool(values) and values[-1][1]
+        if nested and self.indent is not None:
+            self.indents.append(self.indent, sequence)
+            self.indent += 2
+            return
+        super().increase_indent(flow, sequence, indentless)
+
+    def expect_block_sequence_item(self, first: bool = False) -> None:
+        comment = self.event.comment
+        if first and self.indents.seq_seq() and self.column != 0 and not (comment and comment[1]):
+            self.write_indicator("-", True, indention=True)
+            self.states.append(self.expect_block_sequence_item)
+            self.expect_node(sequence=True)
+            return
+        super().expect_block_sequence_item(first)
+
+
+def _yaml() -> YAML:
+    """A fresh round-trip instance (never shared: a ``%YAML`` directive would stick)."""
+    y = YAML(typ="rt")
+    y.Emitter = _LabelEmitter
+    y.width = 4096
+    y.preserve_quotes = True
+    y.indent(mapping=2, sequence=4, offset=2)
+    return y
+
+
+@dataclass(frozen=True)
+class Document:
+    """A label file read for editing: ``data`` is ruamel's round-trip tree of ``text``."""
+
+    path: Path
+    data: CommentedMap
+    text: str
+
+
+def loads_roundtrip(text: str, path: Path | str = "<string>") -> Any:
+    """ruamel round-trip tree of already guarded ``text``; raises :class:`YamlError`."""
+    try:
+        return _yaml().load(text)
+    except RuamelMarkedError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise YamlError(str(path), line, col, "LP015", str(exc.problem or exc)) from None
+    except (RuamelYAMLError, ValueError, RecursionError) as exc:
+        raise YamlError(str(path), 1, 1, "LP015", f"invalid YAML: {exc}") from None
+
+
+def load_roundtrip(
+    path: Path, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH
+) -> Document:
+    """Guarded ruamel round-trip load of ``path``; raises :class:`YamlError`."""
+    text = _read_guarded(path, max_bytes, max_depth)
+    data = loads_roundtrip(text, path)
+    if not isinstance(data, CommentedMap):
+        raise YamlError(str(path), 1, 1, "LP015", "the file is not a YAML mapping")
+    return Document(path=path, data=data, text=text)
+
+
+def dumps(data: Any) -> str:
+    """YAML text of a round-trip tree, in the label files' layout."""
+    out = io.StringIO()
+    _yaml().dump(data, out)
+    return out.getvalue()
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically, keeping its mode."""
+    path = Path(path)
+    folder = path.parent
+    try:
+        mode: int | None = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def save(doc: Document, data: Any = None) -> bool:
+    """Write ``data`` (default ``doc.data``) to ``doc.path``; False (and no write) if unchanged."""
+    text = dumps(doc.data if data is None else data)
+    if text == doc.text:
+        return False
+    try:
+        if doc.path.read_bytes() == text.encode("utf-8"):
+            return False
+    except OSError:
+        pass
+    atomic_write_text(doc.path, text)
+    return True
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def node_position(data: Any, keypath: tuple[str | int, ...]) -> tuple[int, int]:
+    """1-based (line, col) of the node at ``keypath``, else of its nearest existing ancestor.
+
+    A scalar value is located at the value; a mapping or sequence value at its key.
+    """
+    lc = getattr(data, "lc", None)
+    best = (lc.line + 1, lc.col + 1) if lc is not None and lc.line is not None else (1, 1)
+    node = data
+    for step in keypath:
+        try:
+            if isinstance(node, CommentedMap) and step in node:
+                value = node[step]
+                if isinstance(value, (CommentedMap, CommentedSeq)):
+                    line, col = node.lc.key(step)
+                else:
+                    line, col = node.lc.value(step)
+            elif isinstance(node, CommentedSeq) and isinstance(step, int):
+                if not -len(node) <= step < len(node):
+                    break
+                step = step % len(node)
+                value = node[step]
+                line, col = node.lc.item(step)
+            else:
+                break
+        except (KeyError, IndexError, TypeError):
+            break
+        best = (line + 1, col + 1)
+        node = value
+    return best
+
+
+# --------------------------------------------------------------------------- quoting
+
+
+class _Analyzer(Emitter):
+    """Only ``analyze_scalar`` is used: no stream, no state."""
+
+    def __init__(self, version: tuple[int, int]) -> None:
+        self._version = SimpleNamespace(use_version=version)
+        self.allow_unicode: Any = True
+        self.unicode_supplementary: Any = True
+        self.allow_space_break: Any = False
+
+    @property
+    def serializer(self) -> Any:
+        return self._version
+
+
+_ANALYZERS = (_Analyzer((1, 1)), _Analyzer((1, 2)))
+
+
+@lru_cache(maxsize=1)
+def _resolvers() -> tuple[Any, ...]:
+    from ruamel.yaml.resolver import VersionedResolver
+
+    return (
+        yaml.resolver.Resolver(),
+        VersionedResolver(version=(1, 1)),
+        VersionedResolver(version=(1, 2)),
+    )
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+@lru_cache(maxsize=65536)
+def needs_quotes(s: str) -> bool:
+    """True when ``s`` cannot be written as a plain scalar that every reader takes as this string.
+
+    That is: a YAML 1.1 or 1.2 resolver would read it as something else (int, float, bool,
+    null, timestamp, merge or value key), or it is not a plain scalar at all (leading
+    indicator, ``: ``, `` #``, flow characters, surrounding spaces, line breaks, empty).
+    """
+    if s == "":
+        return True
+    pyyaml, ruamel11, ruamel12 = _resolvers()
+    if pyyaml.resolve(yaml.ScalarNode, s, (True, False)) != _STR_TAG:
+        return True
+    for resolver in (ruamel11, ruamel12):
+        if str(resolver.resolve(RuamelScalarNode, s, (True, False))) != _STR_TAG:
+            return True
+    for analyzer in _ANALYZERS:
+        analysis = analyzer.analyze_scalar(s)
+        if not (analysis.allow_flow_plain and analysis.allow_block_plain) or analysis.multiline:
+            return True
+    return False
+
+
+def scalar(s: str) -> str:
+    """``s`` as a ruamel scalar for a label file: single-quoted when plain would be misread."""
+    if isinstance(s, (SingleQuotedScalarString, DoubleQuotedScalarString)):
+        return s
+    s = str(s)
+    return SingleQuotedScalarString(s) if needs_quotes(s) else s
+
+
+# --------------------------------------------------------------------------- editing
+
+
+_ID_LISTS = ("relevant_doc_ids", "judged_ids", "pooled_unjudged_ids")
+
+
+def _block_seq(items: Iterable[Any]) -> CommentedSeq:
+    seq = CommentedSeq(items)
+    if len(seq):
+        seq.fa.set_block_style()
+    else:
+        seq.fa.set_flow_style()
+    return seq
+
+
+def canonical_index(data: CommentedMap, key: str) -> int:
+    """Where a missing ``key`` goes: after the known keys that precede it, before the rest."""
+    if key not in KNOWN_KEYS:
+        return len(data)
+    rank = KNOWN_KEYS.index(key)
+    pos = 0
+    for i, k in enumerate(data):
+        if k in KNOWN_KEYS and KNOWN_KEYS.index(k) < rank:
+            pos = i + 1
+    return pos
+
+
+def _put_key(data: CommentedMap, key: str, value: Any) -> None:
+    if key in data:
+        data[key] = value
+        return
+    pos = canonical_index(data, key)
+    if pos >= len(data):
+        data[key] = value
+    else:
+        data.insert(pos, key, value)
+
+
+def set_sorted_list(data: CommentedMap, key: str, items: Iterable[str]) -> None:
+    """Make ``data[key]`` the sorted block list of ``items``, keeping comments of kept items."""
+    wanted = sorted({str(i) for i in items})
+    current = data.get(key)
+    if isinstance(current, CommentedSeq):
+        if [str(v) for v in current] == wanted:
+            for i, v in enumerate(current):
+                current[i] = scalar(v)
+            if wanted:
+                current.fa.set_block_style()
+            return
+        keep = {str(v) for v in current}
+        if keep <= set(wanted) and [str(v) for v in current] == sorted(keep):
+            for item in wanted:
+                add_to_sorted_list(data, key, item)
+            return
+    _put_key(data, key, _block_seq(scalar(i) for i in wanted))
+
+
+def add_to_sorted_list(data: CommentedMap, key: str, item: str) -> bool:
+    """Insert ``item`` into the sorted list ``data[key]`` (created if missing); False if present.
+
+    On a sorted block list the insertion is a one-line diff.
+    """
+    item = str(item)
+    seq = data.get(key)
+    if not isinstance(seq, CommentedSeq):
+        _put_key(data, key, _block_seq([scalar(item)]))
+        return True
+    values = [str(v) for v in seq]
+    if item in values:
+        return False
+    pos = 0
+    while pos < len(values) and values[pos] < item:
+        pos += 1
+    seq.insert(pos, scalar(item))
+    seq.fa.set_block_style()
+    return True
+
+
+def remove_from_list(data: CommentedMap, key: str, item: str) -> bool:
+    """Remove ``item`` from the list ``data[key]``; False if it is not there."""
+    seq = data.get(key)
+    if not isinstance(seq, CommentedSeq):
+        return False
+    for i, v in enumerate(seq):
+        if str(v) == item:
+            del seq[i]
+            if not len(seq):
+                seq.fa.set_flow_style()
+            return True
+    return False
+
+
+def set_mapping_item(data: CommentedMap, key: str, item_key: str, value: Any) -> bool:
+    """Set ``data[key][item_key] = value`` in a block mapping kept in key order.
+
+    The mapping is created at its canonical position if missing; False when nothing changed.
+    """
+    mapping = data.get(key)
+    if not isinstance(mapping, CommentedMap):
+        mapping = CommentedMap()
+        mapping.fa.set_block_style()
+        _put_key(data, key, mapping)
+    if item_key in mapping:
+        if mapping[item_key] == value and type(mapping[item_key]) is type(value):
+            return False
+        mapping[item_key] = value
+        return True
+    keys = [str(k) for k in mapping]
+    pos = 0
+    while pos < len(keys) and keys[pos] < item_key:
+        pos += 1
+    mapping.insert(pos, scalar(item_key), value)
+    mapping.fa.set_block_style()
+    return True
+
+
+def remove_mapping_item(data: CommentedMap, key: str, item_key: str) -> bool:
+    """Delete ``data[key][item_key]``; an emptied mapping is removed. False if absent."""
+    mapping = data.get(key)
+    if not isinstance(mapping, CommentedMap) or item_key not in mapping:
+        return False
+    del mapping[item_key]
+    if not mapping:
+        del data[key]
+    return True
+
+
+# --------------------------------------------------------------------------- fmt
+
+
+def _plain_text(text: str | None, line: int, col: int, flow: bool) -> str | None:
+    """The plain scalar written at 0-based (line, col) of ``text``, or None."""
+    if text is None:
+        return None
+    lines = text.split("\n")
+    if not 0 <= line < len(lines):
+        return None
+    rest = lines[line][col:]
+    end = len(rest)
+    hash_at = rest.find(" #")
+    if hash_at >= 0:
+        end = hash_at
+    if flow:
+        for stop in (",", "}", "]"):
+            at = rest.find(stop)
+            if 0 <= at < end:
+                end = at
+    return rest[:end].rstrip() or None
+
+
+def _as_text(value: Any, source: str | None) -> str:
+    if source is not None:
+        return source
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    return str(value)
+
+
+class _Fixer:
+    """Turns non-string scalars at string positions into quoted strings, from the source."""
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+
+    def _fix(self, value: Any, pos: tuple[int, int] | None, flow: bool) -> Any:
+        if isinstance(value, str):
+            return scalar(value)
+        if isinstance(value, (CommentedMap, CommentedSeq)):
+            return value
+        source = _plain_text(self.text, *pos, flow) if pos is not None else None
+        return scalar(_as_text(value, source))
+
+    def value(self, mapping: CommentedMap, key: str) -> None:
+        if key not in mapping:
+            return
+        try:
+            pos = mapping.lc.value(key)
+        except (KeyError, TypeError):
+            pos = None
+        flow = mapping.fa.flow_style()
+        mapping[key] = self._fix(mapping[key], pos, bool(flow))
+
+    def items(self, seq: CommentedSeq) -> None:
+        flow = bool(seq.fa.flow_style())
+        for i, v in enumerate(seq):
+            try:
+                pos = seq.lc.item(i)
+            except (KeyError, TypeError):
+                pos = None
+            seq[i] = self._fix(v, pos, flow)
+
+    def keys(self, mapping: CommentedMap) -> None:
+        if all(isinstance(k, str) for k in mapping):
+            pairs = [(scalar(k), v) for k, v in mapping.items()]
+        else:
+            pairs = []
+            for k in mapping:
+                try:
+                    pos = mapping.lc.key(k)
+                except (KeyError, TypeError):
+                    pos = None
+                pairs.append((self._fix(k, pos, False), mapping[k]))
+        renamed = [p for p, k in zip(pairs, mapping, strict=True) if p[0] is not k]
+        if not renamed:
+            return
+        comments = dict(mapping.ca.items)
+        originals = list(mapping)
+        for k in originals:
+            del mapping[k]
+        for (new, value), old in zip(pairs, originals, strict=True):
+            mapping[new] = value
+            if old in comments:
+                mapping.ca.items[new] = comments[old]
+
+
+def _sort_seq(seq: CommentedSeq, key: Any = str) -> None:
+    """Sort a CommentedSeq in place, moving each item's comments with it."""
+    order = sorted(range(len(seq)), key=lambda i: key(seq[i]))
+    if order == list(range(len(seq))):
+        return
+    items = [seq[i] for i in order]
+    comments = dict(seq.ca.items)
+    last = len(seq) - 1
+    # The last item's comment may hold comment lines belonging to what follows the list:
+    # it stays at the end.
+    tail = comments.get(last)
+    seq.ca.items.clear()
+    for new, old in enumerate(order):
+        if old in comments and old != last:
+            seq.ca.items[new] = comments[old]
+    if tail is not None:
+        seq.ca.items[last] = tail
+    for i, item in enumerate(items):
+        list.__setitem__(seq, i, item)
+
+
+def _sort_mapping(mapping: CommentedMap) -> None:
+    keys = list(mapping)
+    if keys == sorted(keys, key=str):
+        return
+    pairs = sorted(mapping.items(), key=lambda kv: str(kv[0]))
+    comments = dict(mapping.ca.items)
+    for k in keys:
+        del mapping[k]
+    for k, v in pairs:
+        mapping[k] = v
+        if k in comments:
+            mapping.ca.items[k] = comments[k]
+
+
+def format_label(data: CommentedMap, text: str | None = None) -> None:
+    """Bring a label's round-trip tree into canonical form, in place (what ``fmt`` does).
+
+    Id lists, ``grades`` and every class sorted in code-point order, classes by their first
+    member; strings a YAML 1.1 or 1.2 reader could misread are single-quoted (a plain
+    ``2026-06-02`` or ``0123`` is turned back into the string written, from ``text`` when
+    given); known lists in block style. Comments, key order and unknown keys are kept.
+    Idempotent.
+    """
+    fix = _Fixer(text)
+    fix.value(data, "id")
+    fix.value(data, "question")
+    for key in _ID_LISTS:
+        seq = data.get(key)
+        if isinstance(seq, CommentedSeq):
+            fix.items(seq)
+            _sort_seq(seq)
+            if len(seq):
+                seq.fa.set_block_style()
+    grades = data.get("grades")
+    if isinstance(grades, CommentedMap):
+        fix.keys(grades)
+        _sort_mapping(grades)
+        if len(grades):
+            grades.fa.set_block_style()
+    classes = data.get("relevant_classes")
+    if isinstance(classes, CommentedSeq):
+        for cls in classes:
+            if isinstance(cls, CommentedSeq):
+                fix.items(cls)
+                _sort_seq(cls)
+                if len(cls):
+                    cls.fa.set_block_style()
+        _sort_seq(classes, key=lambda c: [str(m) for m in c] if isinstance(c, list) else [str(c)])
+        if len(classes):
+            classes.fa.set_block_style()
+    pool = data.get("pool")
+    if isinstance(pool, CommentedSeq):
+        for entry in pool:
+            if isinstance(entry, CommentedMap):
+                for key in ("system", "date", "run"):
+                    if key in entry and entry[key] is not None:
+                        fix.value(entry, key)
+    pending = data.get("pending")
+    if isinstance(pending, CommentedSeq):
+        for batch in pending:
+            if not isinstance(batch, CommentedMap):
+                continue
+            for key in ("batch", "date"):
+                if key in batch and batch[key] is not None:
+                    fix.value(batch, key)
+            systems = batch.get("systems")
+            if isinstance(systems, CommentedSeq):
+                fix.items(systems)
+            docs = batch.get("docs")
+            if not isinstance(docs, CommentedSeq):
+                continue
+            for entry in docs:
+                if not isinstance(entry, CommentedMap):
+                    continue
+                fix.value(entry, "doc")
+                verdict = entry.get("verdict")
+                if isinstance(verdict, str):
+                    fix.value(entry, "verdict")
+                elif isinstance(verdict, CommentedMap) and "duplicate-of" in verdict:
+                    fix.value(verdict, "duplicate-of")
