@@ -1,0 +1,110 @@
+"""Label files as git stores them: every label at a revision, one file across its commits.
+
+Shared by ``history`` and ``diff``. Files are read in bulk (``git ls-tree`` + ``git cat-file
+--batch``) and parsed with the same safe loader as the working tree, so a label reads the same
+whether it comes from git or from disk.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from labelpool import gitio, labelset
+from labelpool.config import Config
+from labelpool.model import Label
+
+ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+WORKTREE = "working tree"
+
+
+class RevisionError(Exception):
+    """A revision or a label file in it cannot be read; ``str()`` says where and why."""
+
+
+@dataclass(frozen=True)
+class GitPlace:
+    """Where the label repository sits inside its git work tree."""
+
+    top: Path  # the git work tree's top level
+    labels: str  # the labels folder, relative to ``top`` (posix)
+
+    def label_path(self, question: str) -> str:
+        return f"{self.labels}/{question}.yaml" if self.labels else f"{question}.yaml"
+
+
+def git_place(cfg: Config) -> GitPlace:
+    top = gitio.toplevel(cfg.root)
+    if top is None:
+        raise RevisionError(f"{cfg.root}: not in a git repository (history needs git)")
+    rel = os.path.relpath(cfg.labels_dir.resolve(), top.resolve())
+    if rel.startswith(".."):
+        raise RevisionError(f"{cfg.labels_dir}: outside the git work tree {top}")
+    return GitPlace(top=top, labels="" if rel == "." else Path(rel).as_posix())
+
+
+def parse_label(content: bytes, where: str) -> Label:
+    """A :class:`Label` from the bytes of one label file (``where`` names it in messages).
+
+    Goes through the very reader the working tree uses (``labelset.load_files``), so a label
+    from git and a label on disk can never be read differently.
+    """
+    with tempfile.TemporaryDirectory(prefix="labelpool-rev-") as folder:
+        path = Path(folder) / "label.yaml"
+        path.write_bytes(content)
+        try:
+            loaded = labelset.load_files([path])
+        except labelset.LabelSetError as exc:
+            raise RevisionError(str(exc).replace(str(path), where, 1)) from None
+    (label,) = loaded.values()
+    return label
+
+
+def parse_many(contents: Mapping[str, bytes]) -> dict[str, Label]:
+    """Parse many label files (name -> bytes) at once; keys of the result are the names."""
+    if not contents:
+        return {}
+    names = sorted(contents)
+    with tempfile.TemporaryDirectory(prefix="labelpool-rev-") as folder:
+        paths = [Path(folder) / f"{i}.yaml" for i in range(len(names))]
+        for name, path in zip(names, paths, strict=True):
+            path.write_bytes(contents[name])
+        try:
+            loaded = labelset.load_files(paths)
+        except labelset.LabelSetError as exc:
+            message = str(exc)
+            for name, path in zip(names, paths, strict=True):
+                if message.startswith(f"{path}:"):
+                    message = name + message[len(str(path)) :]
+                    break
+            raise RevisionError(message) from None
+        name_of = {path: name for name, path in zip(names, paths, strict=True)}
+        by_name = {name_of[loaded.paths[qid]]: loaded[qid] for qid in loaded}
+    if len(by_name) != len(names):
+        raise RevisionError(f"{names[0]}: two label files carry the same id")
+    return by_name
+
+
+def labels_at(cfg: Config, rev: str | None) -> dict[str, Label]:
+    """Every label (question id -> Label) at ``rev``; ``None`` means the working tree."""
+    if rev is None:
+        try:
+            return dict(labelset.load(cfg).labels)
+        except labelset.LabelSetError as exc:
+            raise RevisionError(str(exc)) from None
+    place = git_place(cfg)
+    try:
+        commit = gitio.rev_parse(place.top, rev)
+        blobs = gitio.ls_tree(place.top, commit, place.labels or ".")
+    except gitio.GitError as exc:
+        raise RevisionError(str(exc)) from None
+    names = sorted(
+        n for n in blobs if n.endswith((".yaml", ".yml")) and os.path.dirname(n) == place.labels
+    )
+    contents = gitio.cat_blobs(place.top, [blobs[n] for n in names])
+    by_name = {f"{rev}:{n}": c for n, c in zip(names, contents, strict=True) if c is not None}
+    return {label.id: label for label in parse_many(by_name).values()}
