@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from labelpool import gitio, labelset
+from labelpool import gitio, labelset, yamlio
 from labelpool.config import Config
-from labelpool.model import Label
+from labelpool.model import Label, label_from_data
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 WORKTREE = "working tree"
@@ -50,43 +49,27 @@ def git_place(cfg: Config) -> GitPlace:
 def parse_label(content: bytes, where: str) -> Label:
     """A :class:`Label` from the bytes of one label file (``where`` names it in messages).
 
-    Goes through the very reader the working tree uses (``labelset.load_files``), so a label
-    from git and a label on disk can never be read differently.
+    The same guard and fast loader as the working tree (``yamlio.guard`` + ``loads_fast``), so
+    a label from git and a label on disk are read alike.
     """
-    with tempfile.TemporaryDirectory(prefix="labelpool-rev-") as folder:
-        path = Path(folder) / "label.yaml"
-        path.write_bytes(content)
-        try:
-            loaded = labelset.load_files([path])
-        except labelset.LabelSetError as exc:
-            raise RevisionError(str(exc).replace(str(path), where, 1)) from None
-    (label,) = loaded.values()
-    return label
+    findings = yamlio.guard(Path(where), content)
+    if findings:
+        raise RevisionError(str(findings[0]))
+    try:
+        data = yamlio.loads_fast(content.decode("utf-8"), where)
+    except yamlio.YamlError as exc:
+        raise RevisionError(str(exc)) from None
+    if not isinstance(data, dict) or "id" not in data:
+        raise RevisionError(f"{where}:1:1: not a label (a mapping with an `id`)")
+    try:
+        return label_from_data(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RevisionError(f"{where}:1:1: not a valid label ({exc})") from None
 
 
 def parse_many(contents: Mapping[str, bytes]) -> dict[str, Label]:
-    """Parse many label files (name -> bytes) at once; keys of the result are the names."""
-    if not contents:
-        return {}
-    names = sorted(contents)
-    with tempfile.TemporaryDirectory(prefix="labelpool-rev-") as folder:
-        paths = [Path(folder) / f"{i}.yaml" for i in range(len(names))]
-        for name, path in zip(names, paths, strict=True):
-            path.write_bytes(contents[name])
-        try:
-            loaded = labelset.load_files(paths)
-        except labelset.LabelSetError as exc:
-            message = str(exc)
-            for name, path in zip(names, paths, strict=True):
-                if message.startswith(f"{path}:"):
-                    message = name + message[len(str(path)) :]
-                    break
-            raise RevisionError(message) from None
-        name_of = {path: name for name, path in zip(names, paths, strict=True)}
-        by_name = {name_of[loaded.paths[qid]]: loaded[qid] for qid in loaded}
-    if len(by_name) != len(names):
-        raise RevisionError(f"{names[0]}: two label files carry the same id")
-    return by_name
+    """Parse many label files (name -> bytes); keys of the result are the names."""
+    return {name: parse_label(contents[name], name) for name in sorted(contents)}
 
 
 def labels_at(cfg: Config, rev: str | None) -> dict[str, Label]:
