@@ -1,0 +1,308 @@
+"""Can the sign still flip? The range of a delta over every relevance of the unjudged documents.
+
+For one question, the documents in the union of both systems' rankings (cut at the measure's
+cutoff, or whole when it has none) that have no judgment could each turn out relevant or not; a
+document both systems returned gets one relevance for both. The delta ``challenger - baseline``
+of the mean over questions ranges over ``[mean(low_q), mean(high_q)]`` because the questions'
+unjudged documents are independent. An unjudged document set relevant gets grade
+``max(relevance_level, 1)`` and is its own relevance target (class members are always judged).
+
+Per measure family (``method`` in reports):
+
+* ``P@k`` (exact): shared documents add ``1/k`` to both sides and cancel; the extremes set one
+  side's exclusive unjudged documents relevant and the other's not.
+* ``Success@k`` (exact): exclusive documents as for P; shared ones are tried all-off and on.
+* ``RR``/``RR@k`` (exact): exclusive documents as for P; for shared documents, the empty set and
+  every single shared document are tried (a larger set only adds a document that raises the
+  other side's reciprocal rank, or raises neither).
+* ``R@k`` (exact): the delta depends only on how many exclusive-to-A, exclusive-to-B and shared
+  unjudged documents are relevant: ``(a - b + i - j) / (R + i + j + s)``; every count is tried.
+* ``nDCG``, ``AP`` (``bounds``, conservative): each system's own score is bounded on its own:
+  the numerator (DCG, the sum of precisions) lies between its value with none and with all of
+  the system's unjudged documents relevant, and the denominator (ideal DCG, the number of
+  relevant targets) between its value with none and with all of the union's unjudged documents
+  relevant; ``low = num_min / den_max``, ``high = min(1, num_max / den_min)``; the delta's range
+  is ``[low_c - high_b, high_c - low_b]``. It contains every achievable delta, and can be wider.
+* ``Judged@k``: does not depend on relevance; the range is the delta itself.
+
+Neither bound says anything about unjudged documents that no system retrieved.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from labelpool.model import Label
+
+EXACT = "exact"
+BOUNDS = "bounds"
+METHODS = {
+    "P": EXACT,
+    "Success": EXACT,
+    "RR": EXACT,
+    "R": EXACT,
+    "nDCG": BOUNDS,
+    "AP": BOUNDS,
+    "Judged": EXACT,
+}
+METHOD_TEXT = {
+    EXACT: "exact: every relevance of the unjudged documents in the union of both rankings",
+    BOUNDS: (
+        "bounds: each system's score bounded on its own over the unjudged documents in the "
+        "union of both rankings (conservative: the true range can be narrower)"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class DeltaRange:
+    low: float
+    high: float
+    method: str  # "exact" or "bounds"
+    per_question: tuple[tuple[float, float], ...]
+
+    @property
+    def sign_can_flip(self) -> bool:
+        """True when zero is inside the range (the delta's sign is not settled)."""
+        return self.low <= 0.0 <= self.high
+
+
+def family_of(measure_name: str) -> tuple[str, int | None]:
+    """``("nDCG", 10)`` for ``nDCG@10``; ``("RR", None)`` for ``RR``."""
+    base, _, cut = measure_name.partition("@")
+    if base not in METHODS:
+        raise ValueError(f"no delta range for measure {measure_name!r}")
+    return base, int(cut) if cut else None
+
+
+def _grades(label: Label, docs: Sequence[str]) -> list[int | None]:
+    return [label.verdict_of(d) for d in docs]
+
+
+def _targets(label: Label, level: int) -> dict[str, int]:
+    """Relevant targets (a class counts once) and their grade."""
+    out: dict[str, int] = {}
+    for doc, grade in label.gain.items():
+        if grade >= level and grade > 0:
+            target = label.class_of.get(doc, doc)
+            out[target] = max(out.get(target, 0), grade)
+    return out
+
+
+def _hits(label: Label, docs: Sequence[str], level: int) -> list[tuple[int, int]]:
+    """(rank, grade) of each judged relevant target the first time it is retrieved."""
+    seen: set[str] = set()
+    out: list[tuple[int, int]] = []
+    for rank, doc in enumerate(docs, start=1):
+        grade = label.verdict_of(doc)
+        if grade is None or grade <= 0 or grade < level:
+            continue
+        target = label.class_of.get(doc, doc)
+        if target in seen:
+            continue
+        seen.add(target)
+        out.append((rank, grade))
+    return out
+
+
+def _gains(label: Label, docs: Sequence[str]) -> list[tuple[int, int]]:
+    """(rank, gain) of each judged target's first retrieval, for DCG (raw grades, any level)."""
+    seen: set[str] = set()
+    out: list[tuple[int, int]] = []
+    for rank, doc in enumerate(docs, start=1):
+        grade = label.verdict_of(doc)
+        if grade is None or grade <= 0:
+            continue
+        target = label.class_of.get(doc, doc)
+        if target in seen:
+            continue
+        seen.add(target)
+        out.append((rank, grade))
+    return out
+
+
+def _unjudged(label: Label, docs: Sequence[str]) -> dict[str, int]:
+    """Unjudged documents of a ranking and their (first) rank."""
+    out: dict[str, int] = {}
+    for rank, doc in enumerate(docs, start=1):
+        if label.verdict_of(doc) is None and doc not in out:
+            out[doc] = rank
+    return out
+
+
+def _rr(first_ranks: Iterable[int]) -> float:
+    r = min(first_ranks, default=0)
+    return 1.0 / r if r else 0.0
+
+
+def question_range(
+    family: str,
+    cutoff: int | None,
+    label: Label,
+    baseline: Sequence[str],
+    challenger: Sequence[str],
+    relevance_level: int = 1,
+) -> tuple[float, float]:
+    """Range of ``challenger - baseline`` on one question (rankings already cut at ``cutoff``)."""
+    level = relevance_level
+    ub = _unjudged(label, baseline)
+    uc = _unjudged(label, challenger)
+    shared = uc.keys() & ub.keys()
+    ub_ex = {d: r for d, r in ub.items() if d not in shared}
+    uc_ex = {d: r for d, r in uc.items() if d not in shared}
+    if family == "Judged":
+        k = cutoff or 1
+        d = ((len(challenger) - len(uc)) - (len(baseline) - len(ub))) / k
+        return (d, d)
+    if family == "P":
+        k = cutoff if cutoff else max(len(baseline), len(challenger), 1)
+        jb = len(_hits(label, baseline, level))
+        jc = len(_hits(label, challenger, level))
+        return ((jc - jb - len(ub_ex)) / k, (jc + len(uc_ex) - jb) / k)
+    if family == "Success":
+        hb = bool(_hits(label, baseline, level))
+        hc = bool(_hits(label, challenger, level))
+        high = float(int(hc or bool(uc_ex)) - int(hb))
+        low = float(int(hc) - int(hb or bool(ub_ex)))
+        if shared:
+            high, low = max(high, 0.0), min(low, 0.0)
+        return (low, high)
+    if family == "RR":
+        fb = [r for r, _ in _hits(label, baseline, level)][:1]
+        fc = [r for r, _ in _hits(label, challenger, level)][:1]
+        options: list[tuple[list[int], list[int]]] = [([], [])]
+        options += [([ub[s]], [uc[s]]) for s in shared]
+        high = max(_rr(fc + list(uc_ex.values()) + sc) - _rr(fb + sb) for sb, sc in options)
+        low = min(_rr(fc + sc) - _rr(fb + list(ub_ex.values()) + sb) for sb, sc in options)
+        return (low, high)
+    if family == "R":
+        total = len(_targets(label, level))
+        a = len(_hits(label, challenger, level))
+        b = len(_hits(label, baseline, level))
+        values = [
+            (a - b + i - j) / (total + i + j + s) if total + i + j + s else 0.0
+            for i, j, s in itertools.product(
+                range(len(uc_ex) + 1), range(len(ub_ex) + 1), range(len(shared) + 1)
+            )
+        ]
+        return (min(values), max(values))
+    if family in ("nDCG", "AP"):
+        n_union = len(ub.keys() | uc.keys())
+        bound = _ndcg_bounds if family == "nDCG" else _ap_bounds
+        low_b, high_b = bound(label, baseline, ub, n_union, cutoff, level)
+        low_c, high_c = bound(label, challenger, uc, n_union, cutoff, level)
+        return (low_c - high_b, high_c - low_b)
+    raise ValueError(f"no delta range for measure family {family!r}")
+
+
+def _dcg(gains: Iterable[tuple[int, float]]) -> float:
+    return sum(g / math.log2(r + 1) for r, g in gains)
+
+
+def _idcg(grades: list[float], cutoff: int | None) -> float:
+    ordered = sorted(grades, reverse=True)
+    if cutoff:
+        ordered = ordered[:cutoff]
+    return _dcg(enumerate(ordered, start=1))
+
+
+def _ratio_bounds(
+    num_min: float, num_max: float, den_min: float, den_max: float
+) -> tuple[float, float]:
+    low = num_min / den_max if den_max > 0 else 0.0
+    high = min(1.0, num_max / den_min) if den_min > 0 else (1.0 if num_max > 0 else 0.0)
+    return (low, high)
+
+
+def _ndcg_bounds(
+    label: Label,
+    docs: Sequence[str],
+    unjudged: Mapping[str, int],
+    n_union: int,
+    cutoff: int | None,
+    level: int,
+) -> tuple[float, float]:
+    g_new = max(level, 1)
+    judged = _gains(label, docs)
+    d_min = _dcg(judged)
+    d_max = d_min + _dcg((r, g_new) for r in unjudged.values())
+    ideal = [float(g) for g in _targets(label, 1).values()]
+    i_min = _idcg(ideal, cutoff)
+    i_max = _idcg(ideal + [float(g_new)] * n_union, cutoff)
+    return _ratio_bounds(d_min, d_max, i_min, i_max)
+
+
+def _ap_sum(relevant_ranks: list[int]) -> float:
+    return sum((i + 1) / r for i, r in enumerate(sorted(relevant_ranks)))
+
+
+def _ap_bounds(
+    label: Label,
+    docs: Sequence[str],
+    unjudged: Mapping[str, int],
+    n_union: int,
+    cutoff: int | None,
+    level: int,
+) -> tuple[float, float]:
+    ranks = [r for r, _ in _hits(label, docs, level)]
+    s_min = _ap_sum(ranks)
+    s_max = _ap_sum(ranks + list(unjudged.values()))
+    total = len(_targets(label, level))
+    return _ratio_bounds(s_min, s_max, float(total), float(total + n_union))
+
+
+def delta_range(
+    measure_name: str,
+    labels: Mapping[str, Label],
+    qids: Sequence[str],
+    baseline: Mapping[str, Sequence[str]],
+    challenger: Mapping[str, Sequence[str]],
+    relevance_level: int = 1,
+) -> DeltaRange:
+    """Range of the mean delta over ``qids``; rankings are cut here at the measure's cutoff."""
+    family, cutoff = family_of(measure_name)
+    per_q: list[tuple[float, float]] = []
+    for q in qids:
+        b = list(baseline.get(q, ()))
+        c = list(challenger.get(q, ()))
+        if cutoff:
+            b, c = b[:cutoff], c[:cutoff]
+        per_q.append(question_range(family, cutoff, labels[q], b, c, relevance_level))
+    n = len(per_q)
+    low = sum(lo for lo, _ in per_q) / n if n else 0.0
+    high = sum(hi for _, hi in per_q) / n if n else 0.0
+    return DeltaRange(low=low, high=high, method=METHODS[family], per_question=tuple(per_q))
+
+
+@dataclass(frozen=True)
+class JudgeCost:
+    """The batch ``labelpool pool`` would make: unjudged documents in both top-k lists."""
+
+    documents: int
+    questions: int
+    fraction: float  # documents / size of the union of both top-k lists, over all questions
+
+
+def judge_cost(
+    labels: Mapping[str, Label],
+    qids: Sequence[str],
+    baseline: Mapping[str, Sequence[str]],
+    challenger: Mapping[str, Sequence[str]],
+    k: int,
+) -> JudgeCost:
+    documents = questions = union_size = 0
+    for q in qids:
+        union = set(list(baseline.get(q, ()))[:k]) | set(list(challenger.get(q, ()))[:k])
+        label = labels[q]
+        n = sum(1 for d in union if label.verdict_of(d) is None)
+        documents += n
+        questions += n > 0
+        union_size += len(union)
+    return JudgeCost(
+        documents=documents,
+        questions=questions,
+        fraction=documents / union_size if union_size else 0.0,
+    )
