@@ -145,7 +145,7 @@ class Label:
 
 
 def _strs(value: Any) -> tuple[str, ...]:
-    return tuple(str(v) for v in (value or ()))
+    return tuple(map(str, value or ()))
 
 
 def _verdict(value: Any) -> Verdict:

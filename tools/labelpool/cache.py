@@ -1,0 +1,148 @@
+"""A parsed-label cache keyed by content hash, kept outside the tracked tree.
+
+One JSON file per label folder in :func:`cache_dir` (``$LABELPOOL_CACHE_DIR``, else
+``$XDG_CACHE_HOME/labelpool``, else ``~/.cache/labelpool``) holds
+
+* ``data``: sha256 of a file's bytes -> the plain data read from those bytes (guarded);
+* ``stat``: file name -> ``[size, mtime_ns, inode, sha256]``, a fast check that skips
+  re-hashing a file whose stat is unchanged. A file modified within :data:`RACY_NS` of the
+  cache write gets no stat entry (its next read re-hashes it), so an edit that keeps size
+  and mtime cannot be served stale.
+
+Deleting the cache is always safe; a missing, unreadable or corrupt cache is a cold read.
+Writes are atomic. Only JSON-native data (what a valid label holds) is cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from labelpool import __version__
+
+FORMAT = 1
+RACY_NS = 2_000_000_000
+
+
+def cache_dir() -> Path:
+    """Where caches live: ``$LABELPOOL_CACHE_DIR``, ``$XDG_CACHE_HOME/labelpool``, ``~/.cache``."""
+    explicit = os.environ.get("LABELPOOL_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return Path(xdg) / "labelpool"
+    return Path.home() / ".cache" / "labelpool"
+
+
+def sha256(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One file as read: its path, the sha256 of its bytes, its plain data."""
+
+    path: Path
+    sha: str
+    data: Any
+
+
+def _cache_file(folder: Path, tag: str, directory: Path) -> Path:
+    key = sha256(f"{folder.resolve()}\0{tag}".encode())[:24]
+    return directory / f"parsed-{key}.json"
+
+
+def _load(file: Path, header: list[Any]) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+    try:
+        blob = json.loads(file.read_bytes())
+        if blob.get("header") != header:
+            return {}, {}
+        stat, data = blob["stat"], blob["data"]
+        if isinstance(stat, dict) and isinstance(data, dict):
+            return stat, data
+    except (OSError, ValueError, TypeError, AttributeError, KeyError):
+        pass
+    return {}, {}
+
+
+def _write(file: Path, blob: dict[str, Any]) -> None:
+    from labelpool.yamlio import atomic_write_text
+
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(file, json.dumps(blob, separators=(",", ":"), ensure_ascii=False))
+    except OSError:
+        pass  # a cache that cannot be written is only a slower next read
+
+
+def _json_native(value: Any) -> bool:
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return True
+    if isinstance(value, list):
+        return all(_json_native(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_native(v) for k, v in value.items())
+    return False
+
+
+def read_files(
+    paths: list[Path],
+    parse: Callable[[Path, bytes], Any],
+    *,
+    tag: str = "",
+    directory: Path | None = None,
+) -> list[Entry]:
+    """Read every file of ``paths`` (all in one folder) through the cache.
+
+    ``parse(path, raw)`` turns a file's bytes into plain data (raising on bad input; errors
+    are never cached). ``tag`` names the reading (e.g. the guard's bounds): a cache written
+    with another tag or another labelpool version is ignored.
+    """
+    if not paths:
+        return []
+    directory = directory if directory is not None else cache_dir()
+    folder = paths[0].parent
+    header: list[Any] = [FORMAT, __version__, tag]
+    file = _cache_file(folder, tag, directory)
+    stat, data = _load(file, header)
+    new_stat: dict[str, list[Any]] = {}
+    new_data: dict[str, Any] = {}
+    changed = False
+    out: list[Entry] = []
+    for path in paths:
+        st = path.stat()
+        known = stat.get(path.name)
+        sha: str | None = None
+        if (
+            isinstance(known, list)
+            and len(known) == 4
+            and known[:3] == [st.st_size, st.st_mtime_ns, st.st_ino]
+            and known[3] in data
+        ):
+            sha = known[3]
+            value = data[sha]
+            hit = True
+        else:
+            raw = path.read_bytes()
+            sha = sha256(raw)
+            hit = sha in data
+            value = data[sha] if hit else parse(path, raw)
+            changed = True
+        assert sha is not None
+        out.append(Entry(path, sha, value))
+        if sha not in new_data and (hit or _json_native(value)):
+            new_data[sha] = value
+        if sha in new_data:
+            new_stat[path.name] = [st.st_size, st.st_mtime_ns, st.st_ino, sha]
+    if changed or set(new_data) != set(data) or set(new_stat) != set(stat):
+        now = time.time_ns()
+        stable = {n: s for n, s in new_stat.items() if s[1] < now - RACY_NS}
+        _write(file, {"header": header, "stat": stable, "data": new_data})
+    return out
