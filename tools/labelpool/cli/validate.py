@@ -1,0 +1,83 @@
+"""``labelpool validate`` and ``labelpool rules``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from labelpool.cli._common import EXIT_FINDINGS, EXIT_USAGE, RepoOption, app, fail, load_config
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command("validate")
+def validate(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Label files or folders (default: every file in labels/)."),
+    ] = None,
+    allow_pending: Annotated[
+        bool, typer.Option("--allow-pending", help="Accept unresolved pending verdicts (LP034).")
+    ] = False,
+    fmt: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Ignore and do not write the result cache.")
+    ] = False,
+    list_rules: Annotated[
+        bool, typer.Option("--list-rules", help="Print every rule and exit.")
+    ] = False,
+    repo: RepoOption = None,
+) -> None:
+    """Check label files: schema, safety and every rule; exit 1 on any error."""
+    if list_rules:
+        _print_rules()
+        return
+    cfg = load_config(repo)
+    for path in paths or ():
+        if not path.exists() and not path.is_symlink():
+            fail(f"error: {path}: no such file or folder", EXIT_USAGE)
+
+    from labelpool.workflows.validate import validate as run
+
+    result = run(cfg, paths or None, allow_pending=allow_pending, use_cache=not no_cache)
+    # Further checks plug in here (e.g. provenance): extend `findings` before printing.
+    findings = list(result.findings)
+    if fmt is Format.json:
+        print(json.dumps([
+            {"path": f.path, "line": f.line, "col": f.col, "rule": f.rule,
+             "severity": f.severity, "message": f.message}
+            for f in findings
+        ], indent=2))
+    else:
+        for finding in findings:
+            print(finding)
+    errors = sum(1 for f in findings if f.severity == "error")
+    warnings = len(findings) - errors
+    print(
+        f"labelpool validate: {result.files} file(s), {errors} error(s), {warnings} warning(s)",
+        file=sys.stderr,
+    )
+    if errors:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _print_rules() -> None:
+    from labelpool.rules.registry import all_rules
+
+    for rule in all_rules().values():
+        tag = "" if rule.severity == "error" else " (warning)"
+        print(f"{rule.id}{tag}  {rule.doc}")
+
+
+@app.command("rules")
+def rules() -> None:
+    """Print every validation rule: id, severity, one-line doc."""
+    _print_rules()

@@ -1,0 +1,91 @@
+"""All per-file rules on one file's bytes: its findings and the facts the cross-file rules need.
+
+The result is plain JSON-able data (the validate cache stores it), independent of the file's
+name: rules that depend on the name or on other files run on the facts afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from labelpool.findings import Finding
+from labelpool.rules import classes, identity, keys, lists, pending, pool, scalars, schema
+from labelpool.rules.view import View, ViewError, compose
+
+DocPos = tuple[str, int, int]
+
+
+@dataclass
+class FileResult:
+    findings: list[Finding] = field(default_factory=list)
+    qid: str | None = None
+    qid_pos: tuple[int, int] = (1, 1)
+    docs: list[DocPos] = field(default_factory=list)  # judged ids (corpus check)
+    classes: list[list[DocPos]] = field(default_factory=list)  # supersession check
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "f": [[f.line, f.col, f.rule, f.message, f.severity] for f in self.findings],
+            "id": self.qid,
+            "ip": list(self.qid_pos),
+            "d": [list(d) for d in self.docs],
+            "c": [[list(d) for d in c] for c in self.classes],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FileResult:
+        return cls(
+            findings=[Finding("", ln, co, r, m, s) for ln, co, r, m, s in data["f"]],
+            qid=data["id"],
+            qid_pos=(data["ip"][0], data["ip"][1]),
+            docs=[(d, ln, co) for d, ln, co in data["d"]],
+            classes=[[(d, ln, co) for d, ln, co in c] for c in data["c"]],
+        )
+
+
+def check_bytes(
+    raw: bytes, schema_file: Path, *, max_bytes: int, max_depth: int
+) -> FileResult:
+    """Every per-file rule on the bytes of one label file."""
+    from labelpool import yamlio
+
+    safety = yamlio.guard(Path(""), raw, max_bytes=max_bytes, max_depth=max_depth)
+    if any(f.severity == "error" for f in safety):
+        return FileResult(findings=safety)
+    try:
+        view = compose(raw)
+    except ViewError as exc:
+        return FileResult(findings=[*safety, Finding("", exc.line, exc.col, "LP039",
+                                                     exc.message)])
+    if not isinstance(view.data, dict):
+        return FileResult(findings=[*safety, Finding("", 1, 1, "LP039",
+                                                     "a label is a mapping with an `id` at the "
+                                                     "top level")])
+    result = FileResult(findings=list(safety))
+    qid = view.data.get("id")
+    if isinstance(qid, str):
+        result.qid = qid
+        result.qid_pos = view.pos(("id",))
+    found = scalars.check(view) + keys.check(view)
+    schema_findings = schema.check(view, schema_file)
+    quoted = {(f.line, f.col) for f in found if f.rule == "LP021"}
+    found += [f for f in schema_findings if (f.line, f.col) not in quoted]
+    if not schema_findings:
+        found += identity.non_nfc(view) + lists.check(view) + classes.check(view)
+        found += pool.check(view) + pending.check(view)
+        result.docs = _judged_docs(view)
+        result.classes = classes.class_facts(view)
+    result.findings.extend(found)
+    result.findings.sort()
+    return result
+
+
+def _judged_docs(view: View) -> list[DocPos]:
+    out: list[DocPos] = []
+    for key in ("judged_ids", "relevant_doc_ids"):
+        out.extend((doc, line, col) for _, doc, (line, col) in view.items((key,)))
+    for c, _, _ in view.items(("relevant_classes",)):
+        out.extend((doc, line, col) for _, doc, (line, col) in view.items(("relevant_classes", c)))
+    return out

@@ -1,0 +1,106 @@
+"""LP025-LP028, LP040: relevant within judged, no duplicates, grades' scope, code-point order."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from labelpool.findings import Finding
+from labelpool.rules.view import KeyPath, View
+
+DOC_LISTS = ("relevant_doc_ids", "judged_ids", "pooled_unjudged_ids")
+
+
+def _doc_lists(view: View) -> list[KeyPath]:
+    paths: list[KeyPath] = [(k,) for k in DOC_LISTS if isinstance(view.get((k,)), list)]
+    classes = view.get(("relevant_classes",)) or []
+    paths.extend(("relevant_classes", i) for i in range(len(classes)))
+    for b, batch in enumerate(view.get(("pending",)) or []):
+        if isinstance(batch, dict) and isinstance(batch.get("systems"), list):
+            paths.append(("pending", b, "systems"))
+    return paths
+
+
+def _label(keypath: KeyPath) -> str:
+    from labelpool.rules.schema import dotted
+
+    return dotted(keypath)
+
+
+def duplicates(view: View) -> list[Finding]:
+    out: list[Finding] = []
+    for keypath in _doc_lists(view):
+        seen: dict[Any, int] = {}
+        for i, item, (line, col) in view.items(keypath):
+            if item in seen:
+                out.append(Finding("", line, col, "LP026",
+                                   f"{_label(keypath)}: {item} is listed twice (first as item "
+                                   f"{seen[item] + 1})"))
+            else:
+                seen[item] = i
+    for b, batch in enumerate(view.get(("pending",)) or []):
+        seen_docs: set[str] = set()
+        for i, doc in enumerate(batch.get("docs") or []):
+            if doc.get("doc") in seen_docs:
+                line, col = view.pos(("pending", b, "docs", i))
+                out.append(Finding("", line, col, "LP026",
+                                   f"pending[{b}].docs: {doc['doc']} is listed twice"))
+            seen_docs.add(doc.get("doc"))
+    return out
+
+
+def order(view: View) -> list[Finding]:
+    out: list[Finding] = []
+    for keypath in _doc_lists(view):
+        if keypath[0] == "pending":
+            continue
+        items = list(view.items(keypath))
+        for (_, prev, _), (_, item, (line, col)) in itertools.pairwise(items):
+            if item < prev:
+                out.append(Finding("", line, col, "LP028",
+                                   f"{_label(keypath)}: {item} comes before {prev} in "
+                                   "code-point order; run `labelpool fmt`"))
+                break
+    classes = list(view.items(("relevant_classes",)))
+    firsts = [(c[0] if c else "", pos) for _, c, pos in classes]
+    for (prev, _), (first, (line, col)) in itertools.pairwise(firsts):
+        if first < prev:
+            out.append(Finding("", line, col, "LP028",
+                               f"relevant_classes: the class starting with {first} comes before "
+                               f"the one starting with {prev}; run `labelpool fmt`"))
+            break
+    return out
+
+
+def within_judged(view: View) -> list[Finding]:
+    judged = set(view.get(("judged_ids",)) or ())
+    out: list[Finding] = []
+    for _, doc, (line, col) in view.items(("relevant_doc_ids",)):
+        if doc not in judged:
+            out.append(Finding("", line, col, "LP025",
+                               f"relevant_doc_ids: {doc} is not in judged_ids (add it there)"))
+    judged |= {d for c in view.get(("relevant_classes",)) or () for d in c}
+    for _, doc, (line, col) in view.items(("pooled_unjudged_ids",)):
+        if doc in judged:
+            out.append(Finding("", line, col, "LP040",
+                               f"pooled_unjudged_ids: {doc} is judged; remove it from "
+                               "pooled_unjudged_ids"))
+    return out
+
+
+def grades_scope(view: View) -> list[Finding]:
+    grades = view.get(("grades",)) or {}
+    allowed = set(view.get(("relevant_doc_ids",)) or ())
+    allowed |= {d for c in view.get(("relevant_classes",)) or () for d in c}
+    out: list[Finding] = []
+    for doc in grades:
+        if doc not in allowed:
+            line, col = view.pos(("grades", doc), key=True)
+            out.append(Finding("", line, col, "LP027",
+                               f"grades: {doc} is neither relevant nor in a relevance class "
+                               "(a judged-irrelevant document has grade 0 and no entry here)"))
+    return out
+
+
+def check(view: View) -> list[Finding]:
+    return duplicates(view) + order(view) + within_judged(view) + grades_scope(view)

@@ -1,0 +1,90 @@
+"""LP020 (schema), with LP021 (quote it) and LP035 (bad verdict) for the errors they explain.
+
+jsonschema's ``Draft202012Validator`` with the format checker is the source of every message;
+jsonschema-rs, when installed, is only a fast yes/no pre-check (tests prove they agree).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from labelpool.findings import Finding
+from labelpool.rules.view import CANONICAL, KeyPath, View
+
+MAX_MESSAGE = 160
+
+
+@lru_cache(maxsize=4)
+def fast_check(path: Path) -> Callable[[Any], bool] | None:
+    """jsonschema-rs's ``is_valid`` for the schema at ``path``, or None without jsonschema-rs."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    import json
+
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    validator = jsonschema_rs.validator_for(schema, validate_formats=True)
+    return validator.is_valid
+
+
+@lru_cache(maxsize=4)
+def full_validator(path: Path) -> Any:
+    import json
+
+    import jsonschema
+
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def dotted(keypath: KeyPath) -> str:
+    """``pool[0].date`` for ("pool", 0, "date")."""
+    out = ""
+    for step in keypath:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out or "(top level)"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check(view: View, schema_file: Path) -> list[Finding]:
+    fast = fast_check(schema_file)
+    if fast is not None and fast(view.data):
+        return []
+    findings: list[Finding] = []
+    for err in full_validator(schema_file).iter_errors(view.data):
+        keypath: KeyPath = tuple(err.absolute_path)
+        line, col = view.pos(keypath)
+        where = dotted(keypath)
+        if "verdict" in keypath[-1:] and keypath[:1] == ("pending",):
+            findings.append(Finding("", line, col, "LP035",
+                                    f"{where}: {_short(err.instance)} is not a verdict: use "
+                                    "relevant, irrelevant, an integer grade >= 0 or "
+                                    "{duplicate-of: ID}"))
+            continue
+        if (err.validator == "type" and "string" in _types(err.validator_value)
+                and view.is_plain(keypath)):
+            text = view.node(keypath).value
+            if CANONICAL.match(text):
+                findings.append(Finding("", line, col, "LP021",
+                                        f"{where}: plain {text} is read as a non-string; quote "
+                                        f"it ('{text}') or run `labelpool fmt`"))
+                continue
+        message = f"{where}: {err.message}"
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 3] + "..."
+        findings.append(Finding("", line, col, "LP020", message))
+    return findings
+
+
+def _types(value: Any) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)

@@ -1,0 +1,162 @@
+"""A label file seen by the rules: its plain data, every node's position, its plain scalars.
+
+Built from PyYAML's C composer (libyaml) because the rules need, per file and fast, what the
+round-trip loader gives only slowly: the source position of every node (schema errors are
+mapped back to them) and each scalar's style (plain or quoted). It runs only on bytes that
+``yamlio.guard`` has already accepted (no tags, anchors, directives, duplicate keys...).
+Plain scalars are resolved as YAML 1.2 core would; the ambiguous ones are reported by LP021
+anyway, so a valid file reads the same here as through ``yamlio``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+KeyPath = tuple[str | int, ...]
+
+_NULL = frozenset({"", "~", "null", "Null", "NULL"})
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False,
+         "FALSE": False}
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
+# Plain scalars that mean the same in YAML 1.1 and 1.2 and are the only non-strings a label
+# needs (`k: 20`, `verdict: 2`, `k: null`): a schema type error on one of them says "quote it".
+CANONICAL = re.compile(r"(0|[1-9][0-9]*|null)\Z")
+
+
+class ViewError(Exception):
+    def __init__(self, line: int, col: int, message: str) -> None:
+        super().__init__(message)
+        self.line, self.col, self.message = line, col, message
+
+
+def _plain_value(text: str) -> Any:
+    if text in _NULL:
+        return None
+    if text in _BOOL:
+        return _BOOL[text]
+    if _INT.match(text):
+        return int(text)
+    if _FLOAT.match(text):
+        return float(text)
+    return text
+
+
+@dataclass
+class View:
+    root: yaml.Node
+    data: Any
+    plain: list[tuple[KeyPath, yaml.ScalarNode]] = field(default_factory=list)
+
+    def node(self, keypath: KeyPath, *, key: bool = False) -> yaml.Node:
+        """The deepest node on ``keypath`` (the key's node itself when ``key``)."""
+        node = self.root
+        for i, step in enumerate(keypath):
+            last = i == len(keypath) - 1
+            if isinstance(node, yaml.MappingNode):
+                for k, v in node.value:
+                    if isinstance(k, yaml.ScalarNode) and k.value == str(step):
+                        node = k if (key and last) else v
+                        break
+                else:
+                    return node
+            elif isinstance(node, yaml.SequenceNode) and isinstance(step, int):
+                if 0 <= step < len(node.value):
+                    node = node.value[step]
+                else:
+                    return node
+            else:
+                return node
+        return node
+
+    def pos(self, keypath: KeyPath, *, key: bool = False) -> tuple[int, int]:
+        """1-based (line, col) of the node on ``keypath`` (or of its deepest existing parent)."""
+        mark = self.node(keypath, key=key).start_mark
+        return mark.line + 1, mark.column + 1
+
+    def is_plain(self, keypath: KeyPath) -> bool:
+        node = self.node(keypath)
+        return isinstance(node, yaml.ScalarNode) and not node.style and _reaches(
+            self.root, keypath
+        )
+
+    def items(self, keypath: KeyPath) -> Iterator[tuple[int, Any, tuple[int, int]]]:
+        """(index, value, position) of each item of the list at ``keypath``."""
+        node = self.node(keypath)
+        value = self.get(keypath)
+        if not isinstance(node, yaml.SequenceNode) or not isinstance(value, list):
+            return
+        for i, (item, sub) in enumerate(zip(value, node.value, strict=True)):
+            yield i, item, (sub.start_mark.line + 1, sub.start_mark.column + 1)
+
+    def get(self, keypath: KeyPath) -> Any:
+        value = self.data
+        for step in keypath:
+            try:
+                value = value[step]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return value
+
+
+def _reaches(root: yaml.Node, keypath: KeyPath) -> bool:
+    node = root
+    for step in keypath:
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode) and k.value == str(step):
+                    node = v
+                    break
+            else:
+                return False
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int):
+            if not 0 <= step < len(node.value):
+                return False
+            node = node.value[step]
+        else:
+            return False
+    return True
+
+
+def compose(raw: bytes) -> View:
+    """The view of one YAML document; ``ViewError`` (with a position) when it cannot be read."""
+    try:
+        root = yaml.compose(raw, Loader=yaml.CSafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise ViewError(line, col, f"cannot read YAML: {exc.problem or exc}") from None
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:
+        raise ViewError(1, 1, f"cannot read YAML: {exc}") from None
+    if root is None:
+        raise ViewError(1, 1, "empty file: a label is a mapping with an `id`")
+    plain: list[tuple[KeyPath, yaml.ScalarNode]] = []
+    data = _build(root, (), plain)
+    return View(root=root, data=data, plain=plain)
+
+
+def _build(node: yaml.Node, path: KeyPath, plain: list[tuple[KeyPath, yaml.ScalarNode]]) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        if not node.style:
+            plain.append((path, node))
+            return _plain_value(node.value)
+        return node.value
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(sub, (*path, i), plain) for i, sub in enumerate(node.value)]
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Any] = {}
+        for knode, vnode in node.value:
+            if not isinstance(knode, yaml.ScalarNode):
+                mark = knode.start_mark
+                raise ViewError(mark.line + 1, mark.column + 1, "a mapping key must be a scalar")
+            key = knode.value
+            if not knode.style:
+                plain.append(((*path, key, "<key>"), knode))
+            out[key] = _build(vnode, (*path, key), plain)
+        return out
+    raise ViewError(1, 1, f"unexpected node {node!r}")  # pragma: no cover
