@@ -1,0 +1,338 @@
+"""Score one run against the labels: every measure raw, judged-only and optimistic, and the
+unjudged rate beside them.
+
+Public API:
+
+* :func:`score` ``(run, labels, measures, *, k=10, relevance_level=1) -> SystemScore``.
+* :func:`unjudged_at` ``(run, labels, qids, k) -> (per_query, rate)``: the unjudged rate at
+  any cut-off over the given questions (in their order).
+* :func:`scored_qids` ``(labels) -> np.ndarray``: the judged questions, sorted by code point;
+  every :class:`SystemScore` over the same labels uses exactly this order, so two systems'
+  ``per_query`` arrays align question by question.
+* :class:`SystemScore`, :class:`MeasureMeans`.
+
+Questions: run questions unknown to the labels are ignored (``skipped["not_in_labels"]``);
+labels nobody has judged yet are left out of every average (``skipped["not_judged"]``);
+judged questions the run lacks score 0, as trec_eval ``-c`` (``skipped["missing_from_run"]``,
+still averaged over). Pending batch entries and ``pooled_unjudged_ids`` are unjudged, whatever
+else the label says (``skipped["pending_docs"]`` counts pending documents).
+
+The unjudged rate (the headline) is, over all scored questions,
+``1 - sum(judged in top k) / sum(min(k, returned))``: a pooled ratio, not a mean of the
+per-question rates, so a question that returned 3 documents weighs less than one that
+returned k. A document is judged when it is in ``judged_ids`` or in one of the question's
+classes. It differs from trec_eval's ``unj@k`` (which divides by k, also when fewer documents
+were returned) and from ir_measures' ``Judged@k`` (which breaks score ties by doc id ascending,
+not trec_eval's descending, and divides by the length of the returned list). The per-question
+rate of a question the run does not answer is 0 (nothing was seen).
+
+The join of (question, document) to grades is vectorised: the labels' documents become one
+dictionary (a pyarrow array); the run's documents are looked up in it with
+``pyarrow.compute.index_in`` and (question, code) pairs are matched with ``np.searchsorted``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from labelpool.measures import Measure, parse
+from labelpool.measures.compute import Ranked, condensed, optimistic, per_query, ranks
+from labelpool.model import Label
+from labelpool.runs import Run
+
+UNJUDGED = -1  # grade code of a pooled-but-unjudged or pending document
+
+
+@dataclass(frozen=True)
+class MeasureMeans:
+    raw: float
+    judged_only: float
+    optimistic: float
+
+
+@dataclass(frozen=True, eq=False)
+class SystemScore:
+    system: str
+    run_path: Path
+    run_sha256: str
+    k: int
+    relevance_level: int
+    measures: tuple[Measure, ...]
+    qids: np.ndarray  # judged questions averaged over, sorted (shared by every system)
+    skipped: Mapping[str, int]
+    unjudged: np.ndarray  # per question, at k
+    unjudged_rate: float  # pooled over questions: 1 - judged / seen
+    judged_seen: tuple[int, int]  # (judged, seen) summed over questions, at k
+    per_query: Mapping[str, Mapping[str, np.ndarray]]  # measure -> raw/judged_only/optimistic
+    means: Mapping[str, MeasureMeans]
+    warnings: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True, eq=False)
+class _Qrels:
+    """Judgments of the scored questions as arrays, sorted by (question, doc code) key."""
+
+    qids: np.ndarray
+    vocab: Any  # pyarrow StringArray of every labelled doc id
+    keys: np.ndarray  # int64 qi * len(vocab) + code, sorted
+    grade: np.ndarray  # int64 grade, or UNJUDGED
+    target: np.ndarray  # int64 relevance target id (class or doc), -1 for none
+    ideal_q: np.ndarray
+    ideal_g: np.ndarray
+    pending_docs: int
+    not_judged: int
+
+
+_CACHE: list[tuple[Mapping[str, Label], _Qrels]] = []
+
+
+def scored_qids(labels: Mapping[str, Label]) -> np.ndarray:
+    """Judged questions of ``labels``, sorted by code point (the order of every result)."""
+    return np.array(sorted(q for q, lab in labels.items() if lab.is_judged), dtype=object)
+
+
+def _qrels(labels: Mapping[str, Label]) -> _Qrels:
+    for held, prepared in _CACHE:
+        if held is labels:
+            return prepared
+    prepared = _build_qrels(labels, scored_qids(labels))
+    _CACHE.append((labels, prepared))
+    del _CACHE[:-4]
+    return prepared
+
+
+def _build_qrels(labels: Mapping[str, Label], qids: np.ndarray) -> _Qrels:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    q_of: list[int] = []
+    docs: list[str] = []
+    grades: list[int] = []
+    targets: list[int] = []
+    ideal_q: list[int] = []
+    ideal_g: list[int] = []
+    pending = 0
+    next_target = 0
+    for i, qid in enumerate(qids):
+        lab = labels[qid]
+        marked = lab.unjudged_marked
+        pending += len(lab.pending_ids)
+        target_code: dict[str, int] = {}
+        class_of = lab.class_of
+        for doc, g in lab.gain.items():
+            if doc in marked:
+                continue
+            t = -1
+            if g > 0:
+                name = class_of.get(doc, doc)
+                if name not in target_code:
+                    target_code[name] = next_target
+                    next_target += 1
+                    ideal_q.append(i)
+                    ideal_g.append(g)
+                t = target_code[name]
+            q_of.append(i)
+            docs.append(doc)
+            grades.append(g)
+            targets.append(t)
+        for doc in marked:
+            q_of.append(i)
+            docs.append(doc)
+            grades.append(UNJUDGED)
+            targets.append(-1)
+    encoded = pc.dictionary_encode(pa.array(docs, type=pa.string()))
+    vocab = encoded.dictionary
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    width = max(len(vocab), 1)
+    keys = np.asarray(q_of, dtype=np.int64) * width + codes
+    order = np.argsort(keys, kind="stable")
+    not_judged = sum(1 for lab in labels.values() if not lab.is_judged)
+    return _Qrels(
+        qids=qids,
+        vocab=vocab,
+        keys=keys[order],
+        grade=np.asarray(grades, dtype=np.int64)[order],
+        target=np.asarray(targets, dtype=np.int64)[order],
+        ideal_q=np.asarray(ideal_q, dtype=np.int64),
+        ideal_g=np.asarray(ideal_g, dtype=np.int64),
+        pending_docs=pending,
+        not_judged=not_judged,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class _Joined:
+    ranked: Ranked
+    not_in_labels: int
+    missing_from_run: int
+    run_qi: np.ndarray  # scored-question index of each run question (-1: not in labels)
+
+
+def _join(run: Run, qrels: _Qrels, qids: np.ndarray | None = None) -> _Joined:
+    """Rows of ``run`` restricted to the scored questions, with gains and judged flags."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if qids is None:
+        qids = qrels.qids
+    nq = len(qids)
+    position = {str(q): i for i, q in enumerate(qids)}
+    run_qi = np.array([position.get(str(q), -1) for q in run.qids], dtype=np.int64)
+    counts = np.diff(run.offsets)
+    row_qi = np.repeat(run_qi, counts)
+    keep = row_qi >= 0
+    # the labels' question index of each scored question, for the grade lookup
+    label_index = {str(q): i for i, q in enumerate(qrels.qids)}
+    to_label = np.array([label_index.get(str(q), -1) for q in qids], dtype=np.int64)
+    docs = run.docs
+    if not keep.all():
+        docs = docs.filter(pa.array(keep))
+        row_qi = row_qi[keep]
+    if len(row_qi) and bool((np.diff(row_qi) < 0).any()):
+        order = np.argsort(row_qi, kind="stable")  # qids given in another order
+        row_qi = row_qi[order]
+        docs = docs.take(pa.array(order))
+    width = max(len(qrels.vocab), 1)
+    code = pc.index_in(docs, value_set=qrels.vocab).fill_null(-1)
+    code_np = code.to_numpy(zero_copy_only=False).astype(np.int64)
+    lq = to_label[row_qi] if len(row_qi) else np.zeros(0, dtype=np.int64)
+    key = lq * width + code_np
+    at = np.searchsorted(qrels.keys, key)
+    at_c = np.minimum(at, max(len(qrels.keys) - 1, 0))
+    found = (code_np >= 0) & (lq >= 0) & (len(qrels.keys) > 0)
+    if len(qrels.keys):
+        found &= qrels.keys[at_c] == key
+    grade = np.where(found, qrels.grade[at_c] if len(qrels.keys) else 0, UNJUDGED)
+    target = np.where(found, qrels.target[at_c] if len(qrels.keys) else -1, -1)
+    judged = grade != UNJUDGED
+    gain = np.where(judged, grade, 0)
+    # A relevance target is earned once: by its first member retrieved.
+    has_target = target >= 0
+    if has_target.any():
+        rows = np.flatnonzero(has_target)
+        _, first = np.unique(target[rows], return_index=True)
+        repeat = np.ones(len(rows), dtype=bool)
+        repeat[first] = False
+        gain[rows[repeat]] = 0
+    pos, returned = ranks(row_qi, nq)
+    if qids is qrels.qids:
+        ideal_q, ideal_g = qrels.ideal_q, qrels.ideal_g
+    else:
+        back = np.full(len(qrels.qids), -1, dtype=np.int64)
+        back[to_label[to_label >= 0]] = np.flatnonzero(to_label >= 0)
+        mapped = back[qrels.ideal_q] if len(qrels.ideal_q) else qrels.ideal_q
+        ideal_q, ideal_g = mapped[mapped >= 0], qrels.ideal_g[mapped >= 0]
+    ranked = Ranked(nq, row_qi, pos, gain, judged, returned, ideal_q, ideal_g)
+    answered = np.zeros(nq, dtype=bool)
+    answered[run_qi[run_qi >= 0]] = True
+    return _Joined(
+        ranked=ranked,
+        not_in_labels=int((run_qi < 0).sum()),
+        missing_from_run=int((~answered).sum()),
+        run_qi=run_qi,
+    )
+
+
+def _unjudged(r: Ranked, k: int) -> tuple[np.ndarray, float, int, int]:
+    within = r.pos < k
+    judged = np.bincount(r.qi[within & r.judged], minlength=r.nq)
+    seen = np.minimum(r.returned, k)
+    per = np.zeros(r.nq, dtype=np.float64)
+    ok = seen > 0
+    per[ok] = 1.0 - judged[ok] / seen[ok]
+    total_seen = int(seen.sum())
+    total_judged = int(judged.sum())
+    rate = 1.0 - total_judged / total_seen if total_seen else 0.0
+    return per, rate, total_judged, total_seen
+
+
+def unjudged_at(
+    run: Run, labels: Mapping[str, Label], qids: Sequence[str] | np.ndarray, k: int
+) -> tuple[np.ndarray, float]:
+    """Unjudged rate of ``run`` at cut-off ``k`` over ``qids``: (per question, pooled rate)."""
+    qrels = _qrels(labels)
+    wanted = np.asarray(list(qids), dtype=object)
+    joined = _join(run, qrels, wanted)
+    per, rate, _, _ = _unjudged(joined.ranked, k)
+    return per, rate
+
+
+def score(
+    run: Run,
+    labels: Mapping[str, Label],
+    measures: Iterable[Measure | str],
+    *,
+    k: int = 10,
+    relevance_level: int = 1,
+) -> SystemScore:
+    """Every measure raw, judged-only and optimistic, and the unjudged rate at ``k``."""
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    if relevance_level < 1:
+        raise ValueError("the relevance level must be at least 1")
+    chosen = tuple(m if isinstance(m, Measure) else parse([m])[0] for m in measures)
+    qrels = _qrels(labels)
+    joined = _join(run, qrels)
+    raw = joined.ranked
+    only = condensed(raw)
+    per, rate, total_judged, total_seen = _unjudged(raw, k)
+    per_q: dict[str, dict[str, np.ndarray]] = {}
+    means: dict[str, MeasureMeans] = {}
+    lifted: dict[int, Ranked] = {}
+    for m in chosen:
+        values = {"raw": per_query(m, raw, relevance_level, k)}
+        if m.family == "Judged":
+            values["judged_only"] = values["raw"]
+            values["optimistic"] = values["raw"]
+        else:
+            depth = m.depth(k)
+            depth = k if depth is None else depth
+            if depth not in lifted:
+                lifted[depth] = optimistic(raw, depth, relevance_level)
+            values["judged_only"] = per_query(m, only, relevance_level, k)
+            values["optimistic"] = per_query(m, lifted[depth], relevance_level, k)
+        per_q[m.name] = values
+        means[m.name] = MeasureMeans(**{side: _mean(v) for side, v in values.items()})
+    warnings: list[str] = []
+    scored = {str(q) for q in qrels.qids}
+    tied = [q for q in run.tied_questions if q in scored]
+    if tied:
+        shown = ", ".join(tied[:5]) + (", ..." if len(tied) > 5 else "")
+        warnings.append(
+            f"{run.name}: {len(tied)} question(s) with all-equal scores, ranked by doc id "
+            f"descending as trec_eval does: {shown}"
+        )
+    if qrels.pending_docs:
+        warnings.append(
+            f"{qrels.pending_docs} pending judgment(s) not merged yet count as unjudged"
+        )
+    return SystemScore(
+        system=run.name,
+        run_path=run.path,
+        run_sha256=run.sha256,
+        k=k,
+        relevance_level=relevance_level,
+        measures=chosen,
+        qids=qrels.qids,
+        skipped={
+            "not_in_labels": joined.not_in_labels,
+            "not_judged": qrels.not_judged,
+            "missing_from_run": joined.missing_from_run,
+            "pending_docs": qrels.pending_docs,
+        },
+        unjudged=per,
+        unjudged_rate=rate,
+        judged_seen=(total_judged, total_seen),
+        per_query=per_q,
+        means=means,
+        warnings=tuple(warnings),
+    )
+
+
+def _mean(values: np.ndarray) -> float:
+    return float(values.mean()) if len(values) else 0.0
