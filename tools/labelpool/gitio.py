@@ -289,3 +289,68 @@ def cat_blobs(cwd: Path, specs: list[str]) -> list[bytes | None]:
         else:  # "<spec> missing" / "ambiguous"
             result.append(None)
     return result
+
+
+# --- branches and commits (pool, merge) --------------------------------------------------------
+
+
+def current_branch(cwd: Path) -> str | None:
+    """The checked-out branch's short name, or None on a detached HEAD."""
+    proc = subprocess.run(
+        ["git", "symbolic-ref", "--short", "-q", "HEAD"],
+        cwd=cwd,
+        capture_output=True,
+        env=_env(),
+        check=False,
+    )
+    return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+
+def branch_exists(cwd: Path, name: str) -> bool:
+    proc = subprocess.run(
+        ["git", "show-ref", "--verify", "-q", f"refs/heads/{name}"],
+        cwd=cwd,
+        capture_output=True,
+        env=_env(),
+        check=False,
+    )
+    return proc.returncode == 0
+
+
+def check_branch_name(cwd: Path, name: str) -> bool:
+    """True when ``name`` is a valid branch name (``git check-ref-format --branch``)."""
+    proc = subprocess.run(
+        ["git", "check-ref-format", "--branch", name],
+        cwd=cwd,
+        capture_output=True,
+        env=_env(),
+        check=False,
+    )
+    return proc.returncode == 0
+
+
+def create_branch(cwd: Path, name: str) -> None:
+    """Create branch ``name`` at HEAD and switch to it (the working tree is kept)."""
+    git(cwd, "switch", "-c", name)
+
+
+def user_identity(cwd: Path) -> tuple[str, str]:
+    """``(user.name, user.email)`` from git config (empty strings when unset)."""
+    name = git(cwd, "config", "user.name", check=False).decode("utf-8", "replace").strip()
+    mail = git(cwd, "config", "user.email", check=False).decode("utf-8", "replace").strip()
+    return name, mail
+
+
+def commit_paths(
+    cwd: Path, paths: list[str], message: str, author: tuple[str, str] | None = None
+) -> str:
+    """Stage ``paths`` and commit only them (``--author`` when given); return the new commit id.
+
+    The committer stays whoever runs this (git config / environment).
+    """
+    git(cwd, "add", "--", *paths)
+    args = ["commit", "-q", "--no-verify", "-F", "-"]
+    if author is not None:
+        args.append(f"--author={author[0]} <{author[1]}>")
+    git(cwd, *args, "--", *paths, input_bytes=message.encode("utf-8"))
+    return git_text(cwd, "rev-parse", "HEAD").strip()

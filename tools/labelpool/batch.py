@@ -1,0 +1,290 @@
+"""The ``pending`` block of a label file: write a judging batch, read verdicts, drop resolved ones.
+
+A batch is made for review on GitHub, where a reviewer changes one line per suggestion, so it
+is written as text (not through a YAML dumper) in exactly this shape::
+
+    pending:
+      - batch: '2026-12-02-bm25+dense@20'
+        systems:
+          - bm25
+          - dense
+        depth: 20
+        date: '2026-12-02'
+        runs:                       # git blob id of each pooled run file
+          bm25: 5f1c...
+          dense: 9ab0...
+        docs:
+          # question: My parcel arrived damaged. Can I send it back?
+          # text: Items damaged in transit may be returned within 30 days ...
+          #       (long chunk text wrapped into comment lines of at most ~100 characters)
+          - {doc: tenant-acme#returns, verdict: null}
+
+Each document is one line directly under its chunk text, so one diff hunk shows the question,
+the text and the verdict. ``full_depth: {system: k}`` is added when a budget (``--max-docs``)
+left part of a system's top ``depth`` out of the batch: ``k`` is the depth that the batch and
+the judged set cover in full, the ``k`` its ``pool`` entry gets once the batch is merged.
+
+Removing resolved entries is a text edit as well: the entry's line and the comment lines right
+above it go (a ``# question:`` line stays with the batch), an emptied batch goes, and an
+emptied ``pending`` key goes; every other line of the file is left as it was.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from labelpool.model import Verdict, _verdict
+
+TEXT_WIDTH = 100  # comment lines are wrapped at about this many characters
+MAX_TEXT_CHARS = 4000  # longer chunk text is cut (and says so) to bound a batch's size
+ENTRY_INDENT = 6
+NOT_IN_CORPUS = "(not in the corpus)"
+
+_PLAIN = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./#+@=~-]*$")
+
+
+class BatchError(Exception):
+    """A pending block cannot be read or edited; ``str()`` is ``path:line:col: message``."""
+
+
+def batch_id(date: str, systems: Sequence[str], depth: int) -> str:
+    """``2026-12-02-bm25+dense@20``."""
+    return f"{date}-{'+'.join(systems)}@{depth}"
+
+
+def quote(value: str) -> str:
+    """``value`` as a YAML scalar safe in block and flow context under YAML 1.1 and 1.2."""
+    from labelpool import yamlio
+
+    if _PLAIN.match(value) and not yamlio.needs_quotes(value):
+        return value
+    return "'" + value.replace("'", "''") + "'"
+
+
+def clean_text(text: str) -> str:
+    """Text fit for one comment: controls, bidi and format characters become spaces."""
+    chars = [
+        " " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn") else c
+        for c in text
+    ]
+    out = " ".join("".join(chars).split())
+    return unicodedata.normalize("NFC", out)
+
+
+def comment_lines(label: str, text: str, indent: int = ENTRY_INDENT) -> list[str]:
+    """``# label: text`` wrapped into comment lines of about :data:`TEXT_WIDTH` characters."""
+    text = clean_text(text)
+    if len(text) > MAX_TEXT_CHARS:
+        text = text[:MAX_TEXT_CHARS].rstrip() + " [... cut by labelpool]"
+    head = f"# {label}: "
+    width = max(TEXT_WIDTH - indent - len(head), 20)
+    parts = textwrap.wrap(text, width=width, break_long_words=False, break_on_hyphens=False)
+    parts = parts or [""]
+    pad = " " * indent
+    lines = [f"{pad}{head}{parts[0]}".rstrip()]
+    lines += [f"{pad}#{' ' * (len(head) - 1)}{p}" for p in parts[1:]]
+    return lines
+
+
+@dataclass(frozen=True)
+class NewBatch:
+    """What ``labelpool pool`` writes into one label file."""
+
+    batch: str
+    systems: tuple[str, ...]
+    depth: int
+    date: str
+    runs: Mapping[str, str]  # system -> blob id of its run file
+    docs: tuple[str, ...]  # in review order
+    full_depth: Mapping[str, int] | None = None  # only when a budget cut the batch
+
+
+def render(batch: NewBatch, question: str | None, texts: Mapping[str, str | None] | None) -> str:
+    """The batch as the text of one item of the ``pending`` list (ends with a newline).
+
+    ``question`` None leaves the question comment out; ``texts`` None leaves chunk text out
+    (``--no-text``); a document missing from ``texts`` is said to be not in the corpus.
+    """
+    lines = [
+        f"  - batch: '{batch.batch}'",
+        "    systems:",
+        *(f"      - {quote(s)}" for s in batch.systems),
+        f"    depth: {batch.depth}",
+        f"    date: '{batch.date}'",
+    ]
+    if batch.runs:
+        lines.append("    runs:")
+        lines += [f"      {quote(s)}: {blob}" for s, blob in batch.runs.items()]
+    if batch.full_depth is not None:
+        lines.append("    full_depth:")
+        lines += [f"      {quote(s)}: {k}" for s, k in batch.full_depth.items()]
+    lines.append("    docs:")
+    if question is not None:
+        lines += comment_lines("question", question)
+    for doc in batch.docs:
+        if texts is not None:
+            text = texts.get(doc)
+            lines += comment_lines("text", NOT_IN_CORPUS if text is None else text)
+        lines.append(f"      - {{doc: {quote(doc)}, verdict: null}}")
+    return "\n".join(lines) + "\n"
+
+
+def _is_top_key(line: str) -> bool:
+    return bool(line) and not line[0].isspace() and not line.startswith("#")
+
+
+def _pending_span(lines: list[str]) -> tuple[int, int] | None:
+    """0-based ``[start, end)`` of the top-level ``pending`` key's lines (trailing blank and
+    column-0 comment lines excluded), or None when the file has no ``pending`` key."""
+    start = next((i for i, ln in enumerate(lines) if re.match(r"^pending\s*:", ln)), None)
+    if start is None:
+        return None
+    end = start + 1
+    while end < len(lines) and not _is_top_key(lines[end]):
+        end += 1
+    while end > start + 1 and (not lines[end - 1].strip() or lines[end - 1].startswith("#")):
+        end -= 1
+    return start, end
+
+
+def append(text: str, item: str) -> str:
+    """``text`` with ``item`` (from :func:`render`) added as the last batch of ``pending``."""
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    span = _pending_span(lines)
+    if span is None:
+        return "".join(lines) + "pending:\n" + item
+    start, end = span
+    head = lines[start].split("#", 1)[0].strip()
+    if head not in ("pending:", "pending: []", "pending: null", "pending: ~"):
+        raise BatchError(f"<text>:{start + 1}:1: `pending` is not a block list; cannot add a batch")
+    if head != "pending:":
+        lines[start] = "pending:\n"
+    return "".join(lines[:end]) + item + "".join(lines[end:])
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One document of a pending batch, as read from a label file."""
+
+    batch_index: int
+    doc_index: int
+    batch: str
+    doc: str
+    verdict: Verdict
+    raw: Any  # the verdict as written (for messages)
+    line: int  # 1-based line of the entry
+
+
+@dataclass(frozen=True)
+class PendingBatch:
+    index: int
+    batch: str
+    systems: tuple[str, ...]
+    depth: int
+    date: str
+    runs: Mapping[str, str]
+    full_depth: Mapping[str, int]
+    entries: tuple[Entry, ...]
+    line: int
+
+
+def read(data: Any, path: str, line_of: Any) -> list[PendingBatch]:
+    """Batches of a round-trip-loaded label (``line_of(keypath) -> 1-based line``)."""
+    out: list[PendingBatch] = []
+    for bi, b in enumerate(data.get("pending") or ()):
+        if not isinstance(b, Mapping) or not isinstance(b.get("docs") or [], list):
+            raise BatchError(f"{path}:{line_of(('pending', bi))}:1: a batch is a mapping with docs")
+        entries = []
+        for di, d in enumerate(b.get("docs") or ()):
+            line = line_of(("pending", bi, "docs", di))
+            if not isinstance(d, Mapping) or "doc" not in d:
+                raise BatchError(f"{path}:{line}:1: a pending entry is `{{doc: ID, verdict: ...}}`")
+            try:
+                verdict = _verdict(d.get("verdict"))
+            except ValueError as exc:
+                raise BatchError(f"{path}:{line}:1: {exc}") from None
+            raw = d.get("verdict")
+            entries.append(
+                Entry(bi, di, str(b.get("batch")), str(d["doc"]), verdict, raw, int(line))
+            )
+        out.append(
+            PendingBatch(
+                index=bi,
+                batch=str(b.get("batch")),
+                systems=tuple(str(s) for s in b.get("systems") or ()),
+                depth=int(b.get("depth") or 0),
+                date=str(b.get("date")),
+                runs={str(k): str(v) for k, v in (b.get("runs") or {}).items()},
+                full_depth={str(k): int(v) for k, v in (b.get("full_depth") or {}).items()},
+                entries=tuple(entries),
+                line=int(line_of(("pending", bi))),
+            )
+        )
+    return out
+
+
+def remove(
+    text: str, batches: Sequence[PendingBatch], drop: set[tuple[int, int]], path: str = "<text>"
+) -> str:
+    """``text`` without the entries ``(batch_index, doc_index)`` in ``drop`` and their comment
+    lines; a batch left empty is removed whole, and ``pending`` too when no batch is left.
+
+    ``batches`` are the positions read from ``text`` itself (:func:`read`).
+    """
+    if not drop:
+        return text
+    lines = text.splitlines(keepends=True)
+    span = _pending_span(lines)
+    if span is None:
+        raise BatchError(f"{path}:1:1: no pending block to edit")
+    start, end = span
+    gone: set[int] = set()  # 0-based line numbers to delete
+    left = [b for b in batches if any((b.index, e.doc_index) not in drop for e in b.entries)]
+    if not left:
+        gone.update(range(start, end))
+    else:
+        starts = sorted(b.line - 1 for b in batches)
+        for b in batches:
+            if b in left:
+                continue
+            b0 = b.line - 1
+            later = [s for s in starts if s > b0]
+            b1 = later[0] if later else end
+            gone.update(range(b0, b1))
+        for b in left:
+            for e in b.entries:
+                if (b.index, e.doc_index) not in drop:
+                    continue
+                i = e.line - 1
+                body = re.split(r"\s+#", lines[i].rstrip("\r\n"), maxsplit=1)[0].strip()
+                if not (body.startswith("- {") and body.endswith("}")):
+                    raise BatchError(
+                        f"{path}:{e.line}:1: a pending entry must be one line "
+                        f"`- {{doc: ID, verdict: ...}}`; cannot remove it safely"
+                    )
+                gone.add(i)
+                gone.update(_own_comments(lines, i, start))
+    return "".join(ln for i, ln in enumerate(lines) if i not in gone)
+
+
+def _own_comments(lines: list[str], i: int, floor: int) -> list[int]:
+    """Comment lines above entry line ``i`` up to and including its ``# text:`` line (none when
+    something else, or the batch's ``# question:``, comes first)."""
+    out: list[int] = []
+    j = i - 1
+    while j > floor and lines[j].lstrip().startswith("#"):
+        stripped = lines[j].lstrip()
+        if stripped.startswith("# question:"):
+            return []
+        out.append(j)
+        if stripped.startswith("# text:"):
+            return out
+        j -= 1
+    return []

@@ -1,0 +1,78 @@
+"""``labelpool merge``: fold filled verdicts into the labels, one commit per judge."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
+
+
+class OracleMissing(str, Enum):
+    pending = "pending"
+    irrelevant = "irrelevant"
+
+
+@app.command("merge")
+def merge(
+    partial: Annotated[
+        bool, typer.Option("--partial", help="Exit 0 even when verdicts are still missing.")
+    ] = False,
+    oracle: Annotated[
+        Path | None,
+        typer.Option(
+            "--oracle", help="Fill empty verdicts from this reference qrels file.", dir_okay=False
+        ),
+    ] = None,
+    oracle_missing: Annotated[
+        OracleMissing,
+        typer.Option(
+            "--oracle-missing",
+            help="Documents the reference does not know: stay pending, or count as irrelevant.",
+        ),
+    ] = OracleMissing.pending,
+    no_commit: Annotated[
+        bool, typer.Option("--no-commit", help="Write into the working tree only.")
+    ] = False,
+    repo: RepoOption = None,
+) -> None:
+    """Fold filled verdicts of pending batches into the label lists, committed as their judges."""
+    from labelpool import batch, gitio, yamlio
+    from labelpool import oracle as oracle_mod
+    from labelpool.workflows import merge as workflow
+
+    cfg = load_config(repo)
+    reference = None
+    if oracle is not None:
+        try:
+            reference = oracle_mod.read_qrels(oracle)
+        except oracle_mod.OracleError as exc:
+            fail(f"error: {exc}", EXIT_USAGE)
+    elif oracle_missing is not OracleMissing.pending:
+        fail("error: --oracle-missing needs --oracle", EXIT_USAGE)
+    try:
+        result = workflow.merge(
+            cfg, oracle=reference, oracle_missing=oracle_missing.value, commit=not no_commit
+        )
+    except (workflow.MergeError, batch.BatchError, yamlio.YamlError, gitio.GitError) as exc:
+        fail(f"error: {exc}")
+    for note in result.notes:
+        warn(note)
+    for c in result.commits:
+        total = c.relevant + c.irrelevant + c.duplicates
+        where = f"commit {c.commit[:12]}" if c.commit else "not committed"
+        print(
+            f"{c.judge}: {total} verdicts ({c.relevant} relevant, {c.irrelevant} irrelevant, "
+            f"{c.duplicates} duplicates) in {len(c.files)} files; {where}"
+        )
+    if not result.commits:
+        print("nothing to merge")
+    if result.unresolved:
+        print(f"still pending: {len(result.unresolved)}")
+        for u in result.unresolved:
+            print(f"  {u}")
+        if not partial:
+            raise typer.Exit(1)

@@ -1,0 +1,80 @@
+"""``labelpool pool RUN... --depth K``: write a judging batch of what the runs disagree on."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
+
+
+class PoolFormat(str, Enum):
+    text = "text"
+    markdown = "markdown"
+
+
+@app.command("pool")
+def pool(
+    runs: Annotated[list[str], typer.Argument(help="Run files or system names in runs/.")],
+    depth: Annotated[int, typer.Option("--depth", "-k", help="Pool each run's top K.")],
+    max_docs: Annotated[
+        int | None,
+        typer.Option(
+            "--max-docs",
+            help="Budget: at most N documents, those ranked highest across the runs first "
+            "(best rank, then number of runs, then id).",
+        ),
+    ] = None,
+    questions: Annotated[
+        str | None, typer.Option("--questions", help="Only these question ids (Q1,Q2,...).")
+    ] = None,
+    no_text: Annotated[
+        bool, typer.Option("--no-text", help="Leave question and chunk text out of the batch.")
+    ] = False,
+    no_commit: Annotated[
+        bool, typer.Option("--no-commit", help="Write into the working tree only.")
+    ] = False,
+    branch: Annotated[
+        str | None, typer.Option("--branch", help="Branch name (default labelpool/batch-...).")
+    ] = None,
+    fmt: Annotated[PoolFormat, typer.Option("--format", help="Output format.")] = PoolFormat.text,
+    repo: RepoOption = None,
+) -> None:
+    """Pool RUNs at --depth, write the unjudged remainder as a pending batch, and commit it on
+    a new branch."""
+    from labelpool import gitio, labelset, yamlio
+    from labelpool.report import pool as report
+    from labelpool.workflows import pool as workflow
+
+    cfg = load_config(repo)
+    if depth < 1:
+        fail(f"error: --depth must be at least 1, not {depth}", EXIT_USAGE)
+    if max_docs is not None and max_docs < 0:
+        fail(f"error: --max-docs must be >= 0, not {max_docs}", EXIT_USAGE)
+    wanted = None
+    if questions is not None:
+        wanted = [q.strip() for q in questions.split(",") if q.strip()]
+    try:
+        labels = labelset.load(cfg)
+        result = workflow.run(
+            cfg,
+            labels,
+            runs,
+            depth,
+            max_docs=max_docs,
+            questions=wanted,
+            with_text=not no_text,
+            commit=not no_commit,
+            branch=branch,
+        )
+    except workflow.PoolError as exc:
+        fail(f"error: {exc}", EXIT_USAGE if "--" in str(exc) else 1)
+    except (labelset.LabelSetError, yamlio.YamlError, gitio.GitError) as exc:
+        fail(f"error: {exc}")
+    for note in result.notes:
+        if note != "nothing to write":
+            warn(note)
+    out = report.markdown(result) if fmt is PoolFormat.markdown else report.text(result)
+    print(out, end="")

@@ -1,0 +1,66 @@
+"""A reference qrels file standing in for a judge (``labelpool merge --oracle QRELS``).
+
+The file is TREC qrels: ``qid iteration doc grade`` per line, whitespace separated. A grade
+above 0 is relevant with that grade, 0 is irrelevant; a negative grade ("pooled, not judged")
+is no verdict at all, like a document the reference does not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+ORACLE_NAME = "labelpool oracle"
+ORACLE_EMAIL = "oracle@labelpool.invalid"
+
+
+class OracleError(Exception):
+    """The qrels file cannot be read; ``str()`` is a ``path:line:col: message`` line."""
+
+
+@dataclass(frozen=True)
+class Oracle:
+    path: Path
+    grades: Mapping[str, Mapping[str, int]]  # qid -> doc -> grade (>= 0 only)
+
+    def verdict(self, qid: str, doc: str) -> int | None:
+        """The reference grade of ``doc`` for ``qid`` (0 irrelevant), None when unknown."""
+        return self.grades.get(qid, {}).get(doc)
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        return ORACLE_NAME, ORACLE_EMAIL
+
+
+def read_qrels(path: Path) -> Oracle:
+    """Read a TREC qrels file; a malformed line raises :class:`OracleError` with its position."""
+    grades: dict[str, dict[str, int]] = {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise OracleError(f"{path}:1:1: cannot read qrels: {exc}") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 4:
+            raise OracleError(
+                f"{path}:{number}:1: expected 4 fields `qid iteration doc grade`, got {len(parts)}"
+            )
+        qid, _, doc, raw = parts
+        try:
+            grade = int(raw)
+        except ValueError:
+            col = line.rindex(raw) + 1
+            raise OracleError(f"{path}:{number}:{col}: grade {raw!r} is not an integer") from None
+        if grade < 0:
+            continue
+        per_q = grades.setdefault(qid, {})
+        if doc in per_q and per_q[doc] != grade:
+            col = line.index(doc) + 1
+            raise OracleError(
+                f"{path}:{number}:{col}: {qid} {doc} has two grades ({per_q[doc]} and {grade})"
+            )
+        per_q[doc] = grade
+    return Oracle(path=path, grades=grades)

@@ -1,0 +1,79 @@
+"""Render a pooling plan (``labelpool pool``) as text or as a pull-request description."""
+
+from __future__ import annotations
+
+from labelpool.workflows.pool import PoolResult
+
+
+def _pct(x: float) -> str:
+    return f"{100.0 * x:.1f}%"
+
+
+def text(result: PoolResult) -> str:
+    plan = result.plan
+    lines = [
+        f"batch {plan.batch}: systems {', '.join(plan.systems)} at depth {plan.depth}",
+        f"union of the top {plan.depth}: {plan.union} documents over {len(plan.questions)} "
+        "questions",
+        f"already judged: {plan.judged} ({_pct(plan.judged_fraction)})",
+        f"waiting in earlier batches: {plan.waiting}",
+        f"remainder: {plan.remainder}; in this batch: {plan.documents} documents in "
+        f"{len(plan.batched)} questions",
+    ]
+    if plan.max_docs is not None:
+        lines.append(
+            f"budget --max-docs {plan.max_docs}: {plan.remainder - plan.documents} left for later"
+        )
+    lines.append(f"unjudged rate at {plan.depth} before judging:")
+    lines += [f"  {s}: {plan.unjudged_before.get(s, float('nan')):.3f}" for s in plan.systems]
+    if plan.batched:
+        lines.append("per question (to judge / union):")
+        lines += [f"  {q.qid}: {len(q.docs)} / {q.union}" for q in plan.batched]
+    if plan.complete:
+        lines.append(f"judged in full already (pool entries added): {len(plan.complete)} questions")
+    lines += [f"note: {n}" for n in result.notes]
+    if result.branch:
+        lines.append(f"branch: {result.branch}")
+    if result.commit:
+        lines.append(f"commit: {result.commit}")
+    elif result.written:
+        lines.append(f"wrote {len(result.written)} label files (not committed)")
+    return "\n".join(lines) + "\n"
+
+
+def markdown(result: PoolResult) -> str:
+    """A pull-request description: what to judge, how, and what it costs."""
+    plan = result.plan
+    out = [
+        f"## Judging batch `{plan.batch}`",
+        "",
+        f"Pooled **{', '.join(plan.systems)}** at depth **{plan.depth}** on {plan.date}.",
+        "",
+        "| | documents |",
+        "|---|---:|",
+        f"| union of the top {plan.depth} | {plan.union} |",
+        f"| already judged | {plan.judged} ({_pct(plan.judged_fraction)}) |",
+        f"| waiting in earlier batches | {plan.waiting} |",
+        f"| **to judge in this batch** | **{plan.documents}** in {len(plan.batched)} questions |",
+    ]
+    if plan.max_docs is not None:
+        out.append(f"| left for a later batch (budget) | {plan.remainder - plan.documents} |")
+    out += [
+        "",
+        f"Unjudged rate at {plan.depth} before judging:",
+        "",
+        "| system | unjudged |",
+        "|---|---:|",
+        *(f"| {s} | {plan.unjudged_before.get(s, float('nan')):.3f} |" for s in plan.systems),
+        "",
+        "### How to judge",
+        "",
+        "Each document is one line `- {doc: ID, verdict: null}` under its chunk text. Replace "
+        "`null` with `relevant`, `irrelevant`, a grade (`0` irrelevant, `1`, `2`, ...) or "
+        "`{duplicate-of: ID}` (a GitHub suggestion per line works). Your commit names you as "
+        "the judge: `labelpool merge` keeps that author on the folded judgments.",
+    ]
+    if plan.batched:
+        out += ["", "### Questions", "", "| question | to judge | union |", "|---|---:|---:|"]
+        out += [f"| `{q.qid}` | {len(q.docs)} | {q.union} |" for q in plan.batched]
+    return "\n".join(out) + "\n"

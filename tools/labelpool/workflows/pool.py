@@ -1,0 +1,409 @@
+"""``labelpool pool``: put the documents the runs disagree on in front of a judge.
+
+1. Take the union of the runs' top ``depth`` per question.
+2. Subtract what is judged (``judged_ids`` and class members) and what already waits in a batch.
+3. Write the remainder into the question's label file as a ``pending`` batch (see
+   :mod:`labelpool.batch`), with the question and each document's chunk text above its
+   one-line verdict.
+4. A question whose remainder is empty gets a ``pool`` entry per system at once.
+5. By default on a new branch, as one commit stating the batch.
+6. The plan carries the cost (union, judged, remainder, each system's unjudged rate at depth).
+
+Order of documents in a batch: by best (lowest) rank over the runs, then by id (code point).
+``max_docs``: the budget goes to the documents ranked highest across the runs first, over all
+questions: sorted by best rank over the runs, then by the number of runs that rank it within
+``depth`` (more first), then by document id, then by question id; the first ``max_docs`` are
+taken. A question whose batch a budget cut records ``full_depth`` per system: the depth that
+the judged set and the batch cover in full (its ``pool`` entry's ``k`` after the merge).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from labelpool import batch as batch_mod
+from labelpool import gitio
+from labelpool.config import Config
+from labelpool.labelset import LabelSet
+
+
+class PoolError(Exception):
+    """The batch cannot be made; the message says why."""
+
+
+@dataclass(frozen=True)
+class SystemRun:
+    name: str
+    path: Path
+    blob: str  # git blob id of the run file
+    top: Mapping[str, list[str]]  # qid -> top ``depth`` documents
+    run: Any = None  # the parsed :class:`labelpool.runs.Run` (for the unjudged rate)
+
+
+@dataclass(frozen=True)
+class QuestionPlan:
+    qid: str
+    path: Path
+    union: int
+    judged: int  # of the union
+    waiting: int  # of the union, pending in an earlier batch
+    docs: tuple[str, ...]  # the remainder put in this batch, in review order
+    left_out: int = 0  # remainder left out by the budget
+    full_depth: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class PoolPlan:
+    batch: str
+    systems: tuple[str, ...]
+    depth: int
+    date: str
+    runs: tuple[SystemRun, ...]
+    questions: tuple[QuestionPlan, ...]  # every question the runs retrieve for
+    # system -> unjudged rate at depth over the judged questions, as ``labelpool score`` says
+    unjudged_before: Mapping[str, float]
+    max_docs: int | None = None
+
+    @property
+    def union(self) -> int:
+        return sum(q.union for q in self.questions)
+
+    @property
+    def judged(self) -> int:
+        return sum(q.judged for q in self.questions)
+
+    @property
+    def waiting(self) -> int:
+        return sum(q.waiting for q in self.questions)
+
+    @property
+    def remainder(self) -> int:
+        return sum(len(q.docs) + q.left_out for q in self.questions)
+
+    @property
+    def documents(self) -> int:
+        return sum(len(q.docs) for q in self.questions)
+
+    @property
+    def batched(self) -> tuple[QuestionPlan, ...]:
+        return tuple(q for q in self.questions if q.docs)
+
+    @property
+    def complete(self) -> tuple[QuestionPlan, ...]:
+        """Questions whose union is judged in full: they get ``pool`` entries at once."""
+        return tuple(q for q in self.questions if not q.docs and not q.left_out and not q.waiting)
+
+    @property
+    def judged_fraction(self) -> float:
+        return self.judged / self.union if self.union else 1.0
+
+
+@dataclass(frozen=True)
+class PoolResult:
+    plan: PoolPlan
+    written: tuple[Path, ...] = ()
+    branch: str | None = None
+    commit: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+
+def today() -> str:
+    return dt.datetime.now(dt.timezone.utc).date().isoformat()
+
+
+def load_runs(cfg: Config, specs: Sequence[str], depth: int) -> tuple[SystemRun, ...]:
+    from labelpool import runs
+
+    out: list[SystemRun] = []
+    for spec in specs:
+        try:
+            path = runs.resolve(cfg, spec)
+            run = runs.read_run(path)
+        except runs.RunError as exc:
+            raise PoolError(str(exc)) from None
+        if any(r.name == run.name for r in out):
+            raise PoolError(f"{spec}: system {run.name!r} is given twice")
+        out.append(SystemRun(run.name, path, gitio.blob_id(cfg.root, path), run.top(depth), run))
+    return tuple(out)
+
+
+def plan(
+    labels: LabelSet,
+    runs: Sequence[SystemRun],
+    depth: int,
+    date: str,
+    max_docs: int | None = None,
+    questions: Sequence[str] | None = None,
+) -> PoolPlan:
+    """What ``pool`` would write, without writing anything."""
+    if depth < 1:
+        raise PoolError(f"--depth must be at least 1, not {depth}")
+    if max_docs is not None and max_docs < 0:
+        raise PoolError(f"--max-docs must be >= 0, not {max_docs}")
+    if questions is not None:
+        unknown = sorted(set(questions) - set(labels))
+        if unknown:
+            raise PoolError(f"--questions: no label for {', '.join(unknown)}")
+    selected = sorted(questions if questions is not None else labels)
+    systems = tuple(r.name for r in runs)
+
+    rows: list[tuple[str, list[tuple[int, int, str]], int, int, int]] = []
+    for qid in selected:
+        label = labels[qid]
+        best: dict[str, tuple[int, int]] = {}
+        for r in runs:
+            for rank, doc in enumerate(r.top.get(qid, [])[:depth], start=1):
+                old = best.get(doc)
+                best[doc] = (rank, 1) if old is None else (min(old[0], rank), old[1] + 1)
+        if not best:
+            continue
+        judged = sum(1 for d in best if d in label.judged)
+        waiting = sum(1 for d in best if d not in label.judged and d in label.pending_ids)
+        remainder = sorted(
+            (rank, -count, doc)
+            for doc, (rank, count) in best.items()
+            if doc not in label.judged and doc not in label.pending_ids
+        )
+        rows.append((qid, remainder, len(best), judged, waiting))
+
+    chosen: set[tuple[str, str]] | None = None
+    if max_docs is not None:
+        ranked = sorted((rank, negc, doc, qid) for qid, rem, *_ in rows for rank, negc, doc in rem)
+        chosen = {(qid, doc) for _, _, doc, qid in ranked[:max_docs]}
+
+    plans: list[QuestionPlan] = []
+    for qid, remainder, union, judged, waiting in rows:
+        docs = [d for _, d in sorted((r, d) for r, _n, d in remainder)]
+        kept = [d for d in docs if (qid, d) in chosen] if chosen is not None else docs
+        full: dict[str, int] | None = None
+        if len(kept) < len(docs) or waiting:
+            covered = labels[qid].judged | set(kept)
+            full = {}
+            for r in runs:
+                top = r.top.get(qid, [])[:depth]
+                k = next((i for i, d in enumerate(top) if d not in covered), len(top))
+                full[r.name] = depth if k == len(top) else k
+        plans.append(
+            QuestionPlan(
+                qid=qid,
+                path=labels.paths[qid],
+                union=union,
+                judged=judged,
+                waiting=waiting,
+                docs=tuple(kept),
+                left_out=len(docs) - len(kept),
+                full_depth=full,
+            )
+        )
+
+    judged_qids = [q for q in selected if labels[q].is_judged]
+    unjudged: dict[str, float] = {}
+    for r in runs:
+        if r.run is None:
+            continue
+        from labelpool.workflows import score
+
+        unjudged[r.name] = float(score.unjudged_at(r.run, labels, judged_qids, depth)[1])
+    return PoolPlan(
+        batch=batch_mod.batch_id(date, systems, depth),
+        systems=systems,
+        depth=depth,
+        date=date,
+        runs=tuple(runs),
+        questions=tuple(plans),
+        unjudged_before=unjudged,
+        max_docs=max_docs,
+    )
+
+
+def branch_name(plan: PoolPlan) -> str:
+    return f"labelpool/batch-{plan.date}-{'+'.join(plan.systems)}"
+
+
+def commit_message(plan: PoolPlan) -> str:
+    pct = 100.0 * plan.judged_fraction
+    lines = [
+        f"labelpool pool: batch {plan.batch}",
+        "",
+        f"Systems: {', '.join(plan.systems)}; depth: {plan.depth}; date: {plan.date}.",
+        f"Documents to judge: {plan.documents} in {len(plan.batched)} questions.",
+        f"Union of the top {plan.depth}: {plan.union}; already judged: {plan.judged} "
+        f"({pct:.1f}%); waiting in earlier batches: {plan.waiting}.",
+    ]
+    if plan.max_docs is not None:
+        lines.append(
+            f"Budget --max-docs {plan.max_docs}: {plan.remainder - plan.documents} documents "
+            "left for a later batch."
+        )
+    if plan.complete:
+        lines.append(
+            f"Judged in full already (pool entries added): {len(plan.complete)} questions."
+        )
+    lines.append(
+        "Unjudged rate at {} before judging: {}.".format(
+            plan.depth,
+            ", ".join(f"{s} {plan.unjudged_before.get(s, float('nan')):.3f}" for s in plan.systems),
+        )
+    )
+    return "\n".join(lines) + "\n"
+
+
+def load_texts(cfg: Config, plan_: PoolPlan) -> tuple[dict[str, str | None], str | None]:
+    """Chunk text of every batched document (None: not in the corpus), and a note when no
+    corpus is configured."""
+    wanted = {d for q in plan_.batched for d in q.docs}
+    if cfg.corpus is None:
+        return dict.fromkeys(wanted), "no corpus configured: chunk text is left out"
+    from labelpool import corpus
+
+    texts = corpus.load_texts(cfg)
+    out: dict[str, str | None] = {}
+    for d in wanted:
+        t = texts.get(d)
+        if t is None:
+            out[d] = None
+            continue
+        title = str(getattr(t, "title", "") or "")
+        body = str(getattr(t, "text", t))
+        out[d] = f"{title}: {body}" if title and not body.startswith(title) else body
+    return out, None
+
+
+def write(cfg: Config, plan_: PoolPlan, with_text: bool = True) -> tuple[list[Path], list[str]]:
+    """Write the batch and the ``pool`` entries of complete questions; return changed files."""
+    from labelpool import yamlio
+
+    notes: list[str] = []
+    texts: Mapping[str, str | None] | None = None
+    if with_text and plan_.batched:
+        texts, note = load_texts(cfg, plan_)
+        if note:
+            notes.append(note)
+    blobs = {r.name: r.blob for r in plan_.runs}
+    written: list[Path] = []
+    for q in plan_.batched:
+        item = batch_mod.render(
+            batch_mod.NewBatch(
+                batch=plan_.batch,
+                systems=plan_.systems,
+                depth=plan_.depth,
+                date=plan_.date,
+                runs=blobs,
+                docs=q.docs,
+                full_depth=q.full_depth,
+            ),
+            question=None,
+            texts=texts,
+        )
+        doc = yamlio.load_roundtrip(q.path)
+        question = str(doc.data.get("question", "")) if with_text else None
+        if question is not None:
+            item = _with_question(item, question)
+        try:
+            text = batch_mod.append(doc.text, item)
+        except batch_mod.BatchError as exc:
+            raise PoolError(str(exc).replace("<text>", str(q.path))) from None
+        yamlio.atomic_write_text(q.path, text)
+        written.append(q.path)
+    for q in plan_.complete:
+        doc = yamlio.load_roundtrip(q.path)
+        if add_pool_entries(
+            doc.data, [(s, plan_.depth, plan_.date, blobs[s]) for s in plan_.systems]
+        ) and yamlio.save(doc):
+            written.append(q.path)
+    return written, notes
+
+
+def _with_question(item: str, question: str) -> str:
+    head, sep, tail = item.partition("    docs:\n")
+    return head + sep + "\n".join(batch_mod.comment_lines("question", question)) + "\n" + tail
+
+
+def add_pool_entries(data: Any, entries: Sequence[tuple[str, int, str, str | None]]) -> bool:
+    """Append ``{system, k, date, run}`` entries to a round-trip label's ``pool`` list, skipping
+    any already covered (same system, a ``k`` at least as deep, and the same or no run)."""
+    from labelpool import yamlio
+
+    pool = data.get("pool")
+    existing = [
+        (str(p.get("system")), p.get("k"), p.get("run")) for p in pool or () if isinstance(p, dict)
+    ]
+    new: list[tuple[str, int, str, str | None]] = []
+    for system, k, date, run in entries:
+        covered = any(
+            s == system
+            and pk is not None
+            and int(pk) >= k
+            and (pr is None or run is None or str(pr) == run)
+            for s, pk, pr in existing + [(n[0], n[1], n[3]) for n in new]
+        )
+        if covered or k < 1:
+            continue
+        new.append((system, k, date, run))
+    if not new:
+        return False
+    text = "pool:\n" + "".join(
+        f"  - system: {batch_mod.quote(system)}\n    k: {k}\n    date: '{date}'\n"
+        + (f"    run: {run}\n" if run is not None else "")
+        for system, k, date, run in new
+    )
+    items = yamlio.loads_roundtrip(text)["pool"]
+    if isinstance(pool, list):
+        pool.extend(items)
+    else:
+        if "pool" in data:
+            del data["pool"]
+        data.insert(yamlio.canonical_index(data, "pool"), "pool", items)
+    return True
+
+
+def run(
+    cfg: Config,
+    labels: LabelSet,
+    specs: Sequence[str],
+    depth: int,
+    *,
+    max_docs: int | None = None,
+    questions: Sequence[str] | None = None,
+    with_text: bool = True,
+    commit: bool = True,
+    branch: str | None = None,
+    date: str | None = None,
+) -> PoolResult:
+    """The whole command: plan, (branch), write, (commit)."""
+    date = date or today()
+    top: Path | None = None
+    if commit:
+        top = gitio.toplevel(cfg.root)
+        if top is None:
+            raise PoolError(f"{cfg.root}: not a git repository (use --no-commit to just write)")
+        labels_rel = str(cfg.labels_dir.relative_to(cfg.root))
+        if gitio.is_dirty(cfg.root, (labels_rel,)):
+            raise PoolError(
+                f"{cfg.labels_dir}: uncommitted changes; commit or discard them first "
+                "(or use --no-commit)"
+            )
+    runs_ = load_runs(cfg, specs, depth)
+    the_plan = plan(labels, runs_, depth, date, max_docs=max_docs, questions=questions)
+    if not the_plan.batched and not the_plan.complete:
+        return PoolResult(plan=the_plan, notes=("nothing to write",))
+    name: str | None = None
+    if commit:
+        name = branch or branch_name(the_plan)
+        if not gitio.check_branch_name(cfg.root, name):
+            raise PoolError(f"--branch {name!r}: not a valid branch name")
+        if gitio.branch_exists(cfg.root, name):
+            raise PoolError(f"branch {name!r} exists already; name another with --branch")
+        gitio.create_branch(cfg.root, name)
+    written, notes = write(cfg, the_plan, with_text=with_text)
+    sha: str | None = None
+    if commit and written:
+        rel = [str(p.relative_to(cfg.root)) for p in written]
+        sha = gitio.commit_paths(cfg.root, rel, commit_message(the_plan))
+    return PoolResult(
+        plan=the_plan, written=tuple(written), branch=name, commit=sha, notes=tuple(notes)
+    )
