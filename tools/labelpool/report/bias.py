@@ -1,0 +1,142 @@
+"""Render a leave-one-system-out :class:`~labelpool.workflows.bias.BiasReport`.
+
+Text (rich tables), JSON (the stable shape of :func:`labelpool.workflows.bias.to_json`) and
+markdown (pipe tables, for a pull-request comment). Rendering only: no computation here.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+
+from labelpool.workflows.bias import BiasReport, LeaveOut, to_json
+
+
+def _f(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x:.4f}"
+
+
+def _d(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x:+.4f}"
+
+
+def _pct(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _rank(rank: int, reduced: int) -> str:
+    change = rank - reduced
+    return f"{rank} -> {reduced}" + (f" ({change:+d})" if change else "")
+
+
+def headline(report: BiasReport) -> str:
+    pooled = [s.system for s in report.systems if s.pooled]
+    others = [s.system for s in report.systems if not s.pooled]
+    text = (
+        f"Leave-one-system-out pool bias, {report.measure} "
+        f"(unjudged rate at {report.k}); pooled: {', '.join(pooled)}"
+    )
+    if others:
+        text += f"; not pooled: {', '.join(others)}"
+    if report.unattributed_questions:
+        text += (
+            f"; {report.unattributed_questions} question(s) with a pool of unknown origin "
+            "kept whole"
+        )
+    return text
+
+
+def _summary_rows(report: BiasReport) -> list[list[str]]:
+    rows = []
+    for lo in report.leave_outs:
+        own = lo.own
+        rows.append(
+            [
+                lo.system,
+                str(lo.removed_judgments),
+                str(lo.removed_relevant),
+                str(lo.questions),
+                _f(own.score),
+                _f(own.reduced_score),
+                _d(own.delta),
+                _rank(own.rank, own.reduced_rank),
+                _f(lo.kendall_tau),
+            ]
+        )
+    return rows
+
+
+SUMMARY_HEADER = [
+    "left out",
+    "judgments removed",
+    "relevant removed",
+    "questions",
+    "score",
+    "without its judgments",
+    "change",
+    "rank",
+    "Kendall tau",
+]
+DETAIL_HEADER = ["system", "score", "reduced", "change", "rank", "unjudged", "reduced unjudged"]
+
+
+def _detail_rows(lo: LeaveOut) -> list[list[str]]:
+    return [
+        [
+            r.system + (" (left out)" if r.system == lo.system else ""),
+            _f(r.score),
+            _f(r.reduced_score),
+            _d(r.delta),
+            _rank(r.rank, r.reduced_rank),
+            _pct(r.unjudged_rate),
+            _pct(r.reduced_unjudged_rate),
+        ]
+        for r in lo.rows
+    ]
+
+
+def render_text(report: BiasReport, width: int = 120) -> str:
+    """Rich tables: one summary row per left-out system, then every system's scores."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=io.StringIO(), width=width, record=True, color_system=None)
+    console.print(headline(report), soft_wrap=True)
+    summary = Table(title=None, show_lines=False)
+    for i, name in enumerate(SUMMARY_HEADER):
+        summary.add_column(name, justify="left" if i == 0 else "right")
+    for row in _summary_rows(report):
+        summary.add_row(*row)
+    console.print(summary)
+    for lo in report.leave_outs:
+        table = Table(title=f"without {lo.system}'s own judgments", title_justify="left")
+        for i, name in enumerate(DETAIL_HEADER):
+            table.add_column(name, justify="left" if i == 0 else "right")
+        for row in _detail_rows(lo):
+            table.add_row(*row)
+        console.print(table)
+    return console.export_text()
+
+
+def render_json(report: BiasReport) -> str:
+    return json.dumps(to_json(report), indent=2, sort_keys=False) + "\n"
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    def esc(cell: str) -> str:
+        return cell.replace("|", "\\|")
+
+    lines = ["| " + " | ".join(header) + " |"]
+    lines.append("|" + "|".join(":--" if i == 0 else "--:" for i in range(len(header))) + "|")
+    lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def render_markdown(report: BiasReport) -> str:
+    lines = [f"**{headline(report)}**", ""]
+    lines += _md_table(SUMMARY_HEADER, _summary_rows(report))
+    for lo in report.leave_outs:
+        lines += ["", f"Without {lo.system}'s own judgments:", ""]
+        lines += _md_table(DETAIL_HEADER, _detail_rows(lo))
+    return "\n".join(lines) + "\n"
