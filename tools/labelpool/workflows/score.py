@@ -86,6 +86,7 @@ class _Qrels:
     ideal_g: np.ndarray
     pending_docs: int
     not_judged: int
+    label_ids: frozenset[str]
 
 
 _CACHE: list[tuple[Mapping[str, Label], _Qrels]] = []
@@ -162,6 +163,7 @@ def _build_qrels(labels: Mapping[str, Label], qids: np.ndarray) -> _Qrels:
         ideal_g=np.asarray(ideal_g, dtype=np.int64),
         pending_docs=pending,
         not_judged=not_judged,
+        label_ids=frozenset(str(q) for q in labels),
     )
 
 
@@ -232,7 +234,7 @@ def _join(run: Run, qrels: _Qrels, qids: np.ndarray | None = None) -> _Joined:
     answered[run_qi[run_qi >= 0]] = True
     return _Joined(
         ranked=ranked,
-        not_in_labels=int((run_qi < 0).sum()),
+        not_in_labels=sum(1 for q in run.qids if str(q) not in qrels.label_ids),
         missing_from_run=int((~answered).sum()),
         run_qi=run_qi,
     )
