@@ -336,7 +336,13 @@ def _yaml() -> YAML:
     y.width = 4096
     y.preserve_quotes = True
     y.indent(mapping=2, sequence=4, offset=2)
+    y.representer.add_representer(type(None), _represent_null)
     return y
+
+
+def _represent_null(representer: Any, _data: None) -> Any:
+    """``null`` written out (ruamel's round trip writes an empty value, ``k:``)."""
+    return representer.represent_scalar("tag:yaml.org,2002:null", "null")
 
 
 @dataclass(frozen=True)
@@ -497,12 +503,13 @@ _STR_TAG = "tag:yaml.org,2002:str"
 
 
 @lru_cache(maxsize=65536)
-def needs_quotes(s: str) -> bool:
+def needs_quotes(s: str, flow: bool = False) -> bool:
     """True when ``s`` cannot be written as a plain scalar that every reader takes as this string.
 
     That is: a YAML 1.1 or 1.2 resolver would read it as something else (int, float, bool,
     null, timestamp, merge or value key), or it is not a plain scalar at all (leading
-    indicator, ``: ``, `` #``, flow characters, surrounding spaces, line breaks, empty).
+    indicator, ``: ``, `` #``, surrounding spaces, line breaks, empty). With ``flow`` (a value
+    inside ``{...}`` or ``[...]``) flow indicators (``,[]{}``, YAML 1.1's ``?``) count too.
     """
     if s == "":
         return True
@@ -514,17 +521,21 @@ def needs_quotes(s: str) -> bool:
             return True
     for analyzer in _ANALYZERS:
         analysis = analyzer.analyze_scalar(s)
-        if not (analysis.allow_flow_plain and analysis.allow_block_plain) or analysis.multiline:
+        plain = analysis.allow_block_plain and (analysis.allow_flow_plain or not flow)
+        if not plain or analysis.multiline:
             return True
     return False
 
 
-def scalar(s: str) -> str:
-    """``s`` as a ruamel scalar for a label file: single-quoted when plain would be misread."""
+def scalar(s: str, flow: bool = False) -> str:
+    """``s`` as a ruamel scalar for a label file: single-quoted when plain would be misread.
+
+    Pass ``flow=True`` for a value inside a flow mapping (``- {doc: ID, verdict: null}``).
+    """
     if isinstance(s, (SingleQuotedScalarString, DoubleQuotedScalarString)):
         return s
     s = str(s)
-    return SingleQuotedScalarString(s) if needs_quotes(s) else s
+    return SingleQuotedScalarString(s) if needs_quotes(s, flow) else s
 
 
 # --------------------------------------------------------------------------- editing
@@ -697,11 +708,11 @@ class _Fixer:
 
     def _fix(self, value: Any, pos: tuple[int, int] | None, flow: bool) -> Any:
         if isinstance(value, str):
-            return scalar(value)
+            return scalar(value, flow)
         if isinstance(value, (CommentedMap, CommentedSeq)):
             return value
         source = _plain_text(self.text, *pos, flow) if pos is not None else None
-        return scalar(_as_text(value, source))
+        return scalar(_as_text(value, source), flow)
 
     def value(self, mapping: CommentedMap, key: str) -> None:
         if key not in mapping:

@@ -1,0 +1,51 @@
+"""``labelpool fmt [PATHS...] [--check]``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from labelpool.cli._common import EXIT_FINDINGS, EXIT_USAGE, RepoOption, app, fail, load_config
+
+
+@app.command("fmt")
+def fmt_command(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Label files or folders (default: every file in labels/)."),
+    ] = None,
+    check: Annotated[
+        bool, typer.Option("--check", help="Change nothing; exit 1 listing files that would.")
+    ] = False,
+    repo: RepoOption = None,
+) -> None:
+    """Sort lists, quote ambiguous scalars, block style: comments and unknown keys kept."""
+    from labelpool.labelset import label_files
+    from labelpool.workflows.fmt import fmt
+
+    files: list[Path] = []
+    if paths:
+        for p in paths:
+            if p.is_dir():
+                files.extend(label_files(p))
+            elif p.is_file():
+                files.append(p)
+            else:
+                fail(f"error: {p}: no such file or folder", EXIT_USAGE)
+    else:
+        files = label_files(load_config(repo).labels_dir)
+    result = fmt(files, check=check)
+    for error in result.errors:
+        print(error)
+    for path in result.changed:
+        print(f"{path}: {'would reformat' if check else 'reformatted'}")
+    total = len(result.changed)
+    verb = "would be reformatted" if check else "reformatted"
+    print(
+        f"{total} file(s) {verb}, {len(result.unchanged)} unchanged, "
+        f"{len(result.errors)} unreadable"
+    )
+    if result.errors or (check and result.changed):
+        raise typer.Exit(EXIT_FINDINGS)

@@ -1,0 +1,36 @@
+"""``labelpool init DIR``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from labelpool.cli._common import EXIT_USAGE, app, fail, warn
+
+
+@app.command("init")
+def init_command(
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="Where the repository goes.")],
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Fill in a non-empty folder (existing files are kept)."),
+    ] = False,
+) -> None:
+    """Scaffold a label repository: config, schema, hooks, CI workflow, labels/, runs/."""
+    from labelpool.workflows.init import InitRefused, scaffold
+
+    try:
+        result = scaffold(folder, force=force)
+    except InitRefused as exc:
+        fail(f"error: {exc}", EXIT_USAGE)
+    except OSError as exc:
+        fail(f"error: {exc.filename or folder}: {exc.strerror or exc}", EXIT_USAGE)
+    for path in result.created:
+        print(f"created {path}")
+    for path in result.skipped:
+        print(f"skipped {path} (exists; left unchanged)")
+    for name in result.missing_templates:
+        warn(f"this labelpool installation does not ship {name}; not created")
+    print(f"initialised {folder}: {len(result.created)} created, {len(result.skipped)} skipped")

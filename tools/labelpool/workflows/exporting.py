@@ -1,0 +1,30 @@
+"""Export labels as TREC qrels: ``qid 0 doc grade``.
+
+Judged irrelevant 0, relevant its grade (class members the class's grade), pooled but never
+judged -1 (trec_eval's "pooled, unjudged"). Documents waiting in a pending batch are not
+exported (no judgment yet). No comment lines (ir_measures rejects them); rows sorted by
+question id, then document id, in code-point order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from labelpool.model import Label
+
+Row = tuple[str, str, int]
+
+
+def qrels_rows(labels: Mapping[str, Label]) -> list[Row]:
+    """(question id, document id, grade) for every judged or pooled-unjudged document."""
+    rows: list[Row] = []
+    for qid, label in labels.items():
+        gain = label.gain
+        rows.extend((qid, doc, grade) for doc, grade in gain.items())
+        rows.extend((qid, doc, -1) for doc in set(label.pooled_unjudged_ids) if doc not in gain)
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return rows
+
+
+def format_qrels(rows: Iterable[Row]) -> str:
+    return "".join(f"{qid} 0 {doc} {grade}\n" for qid, doc, grade in rows)

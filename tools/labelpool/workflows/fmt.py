@@ -1,0 +1,48 @@
+"""``labelpool fmt``: bring label files into canonical form (order, quoting, block style)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from labelpool import yamlio
+
+
+@dataclass(frozen=True)
+class FmtResult:
+    changed: tuple[Path, ...]  # rewritten (or, with check, would be)
+    unchanged: tuple[Path, ...]
+    errors: tuple[str, ...]  # ``path:line:col: RULE message`` of files that cannot be read
+
+
+def format_text(text: str, path: Path | str = "<string>") -> str:
+    """Canonical text of one label file's (already guarded) text; raises ``YamlError``."""
+    data = yamlio.loads_roundtrip(text, path)
+    if not isinstance(data, yamlio.CommentedMap):
+        raise yamlio.YamlError(str(path), 1, 1, "LP015", "the file is not a YAML mapping")
+    yamlio.format_label(data, text)
+    return yamlio.dumps(data)
+
+
+def format_file(path: Path, *, check: bool = False) -> bool:
+    """Format ``path`` in place (atomic write); True when it changed (would change, ``check``)."""
+    doc = yamlio.load_roundtrip(path)
+    yamlio.format_label(doc.data, doc.text)
+    text = yamlio.dumps(doc.data)
+    if text == doc.text:
+        return False
+    if not check:
+        yamlio.atomic_write_text(path, text)
+    return True
+
+
+def fmt(paths: list[Path], *, check: bool = False) -> FmtResult:
+    changed: list[Path] = []
+    unchanged: list[Path] = []
+    errors: list[str] = []
+    for path in paths:
+        try:
+            (changed if format_file(path, check=check) else unchanged).append(path)
+        except yamlio.YamlError as exc:
+            errors.append(str(exc))
+    return FmtResult(tuple(changed), tuple(unchanged), tuple(errors))

@@ -1,0 +1,426 @@
+"""Import judgments into label files: TREC qrels, BEIR folders, JSONL; and ``add`` one question.
+
+Graded qrels: a grade >= 1 is relevant (a grade other than 1 goes to ``grades``), 0 is judged
+irrelevant, a negative grade means pooled but never judged (``pooled_unjudged_ids``).
+Every error names its file and line; nothing is written when anything is wrong, and an
+existing label is never overwritten without ``force``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from labelpool import yamlio
+from labelpool.model import UNKNOWN_SYSTEM
+
+ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+class ImportFailed(Exception):
+    """Bad input; ``str()`` names the file and line. ``usage``: a command-line mistake."""
+
+    def __init__(self, message: str, *, usage: bool = False) -> None:
+        super().__init__(message)
+        self.usage = usage
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where the judgments came from: one ``pool`` entry."""
+
+    system: str = UNKNOWN_SYSTEM
+    k: int | None = None
+    date: str | None = None
+
+
+@dataclass(frozen=True)
+class QrelRow:
+    qid: str
+    doc: str
+    grade: int
+    line: int  # 1-based line in the qrels file
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One question's judgments, ready to become a label file."""
+
+    id: str
+    question: str
+    relevant: tuple[str, ...] = ()
+    judged: tuple[str, ...] = ()
+    grades: dict[str, int] = field(default_factory=dict)
+    pooled_unjudged: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    written: tuple[Path, ...]
+    overwritten: tuple[Path, ...]
+    judgments: int  # judged (grade >= 0) rows
+    relevant: int
+    unjudged: int  # pooled-unjudged rows
+    queries_without_judgments: int
+
+
+def check_id(qid: str, where: str) -> None:
+    """Refuse a question id outside the allowlist before any path is built from it."""
+    if not ID_RE.fullmatch(qid):
+        raise ImportFailed(
+            f"{where}: question id {qid!r} is not allowed "
+            "(letters, digits, '.', '_', '-'; starting with a letter or digit; at most 128)"
+        )
+
+
+def check_doc(doc: str, where: str) -> None:
+    if not doc or any(c.isspace() for c in doc):
+        raise ImportFailed(f"{where}: document id {doc!r} is empty or holds whitespace")
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ImportFailed(f"{path}: cannot read: {exc.strerror or exc}", usage=True) from None
+    except UnicodeDecodeError as exc:
+        raise ImportFailed(f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    yield from enumerate(text.splitlines(), start=1)
+
+
+# --------------------------------------------------------------------------- qrels
+
+
+def read_qrels(path: Path) -> list[QrelRow]:
+    """TREC qrels ``qid iter doc grade`` (whitespace separated); duplicates are errors."""
+    rows: list[QrelRow] = []
+    seen: dict[tuple[str, str], int] = {}
+    for n, line in _lines(path):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 4:
+            raise ImportFailed(
+                f"{path}:{n}: expected 4 fields `qid iter doc grade`, found {len(parts)}"
+            )
+        qid, _, doc, grade = parts
+        rows.append(_row(path, n, qid, doc, grade, seen))
+    return rows
+
+
+def _row(
+    path: Path, n: int, qid: str, doc: str, grade: str, seen: dict[tuple[str, str], int]
+) -> QrelRow:
+    where = f"{path}:{n}"
+    check_id(qid, where)
+    check_doc(doc, where)
+    try:
+        value = int(grade)
+    except ValueError:
+        raise ImportFailed(f"{where}: grade {grade!r} is not an integer") from None
+    first = seen.get((qid, doc))
+    if first is not None:
+        raise ImportFailed(
+            f"{where}: duplicate judgment of {doc!r} for question {qid!r} (first on line {first})"
+        )
+    seen[(qid, doc)] = n
+    return QrelRow(qid, doc, value, n)
+
+
+def read_beir_qrels(path: Path) -> list[QrelRow]:
+    """BEIR qrels TSV ``query-id<TAB>corpus-id<TAB>score`` with a header line."""
+    rows: list[QrelRow] = []
+    seen: dict[tuple[str, str], int] = {}
+    for n, line in _lines(path):
+        if not line.strip():
+            continue
+        parts = line.split("\t")
+        if n == 1 and parts[0].strip().lower() in ("query-id", "query_id", "qid"):
+            continue
+        if len(parts) != 3:
+            raise ImportFailed(
+                f"{path}:{n}: expected 3 tab-separated fields `query-id corpus-id score`"
+            )
+        qid, doc, grade = (p.strip() for p in parts)
+        rows.append(_row(path, n, qid, doc, grade, seen))
+    return rows
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def read_queries(path: Path) -> dict[str, str]:
+    """Question texts by id from a TSV ``qid<TAB>text``, a JSONL, or TREC topic files."""
+    lines = list(_lines(path))
+    first = next((line.lstrip() for _, line in lines if line.strip()), "")
+    if first.startswith("<"):
+        return _read_topics(path, "\n".join(line for _, line in lines))
+    if first.startswith("{"):
+        return _read_jsonl_queries(path, lines)
+    out: dict[str, str] = {}
+    for n, line in lines:
+        if not line.strip():
+            continue
+        qid, tab, text = line.partition("\t")
+        if not tab:
+            raise ImportFailed(f"{path}:{n}: expected `qid<TAB>text`")
+        _put_query(out, path, n, qid.strip(), text.strip())
+    return out
+
+
+def _put_query(out: dict[str, str], path: Path, n: int, qid: str, text: str) -> None:
+    if qid in out:
+        raise ImportFailed(f"{path}:{n}: question {qid!r} appears twice")
+    out[qid] = " ".join(text.split())
+
+
+def _read_jsonl_queries(path: Path, lines: list[tuple[int, str]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for n, line in lines:
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ImportFailed(f"{path}:{n}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        if not isinstance(record, dict):
+            raise ImportFailed(f"{path}:{n}: expected a JSON object")
+        qid = record.get("_id", record.get("id"))
+        text = record.get("text")
+        if qid is None or not isinstance(text, str):
+            raise ImportFailed(f"{path}:{n}: expected `_id` (or `id`) and a string `text`")
+        _put_query(out, path, n, str(qid), text)
+    return out
+
+
+_TOP_RE = re.compile(r"<top>(.*?)</top>", re.DOTALL | re.IGNORECASE)
+_TOPIC_RE = re.compile(r"<topic\s+number=\"([^\"]+)\"[^>]*>(.*?)</topic>", re.DOTALL | re.I)
+_NUM_RE = re.compile(r"<num>\s*(?:Number:)?\s*(.*?)\s*(?:</num>|<|$)", re.DOTALL | re.I)
+_TITLE_RE = re.compile(r"<(title|query)>\s*(?:Topic:)?(.*?)(?:</\1>|<|$)", re.DOTALL | re.I)
+
+
+def _read_topics(path: Path, text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    blocks: list[tuple[int, str | None, str]] = [
+        (m.start(), None, m.group(1)) for m in _TOP_RE.finditer(text)
+    ] + [(m.start(), m.group(1), m.group(2)) for m in _TOPIC_RE.finditer(text)]
+    if not blocks:
+        raise ImportFailed(f"{path}:1: no <top> or <topic> blocks found")
+    for start, number, body in sorted(blocks):
+        n = text.count("\n", 0, start) + 1
+        if number is None:
+            num = _NUM_RE.search(body)
+            if not num or not num.group(1).strip():
+                raise ImportFailed(f"{path}:{n}: topic without <num>")
+            number = num.group(1)
+        title = _TITLE_RE.search(body)
+        if not title or not title.group(2).strip():
+            raise ImportFailed(f"{path}:{n}: topic {number.strip()!r} without <title>")
+        _put_query(out, path, n, number.strip(), title.group(2))
+    return out
+
+
+# --------------------------------------------------------------------------- assembling
+
+
+def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) -> list[Imported]:
+    """One :class:`Imported` per question of ``rows`` (in first-seen order)."""
+    by_qid: dict[str, list[QrelRow]] = {}
+    for row in rows:
+        by_qid.setdefault(row.qid, []).append(row)
+    missing = [(rs[0].line, q) for q, rs in by_qid.items() if q not in queries]
+    if missing:
+        line, qid = min(missing)
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise ImportFailed(
+            f"{source}:{line}: question {qid!r} has no text in the queries file{more}"
+        )
+    out: list[Imported] = []
+    for qid, qrows in by_qid.items():
+        relevant = sorted(r.doc for r in qrows if r.grade >= 1)
+        out.append(
+            Imported(
+                id=qid,
+                question=queries[qid],
+                relevant=tuple(relevant),
+                judged=tuple(sorted(r.doc for r in qrows if r.grade >= 0)),
+                grades={
+                    r.doc: r.grade
+                    for r in sorted(qrows, key=lambda r: r.doc)
+                    if r.grade >= 1 and r.grade != 1
+                },
+                pooled_unjudged=tuple(sorted(r.doc for r in qrows if r.grade < 0)),
+            )
+        )
+    return out
+
+
+def read_beir(folder: Path, split: str = "test") -> tuple[list[Imported], int]:
+    """A BEIR folder: ``queries.jsonl`` and ``qrels/<split>.tsv``; also the unjudged count."""
+    queries_path = folder / "queries.jsonl"
+    qrels_path = folder / "qrels" / f"{split}.tsv"
+    for p in (queries_path, qrels_path):
+        if not p.is_file():
+            raise ImportFailed(
+                f"{p}: not found (a BEIR folder has queries.jsonl and qrels/)", usage=True
+            )
+    queries = read_queries(queries_path)
+    rows = read_beir_qrels(qrels_path)
+    items = from_rows(rows, queries, qrels_path)
+    return items, len(set(queries) - {i.id for i in items})
+
+
+def read_jsonl(path: Path) -> list[Imported]:
+    """Records ``{id, question, relevant_doc_ids, judged_ids?}``, one per line."""
+    out: list[Imported] = []
+    seen: dict[str, int] = {}
+    for n, line in _lines(path):
+        if not line.strip():
+            continue
+        where = f"{path}:{n}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ImportFailed(f"{where}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        if not isinstance(record, dict):
+            raise ImportFailed(f"{where}: expected a JSON object")
+        qid, question = record.get("id"), record.get("question")
+        if not isinstance(qid, str) or not isinstance(question, str):
+            raise ImportFailed(f"{where}: expected string `id` and `question`")
+        check_id(qid, where)
+        if qid in seen:
+            raise ImportFailed(
+                f"{where}: question {qid!r} appears twice (first on line {seen[qid]})"
+            )
+        seen[qid] = n
+        relevant = _id_list(record, "relevant_doc_ids", where, required=True)
+        judged = _id_list(record, "judged_ids", where, required=False)
+        out.append(
+            Imported(
+                id=qid,
+                question=" ".join(question.split()),
+                relevant=tuple(sorted(set(relevant))),
+                judged=tuple(sorted(set(judged) | set(relevant))),
+            )
+        )
+    return out
+
+
+def _id_list(record: dict[str, object], key: str, where: str, *, required: bool) -> list[str]:
+    value = record.get(key)
+    if value is None and not required:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ImportFailed(f"{where}: `{key}` must be a list of strings")
+    for doc in value:
+        check_doc(doc, where)
+    return list(value)
+
+
+def label_document(item: Imported, prov: Provenance) -> CommentedMap:
+    """The round-trip tree of a new label file for ``item``."""
+    data = CommentedMap()
+    data["id"] = yamlio.scalar(item.id)
+    data["question"] = yamlio.scalar(item.question)
+    yamlio.set_sorted_list(data, "relevant_doc_ids", item.relevant)
+    yamlio.set_sorted_list(data, "judged_ids", item.judged)
+    for doc in sorted(item.grades):
+        yamlio.set_mapping_item(data, "grades", doc, item.grades[doc])
+    if item.pooled_unjudged:
+        yamlio.set_sorted_list(data, "pooled_unjudged_ids", item.pooled_unjudged)
+    if item.judged or item.pooled_unjudged:
+        entry = CommentedMap()
+        entry["system"] = yamlio.scalar(prov.system)
+        entry["k"] = prov.k
+        entry["date"] = None if prov.date is None else yamlio.scalar(prov.date)
+        pool = CommentedSeq([entry])
+        pool.fa.set_block_style()
+        data["pool"] = pool
+    return data
+
+
+def check_provenance(prov: Provenance) -> None:
+    if not prov.system or any(c.isspace() for c in prov.system):
+        raise ImportFailed(f"--pool-system {prov.system!r}: a name without spaces", usage=True)
+    if prov.k is not None and prov.k < 1:
+        raise ImportFailed(f"--pool-k {prov.k}: must be at least 1", usage=True)
+    if prov.date is not None and not DATE_RE.fullmatch(prov.date):
+        raise ImportFailed(f"--pool-date {prov.date!r}: expected YYYY-MM-DD", usage=True)
+
+
+def write_labels(
+    labels_dir: Path,
+    items: list[Imported],
+    prov: Provenance,
+    *,
+    force: bool = False,
+    unanswered: int = 0,
+) -> ImportResult:
+    """Write one label file per item; refuses (writing nothing) to overwrite without ``force``."""
+    check_provenance(prov)
+    for item in items:
+        check_id(item.id, str(labels_dir))
+    existing = [
+        labels_dir / f"{i.id}.yaml" for i in items if (labels_dir / f"{i.id}.yaml").exists()
+    ]
+    if existing and not force:
+        shown = ", ".join(str(p) for p in existing[:5])
+        more = f" and {len(existing) - 5} more" if len(existing) > 5 else ""
+        raise ImportFailed(
+            f"{len(existing)} label file(s) exist already: {shown}{more}; "
+            "nothing written (use --force to overwrite)"
+        )
+    labels_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for item in items:
+        path = labels_dir / f"{item.id}.yaml"
+        yamlio.atomic_write_text(path, yamlio.dumps(label_document(item, prov)))
+        written.append(path)
+    return ImportResult(
+        written=tuple(written),
+        overwritten=tuple(existing),
+        judgments=sum(len(i.judged) for i in items),
+        relevant=sum(len(i.relevant) for i in items),
+        unjudged=sum(len(i.pooled_unjudged) for i in items),
+        queries_without_judgments=unanswered,
+    )
+
+
+def add_question(labels_dir: Path, qid: str, question: str) -> Path:
+    """Create ``labels/<qid>.yaml`` for a question not judged yet; refuses an existing file."""
+    if not ID_RE.fullmatch(qid):
+        raise ImportFailed(
+            f"question id {qid!r} is not allowed (letters, digits, '.', '_', '-'; "
+            "starting with a letter or digit; at most 128)",
+            usage=True,
+        )
+    text = " ".join(question.split())
+    if not text:
+        raise ImportFailed("the question text is empty", usage=True)
+    path = labels_dir / f"{qid}.yaml"
+    if path.exists() or path.is_symlink():
+        raise ImportFailed(f"{path}: exists already")
+    labels_dir.mkdir(parents=True, exist_ok=True)
+    data = label_document(Imported(id=qid, question=text), Provenance())
+    try:
+        create_exclusive(path, yamlio.dumps(data))
+    except FileExistsError:
+        raise ImportFailed(f"{path}: exists already") from None
+    return path
+
+
+def create_exclusive(path: Path, text: str) -> None:
+    """Write a new file atomically; FileExistsError (and nothing written) if ``path`` exists."""
+    tmp = path.with_name(f".{path.name}.new")
+    yamlio.atomic_write_text(tmp, text)
+    try:
+        os.link(tmp, path)  # fails if path exists, even when created a moment ago
+    finally:
+        tmp.unlink()
