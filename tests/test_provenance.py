@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 from collections import defaultdict
@@ -321,3 +322,63 @@ def test_cast2021_violations_match_a_direct_computation(repo: Path, cast_dir: Pa
     assert violations(report) == expected
     assert report.checked == len(qrels) == 158
     assert elapsed < 60  # a hang guard, not a benchmark
+
+
+# --------------------------------------------------------------------------- the CLI
+
+
+def test_validate_provenance_on_the_command_line(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from labelpool.cli import main
+
+    monkeypatch.chdir(repo)
+    write_run(repo, "bm25", {"q1": ["a", "b", "c"], "q2": ["d", "e"]})
+    write_label(repo, "q1", judged=["a", "c"], relevant=["a"], pool=[("bm25", 3)])
+    write_label(repo, "q2", judged=["d", "e"], relevant=["d"], pool=[("bm25", 2)])
+    write_label(repo, "q3", judged=["x"], relevant=["x"], pool=[("unknown", None)])
+
+    # Without the option, the labels are valid.
+    capsys.readouterr()
+    assert main(["validate", "--no-cache"]) == 0, capsys.readouterr()
+    capsys.readouterr()
+
+    assert main(["validate", "--no-cache", "--provenance"]) == 1
+    out = capsys.readouterr()
+    lines = [line for line in out.out.splitlines() if "LP060" in line]
+    assert lines == [
+        "labels/q1.yaml:9:5: LP060 question q1: b is in bm25's top 3 but not judged "
+        "(pool entry 1 says that top 3 was judged in full)"
+    ]
+    assert "provenance: 2 pool entries checked; 1 of unknown origin skipped" in out.err
+    assert "Traceback" not in out.err
+
+    # Only the named files are checked.
+    assert main(["validate", "--no-cache", "--provenance", "labels/q2.yaml"]) == 0
+    assert "provenance: 1 pool entries checked" in capsys.readouterr().err
+
+    assert main(["validate", "--no-cache", "--provenance", "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert [(f["path"], f["line"], f["rule"]) for f in data if f["rule"] == "LP060"] == [
+        ("labels/q1.yaml", 9, "LP060")
+    ]
+
+
+def test_validate_provenance_with_a_broken_run_fails_cleanly(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from labelpool.cli import main
+
+    (repo / "runs" / "bm25.trec").write_text("q1 Q0 a 1 high bm25\n")
+    write_label(repo, "q1", judged=["a"], relevant=["a"], pool=[("bm25", 1)])
+    capsys.readouterr()
+    assert main(["validate", "--no-cache", "--provenance", "--repo", str(repo)]) == 1
+    err = capsys.readouterr().err
+    assert "bm25.trec:1" in err
+    assert "Traceback" not in err
+
+
+def test_lp060_is_registered() -> None:
+    from labelpool.rules.registry import all_rules
+
+    assert all_rules()["LP060"].severity == "error"

@@ -34,6 +34,9 @@ def validate(
     list_rules: Annotated[
         bool, typer.Option("--list-rules", help="Print every rule and exit.")
     ] = False,
+    provenance: Annotated[
+        bool, typer.Option("--provenance", help="Also check pool entries against runs/ (LP060).")
+    ] = False,
     repo: RepoOption = None,
 ) -> None:
     """Check label files: schema, safety and every rule; exit 1 on any error."""
@@ -50,6 +53,15 @@ def validate(
     result = run(cfg, paths or None, allow_pending=allow_pending, use_cache=not no_cache)
     # Further checks plug in here (e.g. provenance): extend `findings` before printing.
     findings = list(result.findings)
+    if provenance:
+        from labelpool.workflows import provenance as prov
+
+        try:
+            checked = prov.check_files(cfg, paths or None)
+        except prov.ProvenanceError as exc:
+            fail(f"error: {exc}")
+        print(checked.note(), file=sys.stderr)
+        findings = sorted([*findings, *checked.findings])
     if fmt is Format.json:
         print(json.dumps([
             {"path": f.path, "line": f.line, "col": f.col, "rule": f.rule,

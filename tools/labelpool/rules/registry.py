@@ -51,6 +51,7 @@ RULES: dict[str, Rule] = _rules(
      "re-chunking?)"),
     ("LP039", "error", "the file can be read and holds one mapping"),
     ("LP040", "error", "an id is not both judged and in `pooled_unjudged_ids`"),
+    ("LP060", "error", "(--provenance) each document in a pool entry's top k of its run is judged"),
 )
 
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from labelpool import gitio
@@ -228,6 +228,48 @@ def check(cfg: Config, labels: Mapping[str, Label]) -> list[Finding]:
     """Provenance findings for ``labels`` (a :class:`~labelpool.labelset.LabelSet`)."""
     paths = getattr(labels, "paths", {})
     return audit(cfg, labels, paths).findings
+
+
+def check_files(
+    cfg: Config, files: Sequence[Path] | None = None, cwd: Path | None = None
+) -> ProvenanceReport:
+    """Provenance of the label files ``files`` (files or folders; default: all of labels/).
+
+    Files that cannot be read as labels are left out (``validate`` reports them itself);
+    finding paths are shown relative to ``cwd`` like every other validate finding.
+    """
+    from labelpool import labelset
+    from labelpool.workflows.validate import display
+
+    if files:
+        chosen: list[Path] = []
+        for p in files:
+            if p.is_dir():
+                chosen += sorted(q for q in p.iterdir() if q.suffix in (".yaml", ".yml"))
+            else:
+                chosen.append(p)
+    else:
+        chosen = labelset.label_files(cfg.labels_dir)
+    chosen = [p for p in chosen if p.is_file() and not p.is_symlink()]
+
+    def load(paths: list[Path]) -> labelset.LabelSet:
+        return labelset.load_files(paths, max_bytes=cfg.max_file_bytes, max_depth=cfg.max_depth)
+
+    labels: dict[str, Label] = {}
+    where: dict[str, Path] = {}
+    try:
+        sets = [load(chosen)]
+    except labelset.LabelSetError:  # some file is broken: load the others one by one
+        sets = []
+        for p in chosen:
+            with contextlib.suppress(labelset.LabelSetError):
+                sets.append(load([p]))
+    for one in sets:
+        labels.update(one.labels)
+        where.update(one.paths)
+    report = audit(cfg, labels, where)
+    shown = [replace(f, path=display(Path(f.path), cwd)) for f in report.findings]
+    return replace(report, findings=shown)
 
 
 def _pool_positions(path: Path, indexes: set[int]) -> dict[int, tuple[int, int]]:
