@@ -70,7 +70,7 @@ def pool(
             branch=branch,
         )
     except workflow.PoolError as exc:
-        fail(f"error: {exc}", EXIT_USAGE if "--" in str(exc) else 1)
+        fail(f"error: {exc}", EXIT_USAGE if isinstance(exc, workflow.PoolUsageError) else 1)
     except (labelset.LabelSetError, yamlio.YamlError, gitio.GitError) as exc:
         fail(f"error: {exc}")
     for note in result.notes:

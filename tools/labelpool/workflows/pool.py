@@ -14,7 +14,9 @@ Order of documents in a batch: by best (lowest) rank over the runs, then by id (
 questions: sorted by best rank over the runs, then by the number of runs that rank it within
 ``depth`` (more first), then by document id, then by question id; the first ``max_docs`` are
 taken. A question whose batch a budget cut records ``full_depth`` per system: the depth that
-the judged set and the batch cover in full (its ``pool`` entry's ``k`` after the merge).
+the judged set, the earlier batches and this batch cover in full (its ``pool`` entry's ``k``
+after the merge). Documents waiting in an earlier batch count as covered: a batch's ``pool``
+entries assume the earlier batches of that question are merged too.
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ from labelpool.labelset import LabelSet
 
 class PoolError(Exception):
     """The batch cannot be made; the message says why."""
+
+
+class PoolUsageError(PoolError):
+    """An option is wrong (the command line, not the repository)."""
 
 
 @dataclass(frozen=True)
@@ -141,13 +147,13 @@ def plan(
 ) -> PoolPlan:
     """What ``pool`` would write, without writing anything."""
     if depth < 1:
-        raise PoolError(f"--depth must be at least 1, not {depth}")
+        raise PoolUsageError(f"--depth must be at least 1, not {depth}")
     if max_docs is not None and max_docs < 0:
-        raise PoolError(f"--max-docs must be >= 0, not {max_docs}")
+        raise PoolUsageError(f"--max-docs must be >= 0, not {max_docs}")
     if questions is not None:
         unknown = sorted(set(questions) - set(labels))
         if unknown:
-            raise PoolError(f"--questions: no label for {', '.join(unknown)}")
+            raise PoolUsageError(f"--questions: no label for {', '.join(unknown)}")
     selected = sorted(questions if questions is not None else labels)
     systems = tuple(r.name for r in runs)
 
@@ -180,8 +186,8 @@ def plan(
         docs = [d for _, d in sorted((r, d) for r, _n, d in remainder)]
         kept = [d for d in docs if (qid, d) in chosen] if chosen is not None else docs
         full: dict[str, int] | None = None
-        if len(kept) < len(docs) or waiting:
-            covered = labels[qid].judged | set(kept)
+        if len(kept) < len(docs):
+            covered = labels[qid].judged | labels[qid].pending_ids | set(kept)
             full = {}
             for r in runs:
                 top = r.top.get(qid, [])[:depth]
@@ -395,7 +401,7 @@ def run(
     if commit:
         name = branch or branch_name(the_plan)
         if not gitio.check_branch_name(cfg.root, name):
-            raise PoolError(f"--branch {name!r}: not a valid branch name")
+            raise PoolUsageError(f"--branch {name!r}: not a valid branch name")
         if gitio.branch_exists(cfg.root, name):
             raise PoolError(f"branch {name!r} exists already; name another with --branch")
         gitio.create_branch(cfg.root, name)
