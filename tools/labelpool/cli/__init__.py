@@ -17,6 +17,11 @@ from labelpool.cli import version as _version  # noqa: F401, E402
 from labelpool.cli import history as _history  # noqa: F401, E402
 from labelpool.cli import validate as _validate  # noqa: F401, E402
 from labelpool.cli import bias as _bias  # noqa: F401, E402
+from labelpool.cli import fmt as _fmt  # noqa: F401, E402
+from labelpool.cli import add as _add  # noqa: F401, E402
+from labelpool.cli import importing as _importing  # noqa: F401, E402
+from labelpool.cli import export as _export  # noqa: F401, E402
+from labelpool.cli import init as _init  # noqa: F401, E402
 
 
 def main(argv: list[str] | None = None) -> int:
