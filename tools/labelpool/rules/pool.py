@@ -13,7 +13,7 @@ def check(view: View) -> list[Finding]:
     pool = view.get(("pool",))
     if judged and not pool:
         key = ("pool",) if "pool" in view.data else ("judged_ids",)
-        line, col = view.pos(key)
+        line, col = view.pos(key, key=True)
         out.append(Finding("", line, col, "LP032",
                            "pool: judged documents need a non-empty `pool` saying which systems' "
                            "top-k was judged (use `system: unknown, k: null, date: null` for an "
