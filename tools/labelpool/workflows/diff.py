@@ -1,0 +1,316 @@
+"""A semantic diff of the label set between two revisions (``labelpool diff``).
+
+Each label is first turned into keyed maps (judgments ``{doc: grade}``, pool entries keyed by
+``(system, k, date)``, pending batches by batch id, pooled-unjudged documents by id), and only
+then diffed with deepdiff: a positional list diff would report a reordering as changes, and
+deepdiff's ``ignore_order`` mis-pairs items (TRAPS.md). A pure reordering is therefore no change.
+Relevance classes are compared as sets of documents, by overlap: a new class overlapping no old
+one was created, one overlapping several old ones merged them, an old one spread over several
+new ones was split.
+
+Grades: 0 is judged irrelevant, >= 1 relevant (class members carry their class's grade), as in
+:attr:`labelpool.model.Label.gain`. A *flip* crosses 0 (irrelevant <-> relevant); a change
+between two positive grades is a *grade change*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from labelpool.config import Config
+from labelpool.model import DuplicateOf, Label, PoolEntry
+from labelpool.workflows.revisions import WORKTREE, RevisionError, labels_at
+
+
+class DiffError(Exception):
+    """The diff cannot be computed; ``str()`` says why."""
+
+
+@dataclass(frozen=True)
+class Changed:
+    doc: str
+    before: Any
+    after: Any
+
+
+@dataclass(frozen=True)
+class QuestionDiff:
+    question: str
+    text_before: str | None = None  # set only when the text changed
+    text_after: str | None = None
+    judgments_added: tuple[Changed, ...] = ()  # before None, after the grade
+    judgments_removed: tuple[Changed, ...] = ()  # before the grade, after None
+    flips: tuple[Changed, ...] = ()
+    grades_changed: tuple[Changed, ...] = ()
+    classes_created: tuple[tuple[str, ...], ...] = ()
+    classes_removed: tuple[tuple[str, ...], ...] = ()
+    classes_merged: tuple[tuple[tuple[tuple[str, ...], ...], tuple[str, ...]], ...] = ()
+    classes_split: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = ()
+    classes_changed: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    pool_added: tuple[PoolEntry, ...] = ()
+    pool_removed: tuple[PoolEntry, ...] = ()
+    pending_opened: tuple[tuple[str, int], ...] = ()  # (batch, documents)
+    pending_closed: tuple[tuple[str, int], ...] = ()
+    pending_changed: tuple[tuple[str, Changed], ...] = ()  # (batch, doc verdict change)
+    unjudged_added: tuple[str, ...] = ()
+    unjudged_removed: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not any(
+            getattr(self, name)
+            for name in self.__dataclass_fields__
+            if name not in ("question", "text_before", "text_after")
+        ) and (self.text_before == self.text_after)
+
+
+@dataclass(frozen=True)
+class QuestionSummary:
+    question: str
+    judgments: int
+
+
+@dataclass(frozen=True)
+class ScoreChange:
+    run: str
+    measure: str
+    before: float | None
+    after: float | None
+    unjudged_before: float | None  # unjudged rate at 10
+    unjudged_after: float | None
+
+    @property
+    def change(self) -> float | None:
+        if self.before is None or self.after is None:
+            return None
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class SetDiff:
+    rev_from: str
+    rev_to: str
+    questions_added: tuple[QuestionSummary, ...] = ()
+    questions_removed: tuple[QuestionSummary, ...] = ()
+    questions: tuple[QuestionDiff, ...] = ()  # changed questions present at both revisions
+    scores: tuple[ScoreChange, ...] = field(default=())
+
+    @property
+    def empty(self) -> bool:
+        return not (self.questions_added or self.questions_removed or self.questions)
+
+
+def _verdict(value: Any) -> Any:
+    return {"duplicate-of": value.doc} if isinstance(value, DuplicateOf) else value
+
+
+def _pool_key(p: PoolEntry) -> str:
+    return f"{p.system}\x1f{p.k}\x1f{p.date}"
+
+
+def keyed(label: Label) -> dict[str, Any]:
+    """The label as maps keyed by identity (what deepdiff compares)."""
+    return {
+        "question": label.question,
+        "judgments": dict(label.gain),
+        "pool": {_pool_key(p): {"run": p.run} for p in label.pool},
+        "pending": {b.batch: {d.doc: _verdict(d.verdict) for d in b.docs} for b in label.pending},
+        "unjudged": dict.fromkeys(label.pooled_unjudged_ids, True),
+    }
+
+
+def _sorted_class(c: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted(c))
+
+
+def _classes(before: Label, after: Label) -> dict[str, tuple[Any, ...]]:
+    old = {frozenset(c) for c in before.relevant_classes}
+    new = {frozenset(c) for c in after.relevant_classes}
+    gone, came = old - new, new - old
+    created, merged, changed = [], [], []
+    split: dict[frozenset[str], list[frozenset[str]]] = {}
+    for n in sorted(came, key=_sorted_class):
+        sources = sorted((o for o in gone if o & n), key=_sorted_class)
+        if not sources:
+            created.append(_sorted_class(n))
+        elif len(sources) >= 2:
+            merged.append((tuple(_sorted_class(o) for o in sources), _sorted_class(n)))
+        else:
+            (o,) = sources
+            if sum(1 for m in came if m & o) >= 2:
+                split.setdefault(o, []).append(n)
+            else:
+                changed.append((_sorted_class(o), _sorted_class(n)))
+    removed = [
+        _sorted_class(o) for o in sorted(gone, key=_sorted_class) if not any(o & n for n in came)
+    ]
+    return {
+        "classes_created": tuple(created),
+        "classes_removed": tuple(removed),
+        "classes_merged": tuple(merged),
+        "classes_split": tuple(
+            (_sorted_class(o), tuple(_sorted_class(n) for n in parts)) for o, parts in split.items()
+        ),
+        "classes_changed": tuple(changed),
+    }
+
+
+def _pool_entry(key: str, value: Mapping[str, Any]) -> PoolEntry:
+    system, k, date = key.split("\x1f")
+    return PoolEntry(
+        system=system,
+        k=None if k == "None" else int(k),
+        date=None if date == "None" else date,
+        run=value.get("run"),
+    )
+
+
+def question_diff(before: Label, after: Label) -> QuestionDiff:
+    """What changed in one question's label (deepdiff over the keyed maps)."""
+    from deepdiff import DeepDiff
+
+    old, new = keyed(before), keyed(after)
+    # threshold_to_diff_deeper=0: never report a whole map as one changed value (deepdiff 8+
+    # does so by default when the maps share few keys, hiding every added judgment).
+    tree = DeepDiff(old, new, view="tree", verbose_level=2, threshold_to_diff_deeper=0)
+    out: dict[str, list[Any]] = {}
+
+    def put(name: str, item: Any) -> None:
+        out.setdefault(name, []).append(item)
+
+    pending_changes: set[tuple[str, str]] = set()
+    pool_changes: set[str] = set()
+    for kind, items in tree.items():
+        for item in items:
+            path = item.path(output_format="list")
+            top = path[0]
+            if top == "question":
+                continue
+            if top == "judgments" and len(path) == 2:
+                doc = str(path[1])
+                if kind == "dictionary_item_added":
+                    put("judgments_added", Changed(doc, None, item.t2))
+                elif kind == "dictionary_item_removed":
+                    put("judgments_removed", Changed(doc, item.t1, None))
+                elif (item.t1 == 0) != (item.t2 == 0):
+                    put("flips", Changed(doc, item.t1, item.t2))
+                else:
+                    put("grades_changed", Changed(doc, item.t1, item.t2))
+            elif top == "pool":
+                pool_changes.add(str(path[1]))
+            elif top == "pending" and len(path) == 2:
+                batch = str(path[1])
+                if kind == "dictionary_item_added":
+                    put("pending_opened", (batch, len(new["pending"][batch])))
+                elif kind == "dictionary_item_removed":
+                    put("pending_closed", (batch, len(old["pending"][batch])))
+            elif top == "pending":
+                pending_changes.add((str(path[1]), str(path[2])))
+            elif top == "unjudged" and len(path) == 2:
+                if kind == "dictionary_item_added":
+                    put("unjudged_added", str(path[1]))
+                elif kind == "dictionary_item_removed":
+                    put("unjudged_removed", str(path[1]))
+    for key in sorted(pool_changes):
+        if key in old["pool"]:
+            put("pool_removed", _pool_entry(key, old["pool"][key]))
+        if key in new["pool"]:
+            put("pool_added", _pool_entry(key, new["pool"][key]))
+    for batch, doc in sorted(pending_changes):
+        was = old["pending"][batch].get(doc) if batch in old["pending"] else None
+        now = new["pending"][batch].get(doc) if batch in new["pending"] else None
+        put("pending_changed", (batch, Changed(doc, was, now)))
+    fields: dict[str, Any] = {name: tuple(sorted(items, key=_order)) for name, items in out.items()}
+    fields.update(_classes(before, after))
+    if before.question != after.question:
+        fields["text_before"], fields["text_after"] = before.question, after.question
+    return QuestionDiff(question=after.id, **fields)
+
+
+def _order(item: Any) -> Any:
+    if isinstance(item, Changed):
+        return item.doc
+    if isinstance(item, PoolEntry):
+        return (item.system, item.k or 0, item.date or "")
+    if isinstance(item, tuple):
+        return tuple(_order(x) for x in item)
+    return item
+
+
+def diff_labels(
+    before: Mapping[str, Label], after: Mapping[str, Label], rev_from: str, rev_to: str
+) -> SetDiff:
+    """The semantic diff of two label sets (question id -> Label)."""
+    added = tuple(
+        QuestionSummary(q, len(after[q].judged)) for q in sorted(set(after) - set(before))
+    )
+    removed = tuple(
+        QuestionSummary(q, len(before[q].judged)) for q in sorted(set(before) - set(after))
+    )
+    changed = []
+    for q in sorted(set(before) & set(after)):
+        if before[q] == after[q]:
+            continue
+        d = question_diff(before[q], after[q])
+        if not d.empty:
+            changed.append(d)
+    return SetDiff(rev_from, rev_to, added, removed, tuple(changed))
+
+
+def diff(cfg: Config, rev_from: str, rev_to: str | None = None) -> SetDiff:
+    """The semantic diff of the label set between ``rev_from`` and ``rev_to`` (default: the
+    working tree)."""
+    try:
+        before = labels_at(cfg, rev_from)
+        after = labels_at(cfg, rev_to)
+    except RevisionError as exc:
+        raise DiffError(str(exc)) from None
+    return diff_labels(before, after, rev_from, WORKTREE if rev_to is None else rev_to)
+
+
+def score_changes(
+    cfg: Config, d: SetDiff, runs: list[str], measures: list[str], k: int = 10
+) -> SetDiff:
+    """``d`` with, for each run, its headline measure (the first of ``measures``) and its
+    unjudged rate at ``k`` against the labels of both revisions (the old ones read from git,
+    in memory). The run files are the working tree's."""
+    import dataclasses
+    import math
+
+    from labelpool import runs as runs_mod
+    from labelpool.measures import MeasureError, parse
+    from labelpool.workflows.score import score
+
+    try:
+        headline = parse(measures)[0]
+    except (MeasureError, IndexError) as exc:
+        raise DiffError(f"measure: {exc}") from None
+    try:
+        before = labels_at(cfg, d.rev_from)
+        after = labels_at(cfg, None if d.rev_to == WORKTREE else d.rev_to)
+    except RevisionError as exc:
+        raise DiffError(str(exc)) from None
+
+    def at(run: runs_mod.Run, labels: Mapping[str, Label]) -> tuple[float | None, float | None]:
+        if not any(label.is_judged for label in labels.values()):
+            return None, None
+        result = score(run, labels, [headline], k=k)
+        mean = result.means[headline.name].raw
+        rate = result.unjudged_rate
+        return (
+            None if math.isnan(mean) else float(mean),
+            None if math.isnan(rate) else float(rate),
+        )
+
+    changes = []
+    for spec in runs:
+        try:
+            run = runs_mod.read_run(runs_mod.resolve(cfg, spec))
+        except runs_mod.RunError as exc:
+            raise DiffError(str(exc)) from None
+        old, old_rate = at(run, before)
+        new, new_rate = at(run, after)
+        changes.append(ScoreChange(run.name, headline.name, old, new, old_rate, new_rate))
+    return dataclasses.replace(d, scores=tuple(changes))
