@@ -134,7 +134,7 @@ def test_mean_range_and_judge_cost_over_questions() -> None:
     }
     base = {"q1": ["a", "b"], "q2": ["c", "x"]}
     chal = {"q1": ["u", "a", "v"], "q2": ["c", "x"]}
-    dr = delta_range("P@2", labels, ["q1", "q2"], base, chal)
+    dr = delta_range("P", 2, labels, ["q1", "q2"], base, chal)
     # q1: baseline 1 hit, challenger top2 = u, a: 1 hit + u unjudged -> [0, 0.5]; q2: [0, 0]
     assert (dr.low, dr.high) == pytest.approx((0.0, 0.25))
     assert dr.method == "exact" and dr.sign_can_flip
@@ -142,3 +142,187 @@ def test_mean_range_and_judge_cost_over_questions() -> None:
     # union q1 = {a, b, u}: u unjudged; q2 = {c, x}: x unjudged
     assert (cost.documents, cost.questions) == (2, 2)
     assert cost.fraction == pytest.approx(2 / 5)
+
+
+# --- the workflow and the CLI on a synthetic repository ---------------------------------------
+
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import jsonschema  # noqa: E402
+
+from compare_helpers import build_repo  # noqa: E402
+from labelpool.cli import main  # noqa: E402
+
+SCHEMA = Path(__file__).resolve().parents[1] / "schema" / "compare-report.schema.json"
+
+
+def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:
+    assert main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text())).validate(doc)
+    return doc
+
+
+def test_pooled_system_vs_outsider_is_uninterpretable_with_cost(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build_repo(repo)
+    doc = _json(
+        capsys,
+        [
+            "compare",
+            "bm25",
+            "dense",
+            "-m",
+            "R@10",
+            "-m",
+            "P@10",
+            "--format",
+            "json",
+            "--repo",
+            str(repo),
+        ],
+    )
+    assert doc["built_by"] == ["bm25"] and doc["k"] == 10 and doc["seed"] == 0
+    for c in doc["comparisons"]:
+        assert (c["baseline"], c["challenger"]) == ("bm25", "dense")
+        assert c["baseline_unjudged"] == 0.0
+        assert c["challenger_unjudged"] == pytest.approx(0.9)
+        assert c["reading"] == "uninterpretable" and c["verdict_code"] == "uninterpretable"
+        # 9 unjudged docs per question, all exclusive to dense
+        assert c["judge_cost"] == {
+            "documents": 270,
+            "questions": 30,
+            "fraction": pytest.approx(270 / 570),
+        }
+        assert c["pooled"] == {"bm25": 30, "dense": 0}
+        assert c["verdict"].startswith("uninterpretable: challenger unjudged 90% vs 0%; judge 270")
+        assert "labelpool pool runs/bm25.trec runs/dense.trec --depth 10" in c["verdict"]
+        assert c["sign_can_flip"] is True
+    p10 = doc["comparisons"][1]
+    # dense: 1 relevant of 10 (0.1); optimistic: all 10; judged-only (trec_eval -J): the
+    # condensed list holds 1 document, still divided by 10
+    assert p10["challenger_score"]["raw"] == pytest.approx(0.1)
+    assert p10["challenger_score"]["optimistic"] == pytest.approx(1.0)
+    assert p10["challenger_score"]["judged_only"] == pytest.approx(0.1)
+
+
+def test_meaningful_improvement_names_direction(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build_repo(repo)
+    doc = _json(
+        capsys,
+        [
+            "compare",
+            "degraded",
+            "bm25",
+            "-m",
+            "nDCG@10 RR@10 R@10",
+            "--format",
+            "json",
+            "--repo",
+            str(repo),
+        ],
+    )
+    by = {c["measure"]: c for c in doc["comparisons"]}
+    for m in ("nDCG@10", "RR@10"):
+        c = by[m]
+        assert c["reading"] == "meaningful"
+        assert c["delta"] > 0 and c["p_adjusted"] < 0.05 and c["ci95"][0] > 0
+        assert c["verdict_code"] == "improvement"
+        assert c["verdict"].startswith(f"improvement: +{c['delta']:.3f} {m}, p = ")
+        assert c["wins"] == 30 and c["losses"] == 0
+        assert c["sign_can_flip"] is False  # everything both returned is judged
+        assert c["delta_range"] == pytest.approx([c["delta"], c["delta"]], abs=1e-12)
+        assert c["test_method"] == "monte-carlo"  # 30 questions
+        assert len(c["most_changed"]) == 3
+    # same ten documents: R@10 cannot change: no direction is named
+    r = by["R@10"]
+    assert r["delta"] == 0 and r["verdict_code"] == "no-difference" and r["ties"] == 30
+    # Holm: three comparisons in the call
+    ps = sorted(c["p_value"] for c in doc["comparisons"])
+    assert max(c["p_adjusted"] for c in doc["comparisons"]) >= ps[-1]
+    assert min(c["p_adjusted"] for c in doc["comparisons"]) == pytest.approx(min(3 * ps[0], 1))
+
+
+def test_baseline_option_compares_every_other_run(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build_repo(repo)
+    doc = _json(
+        capsys,
+        [
+            "compare",
+            "runs/dense.trec",
+            "runs/degraded.trec",
+            "runs/bm25.trec",
+            "--baseline",
+            "bm25",
+            "-m",
+            "P@10",
+            "--format",
+            "json",
+            "--repo",
+            str(repo),
+        ],
+    )
+    pairs = [(c["baseline"], c["challenger"]) for c in doc["comparisons"]]
+    assert pairs == [("bm25", "dense"), ("bm25", "degraded")]
+
+
+def test_same_seed_same_report(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    build_repo(repo)
+    argv = ["compare", "degraded", "bm25", "-m", "nDCG@10", "--format", "json", "--repo", str(repo)]
+    a = _json(capsys, argv)
+    b = _json(capsys, argv)
+    c = _json(capsys, [*argv, "--seed", "7"])
+    assert a == b
+    assert a["comparisons"][0]["ci95"] != c["comparisons"][0]["ci95"]
+
+
+def test_markdown_and_text_outputs(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    build_repo(repo)
+    assert (
+        main(
+            ["compare", "bm25", "dense", "-m", "R@10", "--format", "markdown", "--repo", str(repo)]
+        )
+        == 0
+    )
+    md = capsys.readouterr().out
+    assert md.startswith("## labelpool compare")
+    assert "**dense vs bm25, R@10**: uninterpretable: challenger unjudged 90% vs 0%" in md
+    assert "| dense | bm25 | R@10 |" in md
+    assert main(["compare", "bm25", "dense", "-m", "R@10", "--repo", str(repo)]) == 0
+    text = capsys.readouterr().out
+    assert "uninterpretable: challenger unjudged 90% vs 0%" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["compare", "bm25"], "two runs"),
+        (["compare", "bm25", "dense", "degraded"], "--baseline"),
+        (["compare", "bm25", "nosuch"], "no such run"),
+        (["compare", "bm25", "dense", "-m", "Bogus@3"], "unknown measure"),
+        (["compare", "bm25", "dense", "--k", "0"], "--k"),
+        (["compare", "bm25", "dense", "--baseline", "other"], "no such run"),
+    ],
+)
+def test_usage_errors_exit_2_without_traceback(
+    repo: Path, capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    build_repo(repo)
+    assert main([*argv, "--repo", str(repo)]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err
+
+
+def test_bad_run_file_names_file_and_line(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    build_repo(repo)
+    bad = repo / "runs" / "bad.trec"
+    bad.write_text("q01 Q0 q01-d0 1 1.0 bad\nq01 Q0 q01-d1 2 oops bad\n", encoding="utf-8")
+    assert main(["compare", "bm25", "runs/bad.trec", "--repo", str(repo)]) == 1
+    err = capsys.readouterr().err
+    assert "bad.trec:2" in err and "Traceback" not in err

@@ -70,18 +70,6 @@ class DeltaRange:
         return self.low <= 0.0 <= self.high
 
 
-def family_of(measure_name: str) -> tuple[str, int | None]:
-    """``("nDCG", 10)`` for ``nDCG@10``; ``("RR", None)`` for ``RR``."""
-    base, _, cut = measure_name.partition("@")
-    if base not in METHODS:
-        raise ValueError(f"no delta range for measure {measure_name!r}")
-    return base, int(cut) if cut else None
-
-
-def _grades(label: Label, docs: Sequence[str]) -> list[int | None]:
-    return [label.verdict_of(d) for d in docs]
-
-
 def _targets(label: Label, level: int) -> dict[str, int]:
     """Relevant targets (a class counts once) and their grade."""
     out: dict[str, int] = {}
@@ -154,8 +142,11 @@ def question_range(
     ub_ex = {d: r for d, r in ub.items() if d not in shared}
     uc_ex = {d: r for d, r in uc.items() if d not in shared}
     if family == "Judged":
-        k = cutoff or 1
-        d = ((len(challenger) - len(uc)) - (len(baseline) - len(ub))) / k
+        # judged / min(k, returned), 0 when nothing is returned (labelpool.measures' Judged@k)
+        def share(docs: Sequence[str], unj: Mapping[str, int]) -> float:
+            return (len(docs) - len(unj)) / len(docs) if docs else 0.0
+
+        d = share(challenger, uc) - share(baseline, ub)
         return (d, d)
     if family == "P":
         k = cutoff if cutoff else max(len(baseline), len(challenger), 1)
@@ -255,22 +246,28 @@ def _ap_bounds(
 
 
 def delta_range(
-    measure_name: str,
+    family: str,
+    depth: int | None,
     labels: Mapping[str, Label],
     qids: Sequence[str],
     baseline: Mapping[str, Sequence[str]],
     challenger: Mapping[str, Sequence[str]],
     relevance_level: int = 1,
 ) -> DeltaRange:
-    """Range of the mean delta over ``qids``; rankings are cut here at the measure's cutoff."""
-    family, cutoff = family_of(measure_name)
+    """Range of the mean delta over ``qids`` of a measure ``family`` cut at ``depth``.
+
+    ``depth`` is the cut-off the measure reads (``Measure.depth(k)``; None: whole rankings);
+    the rankings are cut here.
+    """
+    if family not in METHODS:
+        raise ValueError(f"no delta range for measure family {family!r}")
     per_q: list[tuple[float, float]] = []
     for q in qids:
         b = list(baseline.get(q, ()))
         c = list(challenger.get(q, ()))
-        if cutoff:
-            b, c = b[:cutoff], c[:cutoff]
-        per_q.append(question_range(family, cutoff, labels[q], b, c, relevance_level))
+        if depth:
+            b, c = b[:depth], c[:depth]
+        per_q.append(question_range(family, depth, labels[q], b, c, relevance_level))
     n = len(per_q)
     low = sum(lo for lo, _ in per_q) / n if n else 0.0
     high = sum(hi for _, hi in per_q) / n if n else 0.0

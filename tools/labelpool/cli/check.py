@@ -1,0 +1,121 @@
+"""``labelpool check RUN --against REF``: the CI regression gate (exit 0, 1, 3; 2 usage)."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config
+
+
+class CheckFormat(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+@app.command("check")
+def check(
+    run: Annotated[str, typer.Argument(help="The run file to check (or a system name).")],
+    against: Annotated[
+        str,
+        typer.Option(
+            "--against",
+            help="Reference: a run file if one exists at this path, else a git revision whose "
+            "copy of RUN is used.",
+        ),
+    ],
+    measure: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--measure",
+            "-m",
+            help="Measure(s), repeatable or space/comma-separated "
+            "(default: R@10 P@10 nDCG@10 RR@10 AP@100 Success@10).",
+        ),
+    ] = None,
+    budget: Annotated[
+        float,
+        typer.Option(
+            "--budget", help="Tolerated loss: fail when the CI's upper end is below -BUDGET."
+        ),
+    ] = 0.0,
+    k: Annotated[
+        int, typer.Option("--k", help="Cut-off of unjudged rates and of measures without one.")
+    ] = 10,
+    relevance_level: Annotated[
+        int, typer.Option("--relevance-level", help="Lowest relevant grade (trec_eval -l).")
+    ] = 1,
+    fmt: Annotated[CheckFormat, typer.Option("--format", help="Output format.")] = (
+        CheckFormat.text
+    ),
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 0,
+    repo: RepoOption = None,
+) -> None:
+    """Exit 0 when RUN is not worse than REF, 1 when significantly worse, 3 when the comparison
+    is not meaningful (unjudged rates), 2 on usage errors."""
+    from labelpool import gitio, labelset, measures, yamlio
+    from labelpool import runs as runs_mod
+    from labelpool.report import compare as report
+    from labelpool.workflows import check as workflow
+    from labelpool.workflows.compare import in_repo
+
+    cfg = load_config(repo)
+    if k < 1:
+        fail(f"error: --k must be at least 1, not {k}", EXIT_USAGE)
+    if budget < 0:
+        fail(f"error: --budget must be >= 0, not {budget}", EXIT_USAGE)
+    try:
+        parsed = [m.name for m in measures.parse(measure or list(workflow.COMPARE_DEFAULT))]
+    except measures.MeasureError as exc:
+        fail(f"error: {exc}", EXIT_USAGE)
+    try:
+        run_path = runs_mod.resolve(cfg, in_repo(cfg, run))
+    except runs_mod.RunError as exc:
+        fail(f"error: {exc}", EXIT_USAGE)
+    try:
+        labels = labelset.load(cfg)
+        outcome = workflow.check(
+            cfg,
+            labels,
+            Path(run_path),
+            against,
+            measures=parsed,
+            budget=budget,
+            k=k,
+            relevance_level=relevance_level,
+            seed=seed,
+            labels_commit=gitio.head_commit(cfg.root),
+        )
+    except workflow.CheckError as exc:
+        fail(f"error: {exc}", EXIT_USAGE)
+    except runs_mod.RunError as exc:
+        fail(f"error: {exc}")
+    except (labelset.LabelSetError, yamlio.YamlError, gitio.GitError) as exc:
+        fail(f"error: {exc}")
+    if fmt is CheckFormat.json:
+        doc = report.to_json(outcome.result)
+        doc["check"] = {
+            "status": outcome.status,
+            "exit_code": outcome.exit_code,
+            "reference": outcome.reference,
+            "budget": budget,
+            "reasons": list(outcome.reasons),
+        }
+        print(json.dumps(doc, indent=2))
+    elif fmt is CheckFormat.markdown:
+        print(report.to_markdown(outcome.result), end="")
+        print(f"\n**check: {outcome.status}** against `{outcome.reference}`\n")
+        for reason in outcome.reasons:
+            print(f"- {reason}")
+    else:
+        report.render_text(outcome.result)
+        print(f"check: {outcome.status} against {outcome.reference}")
+        for reason in outcome.reasons:
+            print(f"  {reason}")
+    if outcome.exit_code:
+        raise typer.Exit(outcome.exit_code)

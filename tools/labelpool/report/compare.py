@@ -1,0 +1,203 @@
+"""Render a :class:`labelpool.workflows.compare.CompareResult`: JSON, markdown, rich text.
+
+The JSON is described by ``schema/compare-report.schema.json``. Numbers that are undefined
+(the minimum detectable effect with fewer than two questions) are ``null``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from labelpool.delta_range import METHOD_TEXT
+from labelpool.workflows.compare import CompareResult, Comparison
+
+
+def _num(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+def comparison_json(c: Comparison) -> dict[str, Any]:
+    return {
+        "baseline": c.baseline,
+        "challenger": c.challenger,
+        "measure": c.measure,
+        "cutoff": c.cutoff,
+        "depth": c.depth,
+        "questions": c.questions,
+        "baseline_score": {
+            "raw": c.baseline_score.raw,
+            "judged_only": c.baseline_score.judged_only,
+            "optimistic": c.baseline_score.optimistic,
+        },
+        "challenger_score": {
+            "raw": c.challenger_score.raw,
+            "judged_only": c.challenger_score.judged_only,
+            "optimistic": c.challenger_score.optimistic,
+        },
+        "delta": c.delta,
+        "baseline_unjudged": c.baseline_unjudged,
+        "challenger_unjudged": c.challenger_unjudged,
+        "reading": c.reading,
+        "reading_why": c.reading_why,
+        "test": f"paired randomization (sign flip), {c.test.method}",
+        "test_method": c.test.method,
+        "test_samples": c.test.samples,
+        "p_value": c.test.p_value,
+        "p_adjusted": c.p_adjusted,
+        "ci95": [_num(c.ci95[0]), _num(c.ci95[1])],
+        "mde": _num(c.mde),
+        "sign_can_flip": c.sign_can_flip,
+        "delta_range": [c.delta_range.low, c.delta_range.high],
+        "delta_range_method": c.delta_range.method,
+        "judge_cost": {
+            "documents": c.judge_cost.documents,
+            "questions": c.judge_cost.questions,
+            "fraction": c.judge_cost.fraction,
+        },
+        "pooled": dict(c.pooled),
+        "wins": c.wins,
+        "ties": c.ties,
+        "losses": c.losses,
+        "most_changed": [{"question": q, "delta": d} for q, d in c.most_changed],
+        "pool_command": c.pool_command,
+        "verdict": c.verdict,
+        "verdict_code": c.verdict_code,
+    }
+
+
+def to_json(result: CompareResult) -> dict[str, Any]:
+    return {
+        "labels_commit": result.labels_commit,
+        "k": result.k,
+        "seed": result.seed,
+        "alpha": result.alpha,
+        "relevance_level": result.relevance_level,
+        "built_by": list(result.built_by),
+        "pool_systems": dict(result.pool_systems),
+        "delta_range_methods": dict(METHOD_TEXT),
+        "comparisons": [comparison_json(c) for c in result.comparisons],
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{x:.0%}" if x >= 0.01 or x == 0 else f"{x:.1%}"
+
+
+def _ci(c: Comparison) -> str:
+    lo, hi = c.ci95
+    return "n/a" if math.isnan(lo) else f"[{lo:+.3f}, {hi:+.3f}]"
+
+
+def _mde(c: Comparison) -> str:
+    return "n/a" if math.isnan(c.mde) else f"{c.mde:.3f}"
+
+
+def _changed(c: Comparison) -> str:
+    return ", ".join(f"{q} ({d:+.2f})" for q, d in c.most_changed) or "none"
+
+
+def to_markdown(result: CompareResult) -> str:
+    """A pull-request comment or ``$GITHUB_STEP_SUMMARY`` section."""
+    lines = ["## labelpool compare", ""]
+    built = ", ".join(result.built_by) or "no recorded pool"
+    lines.append(
+        f"Labels `{(result.labels_commit or 'uncommitted')[:12]}`, k = {result.k}, "
+        f"alpha = {result.alpha:g}, seed = {result.seed}; the judged set was built by: {built}."
+    )
+    lines.append("")
+    lines.append("### Verdicts")
+    lines.append("")
+    for c in result.comparisons:
+        lines.append(f"- **{c.challenger} vs {c.baseline}, {c.measure}**: {c.verdict}")
+    lines.append("")
+    lines.append(
+        "| challenger | baseline | measure | challenger (raw / judged-only / optimistic) "
+        "| baseline (raw / judged-only / optimistic) | delta | unjudged (chal. / base.) "
+        "| reading | p (Holm) | 95% CI | MDE | delta range | sign can flip | to judge "
+        "| W / T / L |"
+    )
+    lines.append("|" + "---|" * 15)
+    for c in result.comparisons:
+        cs, bs = c.challenger_score, c.baseline_score
+        lines.append(
+            f"| {c.challenger} | {c.baseline} | {c.measure} "
+            f"| {cs.raw:.3f} / {cs.judged_only:.3f} / {cs.optimistic:.3f} "
+            f"| {bs.raw:.3f} / {bs.judged_only:.3f} / {bs.optimistic:.3f} "
+            f"| {c.delta:+.3f} | {_pct(c.challenger_unjudged)} / {_pct(c.baseline_unjudged)} "
+            f"| {c.reading} | {c.p_adjusted:.3g} | {_ci(c)} | {_mde(c)} "
+            f"| [{c.delta_range.low:+.3f}, {c.delta_range.high:+.3f}] ({c.delta_range.method}) "
+            f"| {'yes' if c.sign_can_flip else 'no'} "
+            f"| {c.judge_cost.documents} docs / {c.judge_cost.questions} q "
+            f"| {c.wins} / {c.ties} / {c.losses} |"
+        )
+    lines.append("")
+    lines.append("<details><summary>Pool membership and most changed questions</summary>")
+    lines.append("")
+    for c in result.comparisons:
+        pooled = ", ".join(f"{s}: {n}" for s, n in c.pooled.items())
+        lines.append(
+            f"- {c.challenger} vs {c.baseline}, {c.measure}: pooled at k >= {c.cutoff} on "
+            f"{pooled} of {c.questions} questions; most changed: {_changed(c)}"
+        )
+    lines.append("")
+    lines.append("</details>")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def render_text(result: CompareResult) -> None:
+    """Print the comparison with rich (tables on stdout)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    built = ", ".join(result.built_by) or "no recorded pool"
+    console.print(
+        f"labels {(result.labels_commit or 'uncommitted')[:12]}  k={result.k}  "
+        f"alpha={result.alpha:g}  seed={result.seed}  judged set built by: {built}"
+    )
+    table = Table(show_lines=False)
+    for col in (
+        "challenger vs baseline",
+        "measure",
+        "challenger raw/jo/opt",
+        "baseline raw/jo/opt",
+        "delta",
+        "unjudged c/b",
+        "reading",
+        "p (Holm)",
+        "95% CI",
+        "MDE",
+        "delta range",
+        "flip?",
+        "judge",
+        "W/T/L",
+    ):
+        table.add_column(col)
+    for c in result.comparisons:
+        cs, bs = c.challenger_score, c.baseline_score
+        table.add_row(
+            f"{c.challenger} vs {c.baseline}",
+            c.measure,
+            f"{cs.raw:.3f}/{cs.judged_only:.3f}/{cs.optimistic:.3f}",
+            f"{bs.raw:.3f}/{bs.judged_only:.3f}/{bs.optimistic:.3f}",
+            f"{c.delta:+.3f}",
+            f"{_pct(c.challenger_unjudged)}/{_pct(c.baseline_unjudged)}",
+            c.reading,
+            f"{c.p_adjusted:.3g}",
+            _ci(c),
+            _mde(c),
+            f"[{c.delta_range.low:+.3f}, {c.delta_range.high:+.3f}]",
+            "yes" if c.sign_can_flip else "no",
+            f"{c.judge_cost.documents}/{c.judge_cost.questions}q",
+            f"{c.wins}/{c.ties}/{c.losses}",
+        )
+    console.print(table)
+    for c in result.comparisons:
+        pooled = ", ".join(f"{s}: {n}" for s, n in c.pooled.items())
+        console.print(
+            f"{c.challenger} vs {c.baseline} {c.measure}: pooled (k >= {c.cutoff}) {pooled} "
+            f"of {c.questions}; most changed: {_changed(c)}"
+        )
+        console.print(f"  {c.verdict}")

@@ -1,0 +1,363 @@
+"""Compare systems honestly: the delta, both unjudged rates, their reading, and the noise floor.
+
+:func:`compare` takes read runs and the labels and returns a :class:`CompareResult` with one
+:class:`Comparison` per (pair, measure): each system's raw, judged-only and optimistic score
+(from :func:`labelpool.workflows.score.score`), the unjudged rates at the measure's cut-off
+(``k`` for measures read to the whole ranking), the reading of the two rates
+(:mod:`labelpool.readings`), pool membership, the sign-flip test, the bootstrap interval, Holm's
+adjustment over every comparison of the call, the minimum detectable effect, the range of the
+delta over the unjudged documents (:mod:`labelpool.delta_range`), the judging cost, per-question
+wins/ties/losses and a verdict.
+
+The verdict names a direction (``improvement``/``regression``) only when the reading is
+``meaningful`` and the Holm-adjusted p-value is below ``alpha``; otherwise it is
+``no-difference``, ``uninterpretable`` (with the batch to judge) or ``relabel``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from labelpool import stats
+from labelpool.config import Config
+from labelpool.delta_range import DeltaRange, JudgeCost, delta_range, judge_cost
+from labelpool.model import Label
+from labelpool.readings import RELABEL, UNINTERPRETABLE, reading, why
+
+TIE = 1e-12
+MOST_CHANGED = 3
+COMPARE_DEFAULT: tuple[str, ...] = ("R@10", "P@10", "nDCG@10", "RR@10", "AP@100", "Success@10")
+
+
+class CompareError(Exception):
+    """The runs cannot be compared (say why)."""
+
+
+@dataclass(frozen=True)
+class Scores:
+    raw: float
+    judged_only: float
+    optimistic: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    baseline: str
+    challenger: str
+    measure: str
+    cutoff: int  # cut-off of the unjudged rates and the judging cost
+    depth: int | None  # cut-off the measure reads (None: the whole ranking)
+    questions: int
+    baseline_score: Scores
+    challenger_score: Scores
+    delta: float
+    baseline_unjudged: float
+    challenger_unjudged: float
+    reading: str
+    reading_why: str
+    test: stats.TestResult
+    p_adjusted: float
+    ci95: tuple[float, float]
+    mde: float
+    delta_range: DeltaRange
+    judge_cost: JudgeCost
+    pooled: Mapping[str, int]  # system -> questions with a pool entry (k >= cutoff)
+    wins: int
+    ties: int
+    losses: int
+    most_changed: tuple[tuple[str, float], ...]
+    verdict: str
+    verdict_code: str
+    pool_command: str
+
+    @property
+    def sign_can_flip(self) -> bool:
+        return self.delta_range.sign_can_flip
+
+
+@dataclass(frozen=True)
+class CompareResult:
+    labels_commit: str | None
+    k: int
+    seed: int
+    alpha: float
+    relevance_level: int
+    built_by: tuple[str, ...]  # the system(s) whose pool entries cover the most questions
+    pool_systems: Mapping[str, int]  # every pooled system -> questions it was pooled on
+    comparisons: tuple[Comparison, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class _Partial:
+    """A comparison before Holm's adjustment and the verdict."""
+
+    fields: dict[str, Any]
+    p_value: float
+
+
+def _pool_counts(labels: Mapping[str, Label], qids: Sequence[str]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for q in qids:
+        for system in {p.system for p in labels[q].pool if not p.unknown}:
+            counts[system] += 1
+    return counts
+
+
+def _pooled_on(labels: Mapping[str, Label], qids: Sequence[str], system: str, cutoff: int) -> int:
+    return sum(
+        1
+        for q in qids
+        if any(p.system == system and p.k is not None and p.k >= cutoff for p in labels[q].pool)
+    )
+
+
+def _display_path(cfg: Config, path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(cfg.root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _verdict(c: dict[str, Any], p_adjusted: float, alpha: float) -> tuple[str, str]:
+    measure = c["measure"]
+    cost: JudgeCost = c["judge_cost"]
+    judge = (
+        f"judge {cost.documents} documents over {cost.questions} questions ({c['pool_command']})"
+    )
+    if c["reading"] == RELABEL:
+        return (
+            f"relabel: unjudged {c['challenger_unjudged']:.0%} (challenger) and "
+            f"{c['baseline_unjudged']:.0%} (baseline) at {c['cutoff']}; {judge}",
+            "relabel",
+        )
+    if c["reading"] == UNINTERPRETABLE:
+        return (f"uninterpretable: {c['reading_why']}; {judge}", "uninterpretable")
+    lo, hi = c["ci95"]
+    delta = c["delta"]
+    stat = f"{delta:+.3f} {measure}, p = {_p_text(p_adjusted)}, 95% CI [{lo:.3f}, {hi:.3f}]"
+    if p_adjusted < alpha and delta != 0:
+        code = "improvement" if delta > 0 else "regression"
+        text = f"{code}: {stat}"
+        dr: DeltaRange = c["delta_range"]
+        if dr.sign_can_flip:
+            text += (
+                f" (but the sign can still flip: delta ranges [{dr.low:.3f}, {dr.high:.3f}] "
+                f"over the unjudged documents; {judge})"
+            )
+        return (text, code)
+    mde = c["mde"]
+    floor = f"; detectable effect {mde:.3f}" if not math.isnan(mde) else ""
+    return (f"no-difference: {stat}{floor}", "no-difference")
+
+
+def _p_text(p: float) -> str:
+    return f"{p:.3g}" if p >= 0.001 else f"{p:.1e}"
+
+
+def _score_arrays(result: Any, measure: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    per = result.per_query[measure]
+    return (
+        np.asarray(per["raw"], dtype=np.float64),
+        np.asarray(per["judged_only"], dtype=np.float64),
+        np.asarray(per["optimistic"], dtype=np.float64),
+    )
+
+
+def compare(
+    cfg: Config,
+    labels: Mapping[str, Label],
+    runs: Sequence[Any],
+    *,
+    baseline: str | None = None,
+    measures: Sequence[str] = COMPARE_DEFAULT,
+    k: int = 10,
+    relevance_level: int = 1,
+    seed: int = 0,
+    samples: int = 100_000,
+    resamples: int = 10_000,
+    labels_commit: str | None = None,
+    pool_names: Mapping[str, str] | None = None,
+    display_paths: Mapping[str, str] | None = None,
+) -> CompareResult:
+    """Compare ``runs`` pairwise: every other run against ``baseline`` (default: the first).
+
+    ``runs`` are :class:`labelpool.runs.Run` objects with distinct names; ``pool_names`` maps a
+    run's name to the system name its pool entries carry (default: the same name);
+    ``display_paths`` how a run is named in the suggested ``labelpool pool`` command (default:
+    its path, relative to the repository when inside it).
+    """
+    from labelpool import measures as measures_mod
+    from labelpool.workflows import score as score_mod
+
+    if len(runs) < 2:
+        raise CompareError("compare needs at least two runs")
+    by_name = {r.name: r for r in runs}
+    if len(by_name) != len(runs):
+        raise CompareError("two runs have the same system name; rename one (--name or file name)")
+    base_name = baseline if baseline is not None else runs[0].name
+    if base_name not in by_name:
+        raise CompareError(f"baseline {base_name!r} is not among the runs ({', '.join(by_name)})")
+    parsed = measures_mod.parse(list(measures))
+    pool_of = dict(pool_names or {})
+    shown = dict(display_paths or {})
+
+    scored = {
+        r.name: score_mod.score(r, labels, parsed, k=k, relevance_level=relevance_level)
+        for r in runs
+    }
+    qids = [str(q) for q in scored[base_name].qids]
+    for name, res in scored.items():
+        if [str(q) for q in res.qids] != qids:
+            raise CompareError(f"{name}: scored on other questions than {base_name}")
+    tops_cache: dict[tuple[str, int | None], dict[str, list[str]]] = {}
+
+    def tops(name: str, depth: int | None) -> dict[str, list[str]]:
+        key = (name, depth)
+        if key not in tops_cache:
+            run = by_name[name]
+            tops_cache[key] = run.top(depth) if depth else {q: run.ranking(q) for q in qids}
+        return tops_cache[key]
+
+    rates_cache: dict[tuple[str, int], float] = {}
+
+    def rates(name: str, cutoff: int) -> float:
+        if (name, cutoff) not in rates_cache:
+            _, rate = score_mod.unjudged_at(by_name[name], labels, qids, cutoff)
+            rates_cache[(name, cutoff)] = float(rate)
+        return rates_cache[(name, cutoff)]
+
+    counts = _pool_counts(labels, qids)
+    top_count = max(counts.values(), default=0)
+    built_by = tuple(sorted(s for s, n in counts.items() if n == top_count and n > 0))
+
+    partials: list[_Partial] = []
+    base_run = by_name[base_name]
+    for chal_run in (r for r in runs if r.name != base_name):
+        pool_cmd_paths = " ".join(
+            shown.get(r.name) or _display_path(cfg, Path(r.path)) for r in (base_run, chal_run)
+        )
+        for m in parsed:
+            depth = m.depth(k)
+            cutoff = depth if depth is not None else k
+            b_raw, b_jo, b_opt = _score_arrays(scored[base_name], m.name)
+            c_raw, c_jo, c_opt = _score_arrays(scored[chal_run.name], m.name)
+            deltas = c_raw - b_raw
+            b_unj = rates(base_name, cutoff)
+            c_unj = rates(chal_run.name, cutoff)
+            test = stats.paired_randomization(deltas, samples=samples, seed=seed)
+            ci = stats.bootstrap_ci(deltas, resamples=resamples, seed=seed)
+            dr = delta_range(
+                m.family,
+                depth,
+                labels,
+                qids,
+                tops(base_name, depth),
+                tops(chal_run.name, depth),
+                relevance_level,
+            )
+            cost = judge_cost(
+                labels, qids, tops(base_name, cutoff), tops(chal_run.name, cutoff), cutoff
+            )
+            order = sorted(range(len(qids)), key=lambda i: (-abs(deltas[i]), qids[i]))
+            most = tuple(
+                (qids[i], float(deltas[i])) for i in order[:MOST_CHANGED] if abs(deltas[i]) > TIE
+            )
+            rd = reading(b_unj, c_unj, cfg.readings)
+            fields: dict[str, Any] = {
+                "baseline": base_name,
+                "challenger": chal_run.name,
+                "measure": m.name,
+                "cutoff": cutoff,
+                "depth": depth,
+                "questions": len(qids),
+                "baseline_score": _means(b_raw, b_jo, b_opt),
+                "challenger_score": _means(c_raw, c_jo, c_opt),
+                "delta": float(np.mean(deltas)) if len(deltas) else 0.0,
+                "baseline_unjudged": b_unj,
+                "challenger_unjudged": c_unj,
+                "reading": rd,
+                "reading_why": why(b_unj, c_unj, cfg.readings),
+                "test": test,
+                "ci95": ci,
+                "mde": stats.mde(deltas, alpha=cfg.alpha),
+                "delta_range": dr,
+                "judge_cost": cost,
+                "pooled": {
+                    name: _pooled_on(labels, qids, pool_of.get(name, name), cutoff)
+                    for name in (base_name, chal_run.name)
+                },
+                "wins": int(np.sum(deltas > TIE)),
+                "ties": int(np.sum(np.abs(deltas) <= TIE)),
+                "losses": int(np.sum(deltas < -TIE)),
+                "most_changed": most,
+                "pool_command": f"labelpool pool {pool_cmd_paths} --depth {cutoff}",
+            }
+            partials.append(_Partial(fields=fields, p_value=test.p_value))
+
+    adjusted = stats.holm(np.array([p.p_value for p in partials]))
+    comparisons = []
+    for part, p_adj in zip(partials, adjusted, strict=True):
+        text, code = _verdict(part.fields, float(p_adj), cfg.alpha)
+        comparisons.append(
+            Comparison(**part.fields, p_adjusted=float(p_adj), verdict=text, verdict_code=code)
+        )
+    return CompareResult(
+        labels_commit=labels_commit,
+        k=k,
+        seed=seed,
+        alpha=cfg.alpha,
+        relevance_level=relevance_level,
+        built_by=built_by,
+        pool_systems=dict(sorted(counts.items())),
+        comparisons=tuple(comparisons),
+    )
+
+
+def _means(raw: np.ndarray, jo: np.ndarray, opt: np.ndarray) -> Scores:
+    def mean(a: np.ndarray) -> float:
+        return float(np.mean(a)) if len(a) else 0.0
+
+    return Scores(raw=mean(raw), judged_only=mean(jo), optimistic=mean(opt))
+
+
+def in_repo(cfg: Config, spec: str) -> str:
+    """A relative run path that does not exist here but does in the repository, made absolute."""
+    if not Path(spec).exists() and (cfg.root / spec).is_file():
+        return str(cfg.root / spec)
+    return spec
+
+
+def load_runs(
+    cfg: Config, specs: Sequence[str], baseline: str | None = None
+) -> tuple[list[Any], str]:
+    """Read the runs ``specs`` name (files or system names in runs/) and find the baseline.
+
+    ``baseline`` is a system name or a run spec; a baseline not among ``specs`` is read too.
+    Returns the runs (baseline first) and the baseline's system name. Raises
+    :class:`labelpool.runs.RunError` for unreadable runs and :class:`CompareError` otherwise.
+    """
+    from labelpool import runs as runs_mod
+
+    paths = [runs_mod.resolve(cfg, in_repo(cfg, s)) for s in specs]
+    loaded = [runs_mod.read_run(p) for p in paths]
+    if baseline is None:
+        if not loaded:
+            raise CompareError("no runs given")
+        return loaded, loaded[0].name
+    names = [r.name for r in loaded]
+    if baseline in names:
+        i = names.index(baseline)
+        return [loaded[i], *loaded[:i], *loaded[i + 1 :]], baseline
+    base_path = runs_mod.resolve(cfg, in_repo(cfg, baseline))
+    for r in loaded:
+        if Path(r.path).resolve() == base_path.resolve():
+            return [r, *(x for x in loaded if x is not r)], r.name
+    base = runs_mod.read_run(base_path)
+    return [base, *loaded], base.name
