@@ -1,0 +1,181 @@
+"""``labelpool score RUN...``: every measure raw, judged-only and optimistic, with the unjudged
+rate and its reading, one row per system."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
+
+FORMATS = ("table", "json", "csv", "markdown")
+PROGRESS_AFTER = 1.0  # seconds: shorter jobs show no progress bar
+
+
+@app.command("score")
+def score(
+    runs: Annotated[
+        list[str],
+        typer.Argument(
+            help="Run files (TREC or JSON Lines, gzip allowed) or system names in runs/."
+        ),
+    ],
+    measure: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-m",
+            "--measure",
+            help="Measure(s), repeatable or space/comma-separated "
+            "(default: R@10 P@10 nDCG@10 RR@10 AP@100 Success@10).",
+        ),
+    ] = None,
+    k: Annotated[
+        int, typer.Option("--k", help="Cut-off of the unjudged rate and of measures without one.")
+    ] = 10,
+    relevance_level: Annotated[
+        int, typer.Option("--relevance-level", help="Lowest grade counted relevant (trec_eval -l).")
+    ] = 1,
+    per_query: Annotated[
+        bool, typer.Option("--per-query", help="Also show every question.")
+    ] = False,
+    fmt: Annotated[str, typer.Option("--format", help="table, json, csv or markdown.")] = "table",
+    name: Annotated[
+        list[str] | None,
+        typer.Option("--name", help="System name for each run, in order (default: file name)."),
+    ] = None,
+    repo: RepoOption = None,
+) -> None:
+    """Score runs against the labels: raw, judged-only and optimistic, and the unjudged rate."""
+    if fmt not in FORMATS:
+        fail(f"error: --format must be one of {', '.join(FORMATS)} (got {fmt!r})", EXIT_USAGE)
+    if k < 1:
+        fail(f"error: --k must be at least 1 (got {k})", EXIT_USAGE)
+    if relevance_level < 1:
+        fail(f"error: --relevance-level must be at least 1 (got {relevance_level})", EXIT_USAGE)
+    names = list(name or [])
+    if names and len(names) != len(runs):
+        fail(
+            f"error: --name given {len(names)} time(s) for {len(runs)} run(s); "
+            "give one name per run, in order",
+            EXIT_USAGE,
+        )
+    from labelpool import measures as measures_mod
+
+    try:
+        chosen = measures_mod.parse(measure or list(measures_mod.DEFAULT))
+    except measures_mod.MeasureError as exc:
+        fail(f"error: {exc}", EXIT_USAGE)
+    cfg = load_config(repo)
+
+    from labelpool import labelset
+    from labelpool import runs as runs_mod
+
+    paths: list[Path] = []
+    for spec in runs:
+        try:
+            paths.append(runs_mod.resolve(cfg, spec))
+        except runs_mod.RunError as exc:
+            fail(str(exc))
+    system_names = names or [runs_mod.system_name(p) for p in paths]
+    seen: dict[str, Path] = {}
+    for system, path in zip(system_names, paths, strict=True):
+        if system in seen:
+            fail(
+                f"error: two runs are named {system!r} ({seen[system]}, {path}); "
+                "use --name to tell them apart",
+                EXIT_USAGE,
+            )
+        seen[system] = path
+    try:
+        labels = labelset.load(cfg)
+    except labelset.LabelSetError as exc:
+        fail(str(exc))
+    from labelpool.workflows import score as workflow
+
+    if not len(workflow.scored_qids(labels)):
+        fail(f"error: no judged question in {cfg.labels_dir}: nothing to score against")
+
+    results = []
+    with _progress(paths) as advance:
+        for system, path in zip(system_names, paths, strict=True):
+            try:
+                run = runs_mod.read_run(path, name=system)
+            except runs_mod.RunError as exc:
+                fail(str(exc))
+            results.append(
+                workflow.score(run, labels, chosen, k=k, relevance_level=relevance_level)
+            )
+            advance()
+    for result in results:
+        for message in result.warnings:
+            warn(message)
+        missing = result.skipped["missing_from_run"]
+        if missing:
+            warn(f"{result.system}: {missing} judged question(s) missing from the run score 0")
+
+    commit, dirty = _labels_commit(cfg.root)
+    from labelpool.report import score as render
+
+    options: dict[str, Any] = {
+        "labels_commit": commit,
+        "labels_dirty": dirty,
+        "high": cfg.readings.high,
+        "per_query": per_query,
+    }
+    if fmt == "json":
+        sys.stdout.write(render.render_json(results, **options))
+    elif fmt == "csv":
+        sys.stdout.write(render.render_csv(results, **options))
+    elif fmt == "markdown":
+        sys.stdout.write(render.render_markdown(results, **options))
+    else:
+        import shutil
+
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+        sys.stdout.write(render.render_table(results, **options, width=width))
+
+
+def _labels_commit(root: Path) -> tuple[str | None, bool | None]:
+    from labelpool import gitio
+
+    if gitio.toplevel(root) is None:
+        return None, None
+    commit = gitio.head_commit(root)
+    try:
+        dirty = gitio.is_dirty(root)
+    except gitio.GitError:
+        dirty = None
+    return commit, dirty
+
+
+class _progress:
+    """A rich progress bar on stderr that appears only once the work has taken a second."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self.total = len(paths)
+        self.progress: Any = None
+        self.timer: Any = None
+
+    def __enter__(self) -> Any:
+        import threading
+
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self.progress = Progress(console=Console(stderr=True), transient=True)
+        self.task = self.progress.add_task("scoring", total=self.total)
+        self.timer = threading.Timer(PROGRESS_AFTER, self.progress.start)
+        self.timer.daemon = True
+        self.timer.start()
+        return self.advance
+
+    def advance(self) -> None:
+        self.progress.advance(self.task)
+
+    def __exit__(self, *exc: object) -> None:
+        self.timer.cancel()
+        self.timer.join()
+        self.progress.stop()

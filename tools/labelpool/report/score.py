@@ -1,0 +1,244 @@
+"""Render :class:`~labelpool.workflows.score.SystemScore` results: table, JSON, CSV, markdown.
+
+Public API (all pure: results in, text out):
+
+* :func:`document` ``(scores, *, labels_commit, labels_dirty, high, per_query) -> dict``: the
+  JSON document described by ``schema/score-report.schema.json``.
+* :func:`render_json`, :func:`render_csv`, :func:`render_markdown`, :func:`render_table`
+  (rich, for a terminal); each takes the same arguments as :func:`document`.
+* :func:`reading` ``(rate, high) -> str``: what an unjudged rate says about the system.
+
+Each measure is shown as raw, judged-only (a sanity column, never the headline) and
+optimistic (every unjudged document in the top k relevant), next to the unjudged rate.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from labelpool.workflows.score import SystemScore
+
+SIDES = ("raw", "judged_only", "optimistic")
+COVERED = "pool covers this system"
+OUTSIDE = "retrieves outside the pool"
+
+
+def reading(rate: float, high: float) -> str:
+    """``pool covers this system`` up to ``high`` (cfg.readings.high), else outside the pool."""
+    return COVERED if rate <= high else OUTSIDE
+
+
+def _f(value: Any) -> float:
+    return float(value)
+
+
+def _system(s: SystemScore, high: float, per_query: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "system": s.system,
+        "run": str(s.run_path),
+        "run_sha256": s.run_sha256,
+        "queries": len(s.qids),
+        "skipped": {key: int(v) for key, v in s.skipped.items()},
+        "unjudged_rate": _f(s.unjudged_rate),
+        "reading": reading(s.unjudged_rate, high),
+        "measures": {
+            name: {side: _f(getattr(m, side)) for side in SIDES} for name, m in s.means.items()
+        },
+        "warnings": list(s.warnings),
+    }
+    if per_query:
+        out["per_query"] = {
+            str(q): {
+                "unjudged_rate": _f(s.unjudged[i]),
+                "measures": {
+                    name: {side: _f(values[side][i]) for side in SIDES}
+                    for name, values in s.per_query.items()
+                },
+            }
+            for i, q in enumerate(s.qids)
+        }
+    return out
+
+
+def document(
+    scores: Sequence[SystemScore],
+    *,
+    labels_commit: str | None,
+    labels_dirty: bool | None = None,
+    high: float = 0.10,
+    per_query: bool = False,
+) -> dict[str, Any]:
+    k = scores[0].k if scores else 10
+    level = scores[0].relevance_level if scores else 1
+    return {
+        "labels_commit": labels_commit,
+        "labels_dirty": labels_dirty,
+        "k": k,
+        "relevance_level": level,
+        "systems": [_system(s, high, per_query) for s in scores],
+    }
+
+
+def render_json(scores: Sequence[SystemScore], **kw: Any) -> str:
+    return json.dumps(document(scores, **kw), indent=2, ensure_ascii=False) + "\n"
+
+
+def _measure_names(scores: Sequence[SystemScore]) -> list[str]:
+    names: list[str] = []
+    for s in scores:
+        for name in s.means:
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def render_csv(
+    scores: Sequence[SystemScore],
+    *,
+    labels_commit: str | None = None,
+    labels_dirty: bool | None = None,
+    high: float = 0.10,
+    per_query: bool = False,
+) -> str:
+    """One row per system (``qid`` = ``all``), and with ``per_query`` one per question too."""
+    names = _measure_names(scores)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    header = ["system", "qid", "queries", "unjudged_rate", "reading"]
+    for name in names:
+        header += [name, f"{name} judged_only", f"{name} optimistic"]
+    writer.writerow(header)
+    for s in scores:
+        row: list[Any] = [
+            s.system,
+            "all",
+            len(s.qids),
+            _num(s.unjudged_rate),
+            reading(s.unjudged_rate, high),
+        ]
+        for name in names:
+            m = s.means.get(name)
+            row += [_num(getattr(m, side)) if m else "" for side in SIDES]
+        writer.writerow(row)
+        if per_query:
+            for i, q in enumerate(s.qids):
+                row = [s.system, str(q), 1, _num(s.unjudged[i]), ""]
+                for name in names:
+                    values = s.per_query.get(name)
+                    row += [_num(values[side][i]) if values else "" for side in SIDES]
+                writer.writerow(row)
+    return buffer.getvalue()
+
+
+def _num(value: Any) -> str:
+    return repr(float(value))
+
+
+def _cell(s: SystemScore, name: str) -> str:
+    m = s.means.get(name)
+    if m is None:
+        return ""
+    if name.startswith("Judged"):
+        return f"{m.raw:.3f}"
+    return f"{m.raw:.3f} · {m.judged_only:.3f} · {m.optimistic:.3f}"
+
+
+def _rows(scores: Sequence[SystemScore], high: float) -> tuple[list[str], list[list[str]]]:
+    names = _measure_names(scores)
+    k = scores[0].k if scores else 10
+    header = ["system", "queries", f"unjudged@{k}", "reading", *names]
+    rows = [
+        [
+            s.system,
+            str(len(s.qids)),
+            f"{s.unjudged_rate:.1%}",
+            reading(s.unjudged_rate, high),
+            *(_cell(s, name) for name in names),
+        ]
+        for s in scores
+    ]
+    return header, rows
+
+
+LEGEND = (
+    "Each measure: raw · judged-only (unjudged dropped; sanity check) · optimistic (every "
+    "unjudged document in the top k relevant). Neither side bounds what documents a system "
+    "did not return could do."
+)
+
+
+def render_markdown(
+    scores: Sequence[SystemScore],
+    *,
+    labels_commit: str | None = None,
+    labels_dirty: bool | None = None,
+    high: float = 0.10,
+    per_query: bool = False,
+) -> str:
+    header, rows = _rows(scores, high)
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---" if i < 1 or i == 3 else "---:" for i in range(len(header))) + "|",
+    ]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    lines += ["", LEGEND]
+    if labels_commit:
+        lines.append(f"Labels at commit `{labels_commit}`{' (dirty)' if labels_dirty else ''}.")
+    if per_query:
+        for s in scores:
+            names = list(s.per_query)
+            lines += ["", f"### {s.system}", ""]
+            lines.append("| qid | unjudged | " + " | ".join(names) + " |")
+            lines.append("|---|---:|" + "---:|" * len(names))
+            for i, q in enumerate(s.qids):
+                cells = [f"{s.per_query[n]['raw'][i]:.3f}" for n in names]
+                lines.append(f"| {q} | {s.unjudged[i]:.1%} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def render_table(
+    scores: Sequence[SystemScore],
+    *,
+    labels_commit: str | None = None,
+    labels_dirty: bool | None = None,
+    high: float = 0.10,
+    per_query: bool = False,
+    width: int | None = None,
+) -> str:
+    """A rich table as plain text; ``width``: the terminal's (None: rows never wrap)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    header, rows = _rows(scores, high)
+    table = Table(title="labelpool score")
+    for i, name in enumerate(header):
+        table.add_column(name, justify="left" if i in (0, 3) else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(*row)
+    # no terminal width given (output to a file or a pipe): never wrap a row
+    console = Console(file=io.StringIO(), width=width or 100_000, color_system=None)
+    console.print(table)
+    console.print(LEGEND, soft_wrap=width is None)
+    if labels_commit:
+        dirty = " (dirty)" if labels_dirty else ""
+        console.print(f"labels at commit {labels_commit}{dirty}")
+    if per_query:
+        for s in scores:
+            names = list(s.per_query)
+            detail = Table(title=f"{s.system}: per question (raw)")
+            for col in ("qid", "unjudged", *names):
+                detail.add_column(col, justify="left" if col == "qid" else "right")
+            for i, q in enumerate(s.qids):
+                detail.add_row(
+                    str(q),
+                    f"{s.unjudged[i]:.1%}",
+                    *(f"{s.per_query[n]['raw'][i]:.3f}" for n in names),
+                )
+            console.print(detail)
+    out = console.file
+    assert isinstance(out, io.StringIO)
+    return out.getvalue()
