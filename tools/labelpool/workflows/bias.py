@@ -262,15 +262,17 @@ class Scored:
 Scorer = Callable[[Path, str, LabelSet], Scored]
 
 
-def default_scorer(measure: str, k: int, relevance_level: int) -> Scorer:
-    """Score with :func:`labelpool.workflows.score.score` (runs read once, then cached)."""
+def default_scorer(
+    measure: str, k: int, relevance_level: int, loaded: dict[Path, Any] | None = None
+) -> Scorer:
+    """Score with :func:`labelpool.workflows.score.score` (each run read once: ``loaded``)."""
     from labelpool import measures as measures_mod
     from labelpool import runs as runs_mod
     from labelpool.workflows import score as score_mod
 
     parsed = measures_mod.parse([measure])
     name = parsed[0].name
-    cache: dict[Path, Any] = {}
+    cache: dict[Path, Any] = loaded if loaded is not None else {}
 
     def scorer(path: Path, system: str, labels: LabelSet) -> Scored:
         if path not in cache:
@@ -319,10 +321,11 @@ def audit(
             "Pool a second system first (`labelpool pool RUN... --depth K`, then merge)."
         )
 
-    pooled, unattributed = pooled_tops(PooledRuns(cfg, runs).entry_tops(labels))
+    pooled_runs = PooledRuns(cfg, runs)
+    pooled, unattributed = pooled_tops(pooled_runs.entry_tops(labels))
     contributions = unique_contributions(labels, pooled)
 
-    score = scorer or default_scorer(measure, k, relevance_level)
+    score = scorer or default_scorer(measure, k, relevance_level, pooled_runs.loaded)
     names = sorted(runs)
     full = {s: score(runs[s], s, labels) for s in names}
     full_scores = {s: v.score for s, v in full.items()}

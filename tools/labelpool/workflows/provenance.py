@@ -26,11 +26,15 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from labelpool import gitio
 from labelpool.config import Config
 from labelpool.findings import Finding
 from labelpool.model import Label, PoolEntry
+
+if TYPE_CHECKING:  # pragma: no cover
+    from labelpool.runs import Run
 
 RULE = "LP060"
 RULE_DOC = "every document in a pool entry's top k of its committed run is judged"
@@ -88,6 +92,7 @@ class PooledRuns:
         self.cfg = cfg
         self.runs = dict(runs) if runs is not None else committed_runs(cfg)
         self._current_blob: dict[str, str | None] = {}
+        self.loaded: dict[Path, Run] = {}  # run files read so far (shared with scorers)
 
     def _blob_of(self, system: str) -> str | None:
         if system not in self._current_blob:
@@ -136,7 +141,9 @@ class PooledRuns:
             for src, k in sorted(depth.items()):
                 kind, where = src
                 if kind == "file":
-                    run = read_run(Path(where))
+                    if Path(where) not in self.loaded:
+                        self.loaded[Path(where)] = read_run(Path(where))
+                    run = self.loaded[Path(where)]
                 else:
                     data = contents.get(where)
                     if data is None:
