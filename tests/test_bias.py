@@ -147,6 +147,41 @@ def run_json(capsys: pytest.CaptureFixture[str], repo: Path, *args: str) -> Any:
 
 def test_hand_made_numbers(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, hand_repo(repo), "-m", "P@2", "--k", "2")
+    # The documented, stable shape.
+    assert list(data) == [
+        "measure",
+        "k",
+        "relevance_level",
+        "unattributed_questions",
+        "systems",
+        "leave_one_out",
+    ]
+    assert list(data["systems"][0]) == ["system", "run", "pooled", "score", "rank", "unjudged_rate"]
+    assert list(data["leave_one_out"][0]) == [
+        "system",
+        "removed_judgments",
+        "removed_relevant",
+        "questions",
+        "score",
+        "reduced_score",
+        "delta",
+        "rank",
+        "reduced_rank",
+        "rank_change",
+        "kendall_tau",
+        "systems",
+    ]
+    assert list(data["leave_one_out"][0]["systems"][0]) == [
+        "system",
+        "score",
+        "reduced_score",
+        "delta",
+        "rank",
+        "reduced_rank",
+        "rank_change",
+        "unjudged_rate",
+        "reduced_unjudged_rate",
+    ]
     assert data["measure"] == "P@2"
     assert data["k"] == 2
     assert data["unattributed_questions"] == 0

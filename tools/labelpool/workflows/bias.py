@@ -8,7 +8,7 @@ rank change and Kendall's tau-b between the full and the reduced ranking of all 
 system that loses much when it leaves the pool is one the set cannot fairly compare with
 systems outside it.
 
-Decisions (documented in the README's ``bias`` section):
+Decisions:
 
 * Contributions are computed from the run *as pooled*: the blob a pool entry records
   (``run: <blob id>``) when git still has it, else the current file. Scores always use the
@@ -41,7 +41,8 @@ The JSON shape (:func:`to_json`), stable::
         ...]}
 
 ``systems`` lists every system with a run, best first; ``leave_one_out`` one entry per pooled
-system, in name order. Numbers are floats (``null`` for an undefined tau).
+system, in name order. Numbers are floats; an undefined value (a tau over tied scores, a mean
+over no question) is ``null``.
 """
 
 from __future__ import annotations
@@ -409,9 +410,9 @@ def to_json(report: BiasReport) -> dict[str, Any]:
                 "system": s.system,
                 "run": s.run,
                 "pooled": s.pooled,
-                "score": s.score,
+                "score": _num(s.score),
                 "rank": s.rank,
-                "unjudged_rate": s.unjudged_rate,
+                "unjudged_rate": _num(s.unjudged_rate),
             }
             for s in report.systems
         ],
@@ -421,9 +422,9 @@ def to_json(report: BiasReport) -> dict[str, Any]:
                 "removed_judgments": lo.removed_judgments,
                 "removed_relevant": lo.removed_relevant,
                 "questions": lo.questions,
-                "score": lo.own.score,
-                "reduced_score": lo.own.reduced_score,
-                "delta": lo.own.delta,
+                "score": _num(lo.own.score),
+                "reduced_score": _num(lo.own.reduced_score),
+                "delta": _num(lo.own.delta),
                 "rank": lo.own.rank,
                 "reduced_rank": lo.own.reduced_rank,
                 "rank_change": lo.own.rank_change,
@@ -431,14 +432,14 @@ def to_json(report: BiasReport) -> dict[str, Any]:
                 "systems": [
                     {
                         "system": r.system,
-                        "score": r.score,
-                        "reduced_score": r.reduced_score,
-                        "delta": r.delta,
+                        "score": _num(r.score),
+                        "reduced_score": _num(r.reduced_score),
+                        "delta": _num(r.delta),
                         "rank": r.rank,
                         "reduced_rank": r.reduced_rank,
                         "rank_change": r.rank_change,
-                        "unjudged_rate": r.unjudged_rate,
-                        "reduced_unjudged_rate": r.reduced_unjudged_rate,
+                        "unjudged_rate": _num(r.unjudged_rate),
+                        "reduced_unjudged_rate": _num(r.reduced_unjudged_rate),
                     }
                     for r in lo.rows
                 ],
