@@ -13,8 +13,12 @@ committed run, and entries whose recorded blob git cannot find are skipped and c
 (:class:`ProvenanceReport`, whose :meth:`~ProvenanceReport.note` the CLI prints on stderr).
 
 Cost: each run (file or blob) is read once, cut once at the deepest ``k`` any entry needs;
-positions are loaded only for files with a violation. Measured on CAsT 2021 (158 questions,
-a document run of 15,898 lines, pool depth 10): see the README's ``validate --provenance``.
+positions are loaded only for files with a violation. Measured on CAsT 2021 (158 labels from
+the real qrels, each pooled from the BM25 document run, 18,570 lines, at depth 10; 2 shared
+cores): the check itself takes 0.03-0.06 s once numpy and pyarrow are imported (0.2-0.6 s with
+the imports); ``labelpool validate --provenance`` as a whole process 0.6-1.2 s against 0.3 s
+for ``labelpool validate`` with a warm cache, the same whether the run is the current file or
+a recorded blob read from git.
 
 :class:`PooledRuns` (the runs as pooled, per entry) is shared with the ``bias`` audit.
 """
