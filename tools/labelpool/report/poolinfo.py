@@ -1,0 +1,119 @@
+"""Render a :class:`~labelpool.workflows.poolinfo.PoolInfo` as text, JSON or markdown.
+
+JSON shape (stable; keys are only ever added)::
+
+    {"k": INT, "questions": INT, "judged": INT,
+     "systems": [{"system", "questions": INT,
+                  "depths": [{"k": INT | null, "questions": INT}],
+                  "dates": [DATE], "min_depth": INT | null, "fair": BOOL}],
+     "fair": [SYSTEM], "born_from": [SYSTEM], "born_date": DATE | null,
+     "unknown_origin": [QUESTION], "not_judged": [QUESTION], "runs_not_fair": [SYSTEM]}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from labelpool.report.diff import md
+from labelpool.workflows.poolinfo import PoolInfo, SystemPool
+
+
+def to_json(info: PoolInfo) -> dict[str, Any]:
+    return {
+        "k": info.k,
+        "questions": info.questions,
+        "judged": info.judged,
+        "systems": [
+            {
+                "system": s.system,
+                "questions": s.questions,
+                "depths": [{"k": k, "questions": n} for k, n in s.depths],
+                "dates": list(s.dates),
+                "min_depth": s.min_depth,
+                "fair": s.fair,
+            }
+            for s in info.systems
+        ],
+        "fair": list(info.fair),
+        "born_from": list(info.born_from),
+        "born_date": info.born_date,
+        "unknown_origin": list(info.unknown_origin),
+        "not_judged": list(info.not_judged),
+        "runs_not_fair": list(info.runs_not_fair),
+    }
+
+
+def _depths(s: SystemPool) -> str:
+    return ", ".join(f"k={'null' if k is None else k} on {n}" for k, n in s.depths)
+
+
+def _dates(s: SystemPool) -> str:
+    if not s.dates:
+        return "no date"
+    return s.dates[0] if len(s.dates) == 1 else f"{s.dates[0]} .. {s.dates[-1]}"
+
+
+def _list(items: tuple[str, ...], limit: int = 20) -> str:
+    if not items:
+        return "none"
+    shown = ", ".join(items[:limit])
+    return shown + (f" (and {len(items) - limit} more)" if len(items) > limit else "")
+
+
+def _lines(info: PoolInfo) -> list[tuple[str, str]]:
+    """(heading, text) pairs shared by the text and markdown renderings."""
+    born = _list(info.born_from) + (f" (on {info.born_date})" if info.born_date else "")
+    return [
+        (f"fair to compare at k={info.k}", _list(info.fair)),
+        ("born from", born),
+        (
+            f"runs in runs/ the set cannot fairly compare at k={info.k}",
+            _list(info.runs_not_fair),
+        ),
+        (f"unknown origin ({len(info.unknown_origin)})", _list(info.unknown_origin)),
+        (f"not judged yet ({len(info.not_judged)})", _list(info.not_judged)),
+    ]
+
+
+def render_text(info: PoolInfo) -> str:
+    out = [f"{info.questions} questions, {info.judged} judged"]
+    if info.systems:
+        out.append("pooled systems (questions of the judged ones; depths; dates):")
+        width = max(len(s.system) for s in info.systems)
+        for s in info.systems:
+            fair = "fair" if s.fair else "not fair"
+            out.append(
+                f"  {s.system:<{width}}  {s.questions}/{info.judged}  {_depths(s)}  "
+                f"{_dates(s)}  [{fair} at k={info.k}]"
+            )
+    else:
+        out.append("pooled systems: none known")
+    out += [f"{head}: {text}" for head, text in _lines(info)]
+    if info.fair:
+        out.append(
+            f"(fair at k={info.k}: pooled at depth >= {info.k} on every judged question, "
+            "so every document of its top k is judged)"
+        )
+    return "\n".join(out) + "\n"
+
+
+def render_markdown(info: PoolInfo) -> str:
+    out = [
+        "### Pool provenance",
+        "",
+        f"{info.questions} questions, {info.judged} judged.",
+        "",
+    ]
+    if info.systems:
+        out += [
+            f"| system | questions | depths | dates | fair at k={info.k} |",
+            "|---|---:|---|---|---|",
+        ]
+        for s in info.systems:
+            out.append(
+                f"| {md(s.system)} | {s.questions}/{info.judged} | {md(_depths(s))} | "
+                f"{md(_dates(s))} | {'yes' if s.fair else 'no'} |"
+            )
+        out.append("")
+    out += [f"- **{md(head)}**: {md(text)}" for head, text in _lines(info)]
+    return "\n".join(line if not line.startswith("::") else " " + line for line in out) + "\n"

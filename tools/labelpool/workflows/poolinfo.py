@@ -1,0 +1,125 @@
+"""What built the label set, and what it can fairly compare (``labelpool pool-info``).
+
+Read from the ``pool`` entries alone (no run is parsed):
+
+* per system: on how many questions it was pooled, at which depths (k -> questions) and on
+  which dates;
+* *fair at k*: the systems pooled at depth >= k on every judged question. Only for those is
+  every document of their top k judged, so their scores at k carry no unjudged penalty;
+* *born from*: the systems of the earliest pool entries (the earliest date; when no entry
+  carries a date, the first entry of each question), i.e. the systems the set was built around
+  and which the set favours;
+* questions of unknown origin: judged, but with no pool entry, or only entries of system
+  ``unknown`` or with no ``k`` (imported sets say so);
+* questions not judged yet;
+* run files in ``runs/`` whose system the set cannot fairly compare at k.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from labelpool.model import UNKNOWN_SYSTEM, Label
+
+
+@dataclass(frozen=True)
+class SystemPool:
+    system: str
+    questions: int  # judged questions with at least one entry of this system
+    depths: tuple[tuple[int | None, int], ...]  # (k, questions at that deepest k), k ascending
+    dates: tuple[str, ...]  # distinct dates, sorted
+    min_depth: int | None  # smallest per-question depth over judged questions (None: missing)
+    fair: bool  # pooled at depth >= k on every judged question
+
+
+@dataclass(frozen=True)
+class PoolInfo:
+    k: int
+    questions: int
+    judged: int
+    systems: tuple[SystemPool, ...]
+    fair: tuple[str, ...]
+    born_from: tuple[str, ...]
+    born_date: str | None
+    unknown_origin: tuple[str, ...]
+    not_judged: tuple[str, ...]
+    runs_not_fair: tuple[str, ...]  # systems of run files in runs/ not fair at k
+
+
+def _depth(label: Label, system: str) -> int | None:
+    """The deepest known k this system was pooled at on this question (None: no entry)."""
+    ks = [p.k for p in label.pool if p.system == system and p.k is not None]
+    return max(ks) if ks else None
+
+
+def pool_info(
+    labels: Mapping[str, Label], k: int = 10, run_systems: tuple[str, ...] = ()
+) -> PoolInfo:
+    """Pool provenance of ``labels`` (question id -> Label) and fairness at ``k``."""
+    judged = {q: lab for q, lab in labels.items() if lab.is_judged}
+    names = sorted(
+        {p.system for lab in judged.values() for p in lab.pool if p.system != UNKNOWN_SYSTEM}
+    )
+    systems = []
+    for name in names:
+        per_q = {q: _depth(lab, name) for q, lab in judged.items()}
+        present = [q for q, lab in judged.items() if any(p.system == name for p in lab.pool)]
+        counts: dict[int | None, int] = {}
+        for q in present:
+            counts[per_q[q]] = counts.get(per_q[q], 0) + 1
+        depths = tuple(sorted(counts.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)))
+        known = [d for d in per_q.values() if d is not None]
+        min_depth = min(known) if known and len(known) == len(judged) else None
+        dates = sorted(
+            {p.date for lab in judged.values() for p in lab.pool if p.system == name and p.date}
+        )
+        fair = bool(judged) and all(d is not None and d >= k for d in per_q.values())
+        systems.append(SystemPool(name, len(present), depths, tuple(dates), min_depth, fair))
+
+    unknown = tuple(
+        sorted(q for q, lab in judged.items() if not lab.pool or all(p.unknown for p in lab.pool))
+    )
+    born, born_date = _born_from(judged)
+    fair_names = tuple(s.system for s in systems if s.fair)
+    return PoolInfo(
+        k=k,
+        questions=len(labels),
+        judged=len(judged),
+        systems=tuple(systems),
+        fair=fair_names,
+        born_from=born,
+        born_date=born_date,
+        unknown_origin=unknown,
+        not_judged=tuple(sorted(q for q, lab in labels.items() if not lab.is_judged)),
+        runs_not_fair=tuple(sorted(s for s in set(run_systems) if s not in fair_names)),
+    )
+
+
+def _born_from(judged: Mapping[str, Label]) -> tuple[tuple[str, ...], str | None]:
+    dates = [p.date for lab in judged.values() for p in lab.pool if p.date]
+    if dates:
+        first = min(dates)
+        systems = {p.system for lab in judged.values() for p in lab.pool if p.date == first}
+        return tuple(sorted(systems)), first
+    firsts = {lab.pool[0].system for lab in judged.values() if lab.pool}
+    return tuple(sorted(firsts)), None
+
+
+def run_systems(runs_dir: Path) -> tuple[str, ...]:
+    """System names of the run files in ``runs_dir`` (by file name; nothing is parsed)."""
+    from labelpool.runs import system_name
+
+    if not runs_dir.is_dir():
+        return ()
+    suffixes = (".trec", ".run", ".txt", ".tsv", ".jsonl", ".gz")
+    return tuple(
+        sorted(
+            {
+                system_name(p)
+                for p in runs_dir.iterdir()
+                if p.is_file() and p.name.endswith(suffixes)
+            }
+        )
+    )
