@@ -18,6 +18,7 @@ from labelpool.cli import compare as _compare  # noqa: F401, E402
 from labelpool.cli import check as _check  # noqa: F401, E402
 from labelpool.cli import history as _history  # noqa: F401, E402
 from labelpool.cli import diff as _diff  # noqa: F401, E402
+from labelpool.cli import poolinfo as _poolinfo  # noqa: F401, E402
 from labelpool.cli import validate as _validate  # noqa: F401, E402
 from labelpool.cli import bias as _bias  # noqa: F401, E402
 from labelpool.cli import fmt as _fmt  # noqa: F401, E402
