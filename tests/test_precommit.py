@@ -1,0 +1,122 @@
+"""The real ``pre-commit run --all-files`` with this repository's hook config, in a temp git
+repository: green on valid labels, red on a broken one with its ``path:line:col`` message.
+
+Hook environments (check-jsonschema, pre-commit-hooks) are built once into pre-commit's own
+cache (``$PRE_COMMIT_HOME``, default ``~/.cache/pre-commit``) and reused by later runs; the
+test skips, saying so, only when they cannot be built (no package index reachable).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LABEL = """\
+# judged from the bm25 pool
+id: {qid}
+question: Where is my parcel?
+relevant_doc_ids:
+  - doc-a#1
+judged_ids:
+  - doc-a#1
+  - doc-b#1
+pool:
+  - system: bm25
+    k: 20
+    date: '2026-06-02'
+"""
+
+PENDING = """\
+pending:
+  - batch: '2026-12-02-bm25@20'
+    systems:
+      - bm25
+    depth: 20
+    date: '2026-12-02'
+    docs:
+      - {doc: doc-c#1, verdict: null}
+"""
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, timeout=60)
+
+
+def precommit(repo: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["pre-commit", *args], cwd=repo, env=env, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.fixture
+def hook_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    if shutil.which("pre-commit") is None or shutil.which("labelpool") is None:
+        pytest.skip("pre-commit or labelpool is not on PATH")
+    repo = tmp_path / "labels-repo"
+    (repo / "labels").mkdir(parents=True)
+    (repo / "schema").mkdir()
+    for name in (".pre-commit-config.yaml", ".gitattributes"):
+        shutil.copy(ROOT / name, repo / name)
+    for schema in (ROOT / "schema").glob("*.json"):
+        shutil.copy(schema, repo / "schema" / schema.name)
+    (repo / "pyproject.toml").write_text("[tool.labelpool]\nformat = 1\n", encoding="utf-8")
+    for qid in ("parcel-where", "parcel-late", "refund-how"):
+        (repo / "labels" / f"{qid}.yaml").write_text(LABEL.format(qid=qid), encoding="utf-8")
+    # A batch branch may hold pending verdicts: the hook runs with --allow-pending.
+    (repo / "labels" / "refund-how.yaml").write_text(
+        LABEL.format(qid="refund-how") + PENDING, encoding="utf-8"
+    )
+    git(repo, "init", "-q")
+    git(repo, "config", "user.name", "Test")
+    git(repo, "config", "user.email", "test@example.com")
+    git(repo, "add", "-A")
+    env = {**os.environ, "LABELPOOL_CACHE_DIR": str(tmp_path / "lp-cache")}
+    installed = precommit(repo, env, "install-hooks")
+    if installed.returncode != 0:
+        pytest.skip(f"pre-commit could not build its hook environments: {installed.stdout[-300:]}")
+    return repo, env
+
+
+def test_precommit_green_then_red(hook_repo: tuple[Path, dict[str, str]]) -> None:
+    repo, env = hook_repo
+    assert precommit(repo, env, "install").returncode == 0
+    green = precommit(repo, env, "run", "--all-files")
+    assert green.returncode == 0, green.stdout + green.stderr
+    assert "labelpool validate" in green.stdout and "Passed" in green.stdout
+
+    broken = repo / "labels" / "parcel-late.yaml"
+    broken.write_text(
+        LABEL.format(qid="parcel-late").replace("'2026-06-02'", "2026-06-02"), encoding="utf-8"
+    )
+    git(repo, "add", "-A")
+    red = precommit(repo, env, "run", "--all-files")
+    assert red.returncode == 1
+    assert "labels/parcel-late.yaml:12:11: LP021 pool[0].date: plain 2026-06-02" in red.stdout
+
+    # The git hook itself refuses the commit.
+    commit = subprocess.run(["git", "commit", "-m", "broken"], cwd=repo, env=env,
+                            capture_output=True, text=True, timeout=600)
+    assert commit.returncode != 0
+    assert "labels/parcel-late.yaml:12:11: LP021" in commit.stdout + commit.stderr
+
+
+def test_hook_manifest_and_config_are_valid(tmp_path: Path) -> None:
+    if shutil.which("pre-commit") is None:
+        pytest.skip("pre-commit is not on PATH")
+    for cmd, name in (("validate-manifest", ".pre-commit-hooks.yaml"),
+                      ("validate-config", ".pre-commit-config.yaml")):
+        proc = subprocess.run(["pre-commit", cmd, str(ROOT / name)], capture_output=True,
+                              text=True, timeout=120)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    manifest = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    for needle in ("id: labelpool-validate", "entry: labelpool validate --allow-pending",
+                   "language: python", r"files: ^labels/.*\.ya?ml$", "require_serial: true"):
+        assert needle in manifest
+    config = (ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    assert "repo: local" in config and "https://" not in config
