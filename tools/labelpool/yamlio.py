@@ -73,6 +73,11 @@ _CONFLICT_RE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?=[ \t\r\n]|$)", re.MULTIL
 _DIRECTIVE_RE = re.compile(r"^%", re.MULTILINE)
 
 _C0_NAMES = {0: "NUL", 0x7F: "DEL", 0x85: "NEL"}
+# characters a written string must carry as escapes (double quotes), never raw
+_ESCAPE_RE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+    "\u061c\u2028\u2029\ufeff]"
+)
 
 
 class YamlError(Exception):
@@ -328,6 +333,16 @@ class _LabelEmitter(Emitter):
             return
         super().expect_block_sequence_item(first)
 
+    def write_double_quoted(self, text: Any, split: Any = True) -> None:
+        if _BIDI_RE.search(text):  # escape them (and all non-ASCII): never write them raw
+            saved, self.allow_unicode = self.allow_unicode, False
+            try:
+                super().write_double_quoted(text, split)
+            finally:
+                self.allow_unicode = saved
+            return
+        super().write_double_quoted(text, split)
+
 
 def _yaml() -> YAML:
     """A fresh round-trip instance (never shared: a ``%YAML`` directive would stick)."""
@@ -535,6 +550,8 @@ def scalar(s: str, flow: bool = False) -> str:
     if isinstance(s, (SingleQuotedScalarString, DoubleQuotedScalarString)):
         return s
     s = str(s)
+    if _ESCAPE_RE.search(s):
+        return DoubleQuotedScalarString(s)  # written with escapes: the guard refuses raw ones
     return SingleQuotedScalarString(s) if needs_quotes(s, flow) else s
 
 
@@ -668,7 +685,7 @@ def remove_mapping_item(data: CommentedMap, key: str, item_key: str) -> bool:
 # --------------------------------------------------------------------------- fmt
 
 
-def _plain_text(text: str | None, line: int, col: int, flow: bool) -> str | None:
+def _plain_text(text: str | None, line: int, col: int, flow: bool, key: bool = False) -> str | None:
     """The plain scalar written at 0-based (line, col) of ``text``, or None."""
     if text is None:
         return None
@@ -680,6 +697,10 @@ def _plain_text(text: str | None, line: int, col: int, flow: bool) -> str | None
     hash_at = rest.find(" #")
     if hash_at >= 0:
         end = hash_at
+    if key:
+        colon = rest.find(":")
+        if 0 <= colon < end:
+            end = colon
     if flow:
         for stop in (",", "}", "]"):
             at = rest.find(stop)
@@ -706,12 +727,12 @@ class _Fixer:
     def __init__(self, text: str | None) -> None:
         self.text = text
 
-    def _fix(self, value: Any, pos: tuple[int, int] | None, flow: bool) -> Any:
+    def _fix(self, value: Any, pos: tuple[int, int] | None, flow: bool, key: bool = False) -> Any:
         if isinstance(value, str):
             return scalar(value, flow)
         if isinstance(value, (CommentedMap, CommentedSeq)):
             return value
-        source = _plain_text(self.text, *pos, flow) if pos is not None else None
+        source = _plain_text(self.text, *pos, flow, key) if pos is not None else None
         return scalar(_as_text(value, source), flow)
 
     def value(self, mapping: CommentedMap, key: str) -> None:
@@ -743,7 +764,7 @@ class _Fixer:
                     pos = mapping.lc.key(k)
                 except (KeyError, TypeError):
                     pos = None
-                pairs.append((self._fix(k, pos, False), mapping[k]))
+                pairs.append((self._fix(k, pos, bool(mapping.fa.flow_style()), True), mapping[k]))
         renamed = [p for p, k in zip(pairs, mapping, strict=True) if p[0] is not k]
         if not renamed:
             return
