@@ -311,6 +311,40 @@ def test_shipped_example_explains_why_it_cannot_run(capsys: pytest.CaptureFixtur
     assert "needs at least two pooled systems with committed runs; pooled here: bm25" in err
 
 
+def test_shipped_example_after_pooling_the_challenger(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's loop: pool dense beside bm25, merge (oracle), then audit both."""
+    import shutil
+
+    root = Path(__file__).resolve().parents[1]
+    qrels = root / "corpus" / "ground-truth.qrels"
+    if not any((root / "labels").glob("*.yaml")) or not qrels.is_file():
+        pytest.skip("the shipped example (labels/, runs/, corpus/) is not in this checkout yet")
+    for name in ("labels", "runs", "corpus"):
+        shutil.copytree(root / name, tmp_path / name)
+    shutil.copy(root / "pyproject.toml", tmp_path / "pyproject.toml")
+    git_init(tmp_path)
+    commit_all(tmp_path, "example")
+    repo = str(tmp_path)
+    assert main(["pool", "runs/bm25.trec", "runs/dense.trec", "--depth", "20", "--repo", repo]) == 0
+    assert (
+        main(["merge", "--oracle", str(qrels), "--oracle-missing", "irrelevant", "--repo", repo])
+        == 0
+    )
+    data = run_json(capsys, tmp_path, "-m", "nDCG@10")
+    pooled = {s["system"] for s in data["systems"] if s["pooled"]}
+    assert pooled == {"bm25", "dense"}
+    loo = {lo["system"]: lo for lo in data["leave_one_out"]}
+    for lo in loo.values():
+        assert lo["removed_judgments"] > 0
+        assert lo["questions"] > 0
+    # The challenger loses most when its own judgments go: the incumbent-only labels
+    # under-rate it (the seed's scenario).
+    assert loo["dense"]["delta"] < loo["bm25"]["delta"]
+    assert loo["dense"]["delta"] < 0
+
+
 # --------------------------------------------------------------------------- CAsT 2021
 
 POOLED = ("org_manual_bm25", "org_manual_ance", "org_convdr")
