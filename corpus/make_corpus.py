@@ -38,7 +38,8 @@ RETURNS = {
         "This returns policy applies to every order placed with Larkspur Home on or after "
         "{effective}, online, in the app or by phone. It replaces all earlier versions. Orders "
         "placed through a business storefront may have their own return terms, set by the "
-        "business that runs the storefront.",
+        "business that runs the storefront. Where this policy and the law differ, the rules that "
+        "are better for you apply.",
     ),
     "sec-2": ("Items damaged in transit", "{damaged}"),
     "sec-3": (
@@ -51,12 +52,14 @@ RETURNS = {
         "When refunds are paid",
         "Once the parcel reaches our warehouse we inspect it and pay the refund within "
         "{refund_days} business days to the original payment method. Banks can take a few more "
-        "days to show the money. Store credit is issued {credit}.",
+        "days to show the money. Store credit is issued {credit}. If an item comes back used "
+        "or incomplete, we may refund part of the price and tell you why.",
     ),
     "sec-5": (
         "Exchanges",
         "{exchange} Exchanges are available for the same product in another size or colour; "
-        "for a different product, return the item and place a new order.",
+        "for a different product, return the item and place a new order. If the new size is "
+        "out of stock, we refund the item instead.",
     ),
     "sec-6": (
         "Items that cannot be returned",
@@ -66,7 +69,8 @@ RETURNS = {
     "sec-7": (
         "Sale and clearance items",
         "{sale} Outlet items marked 'as seen' are sold with the defect described on the product "
-        "page, and that defect is not a reason for a return.",
+        "page, and that defect is not a reason for a return. Any other fault is covered as "
+        "usual.",
     ),
 }
 RETURNS_FACTS = {
@@ -110,12 +114,14 @@ WARRANTY = {
     "sec-1": (
         "What the warranty covers",
         "Every electrical product sold by Larkspur Home carries our own warranty against "
-        "manufacturing defects: parts that stop working under normal use. {cover_extra}",
+        "manufacturing defects: parts that stop working under normal use. {cover_extra} The "
+        "warranty comes on top of your legal rights and does not replace them.",
     ),
     "sec-2": (
         "How long the warranty lasts",
         "The warranty lasts {years} from the date of delivery. {battery} Keep your order "
-        "confirmation: it is your proof of purchase, and it is also stored in your account.",
+        "confirmation: it is your proof of purchase, and it is also stored in your account. The "
+        "warranty moves with the product if you give it away or sell it.",
     ),
     "sec-3": (
         "What the warranty does not cover",
@@ -126,7 +132,8 @@ WARRANTY = {
     "sec-4": (
         "Making a warranty claim",
         "To claim, open your order, choose 'Report a fault' and describe what happens. "
-        "{claim} We may ask you to try a reset first; many faults are fixed that way.",
+        "{claim} We may ask you to try a reset first; many faults are fixed that way. Most repairs "
+        "take 10 business days from the moment the product reaches us.",
     ),
     "sec-5": (
         "Repair, replacement or refund",
@@ -137,7 +144,7 @@ WARRANTY = {
     "sec-6": (
         "Extended warranty plans",
         "You can extend the warranty when you buy a product or within {extend_days} days after "
-        "delivery. {plan}",
+        "delivery. {plan} The plan can be cancelled within 30 days for a full refund.",
     ),
 }
 WARRANTY_FACTS = {
@@ -181,22 +188,26 @@ PRIVACY = {
     "sec-2": (
         "How we use your data",
         "We use your data to deliver orders, handle returns and warranty claims, prevent "
-        "fraud, and answer your questions. {marketing}",
+        "fraud, and answer your questions. {marketing} We use your order history to suggest "
+        "products only when you are signed in.",
     ),
     "sec-3": (
         "How long we keep your data",
         "We keep order records for 7 years because tax law requires it. Browsing and app "
         "usage data is deleted after {usage_months} months. Customer service chats and call "
-        "recordings are deleted after {chat_months} months.",
+        "recordings are deleted after {chat_months} months. Data in backups disappears within 90 "
+        "days of being deleted from our systems.",
     ),
     "sec-4": (
         "Who we share data with",
         "We share only what is needed with delivery companies, our payment provider and our "
-        "customer service software. {sharing}",
+        "customer service software. {sharing} Every partner is bound by a contract and may use "
+        "the data only for the service it gives us.",
     ),
     "sec-5": (
         "Cookies and tracking",
-        "Essential cookies keep your basket and login working. {cookies} You can change "
+        "Essential cookies keep your basket and login working. {cookies} Social media buttons "
+        "load only after you click them. You can change "
         "your choice at any time under Cookie settings at the bottom of every page.",
     ),
     "sec-6": (
@@ -207,7 +218,8 @@ PRIVACY = {
     "sec-7": (
         "Contacting our data protection officer",
         "Our data protection officer can be reached at privacy@larkspur.example or by post at "
-        "Larkspur Home, Data Protection, 12 Canal Street, Rotterdam. {dpo_extra}",
+        "Larkspur Home, Data Protection, 12 Canal Street, Rotterdam. {dpo_extra} Please include "
+        "the email address of your account so that we can find your data.",
     ),
 }
 PRIVACY_FACTS = {
@@ -630,24 +642,28 @@ TENANT_TEMPLATE: list[tuple[str, str, str]] = [
      "person who ordered."),
     ("sso", "{name}: signing in with single sign-on",
      "Employees of {name} sign in to the storefront with their company account through "
-     "{sso}. Passwords are not managed by Larkspur. New employees get access within "
+     "{sso}. Passwords and two-step verification are managed by the company, not by Larkspur. "
+     "New employees get access within "
      "{provision_hours} hours of being added to the company directory."),
     ("billing", "{name}: billing and invoices",
      "{name} is billed {billing_cycle} by invoice, payable within {payment_days} days. "
      "Orders above {approval_limit} euros need approval from {approver} before they are "
-     "placed. Invoices go to {invoice_email}."),
+     "placed. Invoices go to {invoice_email}. Delivery costs are included in the invoice; there "
+     "is no charge per parcel."),
     ("support", "{name}: support hours and contacts",
      "The {name} help desk is open {support_hours}. Urgent problems outside those hours go "
      "to Larkspur's business line, 020 555 0190. {name}'s account manager at Larkspur is "
-     "{manager}."),
+     "{manager}. Requests for new products in the catalogue go through the account manager."),
     ("data-retention", "{name}: data retention",
      "Order history of {name} employees is kept for {retention_months} months and then "
      "anonymised. When an employee leaves, their storefront account is closed within "
-     "{offboard_days} days of being removed from the company directory."),
+     "{offboard_days} days of being removed from the company directory. Open orders of a "
+     "leaver are moved to their team's administrator."),
     ("admin-roles", "{name}: administrator roles",
      "{name} has {admin_count} storefront administrators. Administrators manage the "
      "catalogue, the budget per team and the list of delivery addresses. Only the owner "
-     "role, held by {owner}, can add administrators."),
+     "role, held by {owner}, can add administrators. Every change an administrator makes is "
+     "written to an audit log that the owner can download."),
     ("api", "{name}: ordering through the API",
      "{name}'s procurement system places orders through the Larkspur Business API with a "
      "limit of {api_limit} requests per minute. Keys are rotated every {key_days} days by "
