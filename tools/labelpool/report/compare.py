@@ -147,7 +147,7 @@ def to_markdown(result: CompareResult) -> str:
 
 
 def render_text(result: CompareResult) -> None:
-    """Print the comparison with rich (tables on stdout)."""
+    """Print the comparison with rich: one narrow block per (pair, measure)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -157,47 +157,51 @@ def render_text(result: CompareResult) -> None:
         f"labels {(result.labels_commit or 'uncommitted')[:12]}  k={result.k}  "
         f"alpha={result.alpha:g}  seed={result.seed}  judged set built by: {built}"
     )
-    table = Table(show_lines=False)
-    for col in (
-        "challenger vs baseline",
-        "measure",
-        "challenger raw/jo/opt",
-        "baseline raw/jo/opt",
-        "delta",
-        "unjudged c/b",
-        "reading",
-        "p (Holm)",
-        "95% CI",
-        "MDE",
-        "delta range",
-        "flip?",
-        "judge",
-        "W/T/L",
-    ):
-        table.add_column(col)
     for c in result.comparisons:
-        cs, bs = c.challenger_score, c.baseline_score
-        table.add_row(
-            f"{c.challenger} vs {c.baseline}",
-            c.measure,
-            f"{cs.raw:.3f}/{cs.judged_only:.3f}/{cs.optimistic:.3f}",
-            f"{bs.raw:.3f}/{bs.judged_only:.3f}/{bs.optimistic:.3f}",
-            f"{c.delta:+.3f}",
-            f"{_pct(c.challenger_unjudged)}/{_pct(c.baseline_unjudged)}",
-            c.reading,
-            f"{c.p_adjusted:.3g}",
-            _ci(c),
-            _mde(c),
-            f"[{c.delta_range.low:+.3f}, {c.delta_range.high:+.3f}]",
-            "yes" if c.sign_can_flip else "no",
-            f"{c.judge_cost.documents}/{c.judge_cost.questions}q",
-            f"{c.wins}/{c.ties}/{c.losses}",
-        )
-    console.print(table)
-    for c in result.comparisons:
-        pooled = ", ".join(f"{s}: {n}" for s, n in c.pooled.items())
+        console.print()
         console.print(
-            f"{c.challenger} vs {c.baseline} {c.measure}: pooled (k >= {c.cutoff}) {pooled} "
-            f"of {c.questions}; most changed: {_changed(c)}"
+            f"[bold]{c.challenger}[/bold] vs [bold]{c.baseline}[/bold]: {c.measure} "
+            f"({c.questions} questions)"
         )
-        console.print(f"  {c.verdict}")
+        table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
+        for col in ("", "raw", "judged-only", "optimistic", f"unjudged@{c.cutoff}", "pooled"):
+            table.add_column(col, justify="left" if not col else "right")
+        for name, sc, rate in (
+            (c.challenger, c.challenger_score, c.challenger_unjudged),
+            (c.baseline, c.baseline_score, c.baseline_unjudged),
+        ):
+            table.add_row(
+                name,
+                f"{sc.raw:.3f}",
+                f"{sc.judged_only:.3f}",
+                f"{sc.optimistic:.3f}",
+                _pct(rate),
+                str(c.pooled.get(name, 0)),
+            )
+        console.print(table)
+        flip = "the sign can still flip" if c.sign_can_flip else "the sign cannot flip"
+        rows = (
+            (
+                "delta",
+                f"{c.delta:+.4f}  p (Holm) {c.p_adjusted:.3g}  95% CI {_ci(c)}  "
+                f"MDE {_mde(c)}  [{c.test.method}]",
+            ),
+            ("reading", f"{c.reading} ({c.reading_why})"),
+            (
+                "delta range",
+                f"[{c.delta_range.low:+.3f}, {c.delta_range.high:+.3f}] "
+                f"({c.delta_range.method}): {flip}",
+            ),
+            (
+                "to judge",
+                f"{c.judge_cost.documents} documents over {c.judge_cost.questions} "
+                f"questions ({_pct(c.judge_cost.fraction)} of both top {c.cutoff})",
+            ),
+            (
+                "per question",
+                f"{c.wins} wins, {c.ties} ties, {c.losses} losses; most changed: {_changed(c)}",
+            ),
+        )
+        for key, value in rows:
+            console.print(f"  {key:<13}{value}", soft_wrap=True)
+        console.print(f"  [bold]{c.verdict}[/bold]", soft_wrap=True)

@@ -76,6 +76,9 @@ class Comparison:
     verdict: str
     verdict_code: str
     pool_command: str
+    qids: tuple[str, ...] = ()  # the questions, in the order of the per-question scores
+    baseline_per_query: tuple[float, ...] = ()  # raw score of each question
+    challenger_per_query: tuple[float, ...] = ()
 
     @property
     def sign_can_flip(self) -> bool:
@@ -298,6 +301,9 @@ def compare(
                 "losses": int(np.sum(deltas < -TIE)),
                 "most_changed": most,
                 "pool_command": f"labelpool pool {pool_cmd_paths} --depth {cutoff}",
+                "qids": tuple(qids),
+                "baseline_per_query": tuple(float(x) for x in b_raw),
+                "challenger_per_query": tuple(float(x) for x in c_raw),
             }
             partials.append(_Partial(fields=fields, p_value=test.p_value))
 
