@@ -297,6 +297,7 @@ def test_scores_move_with_the_labels(fresh: Scenario, capsys: pytest.CaptureFixt
     from labelpool.workflows.revisions import labels_at
 
     runs = fresh.repo / "runs"
+    (runs / "make_runs.py").write_text("print('not a run')\n", encoding="utf-8")
     (runs / "bm25.trec").write_text(
         "q1 Q0 doc-a 1 3.0 bm25\nq1 Q0 doc-b 2 2.0 bm25\nq1 Q0 doc-d 3 1.0 bm25\n"
         "q2 Q0 doc-y 1 1.0 bm25\nq2 Q0 doc-q 2 0.5 bm25\n",
@@ -316,6 +317,7 @@ def test_scores_move_with_the_labels(fresh: Scenario, capsys: pytest.CaptureFixt
         "--scores",
         str(runs / "bm25.trec"),
         str(runs / "dense.trec"),  # a second file after one --scores (as `runs/*` expands)
+        str(runs / "make_runs.py"),  # not a run: left out with a warning
     )
     assert code == 0, out
     scores = {s["run"]: s for s in json.loads(out)["scores"]}

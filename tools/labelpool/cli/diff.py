@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config
+from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
+
+RUN_SUFFIXES = (".trec", ".run", ".txt", ".tsv", ".jsonl", ".gz")
 
 
 @app.command("diff")
@@ -25,8 +27,9 @@ def diff(
         typer.Option(
             "--scores",
             help="A run file (or a system name in runs/): show how its headline measure and "
-            "unjudged rate at 10 move between the two revisions. Every existing file given "
-            "after REV counts as one more run, so `--scores runs/*` works.",
+            "unjudged rate at 10 move between the two revisions. Every existing run file "
+            "(.trec .run .txt .tsv .jsonl .gz) given after REV counts as one more run, so "
+            "`--scores runs/*` works (other files there, such as scripts, are left out).",
         ),
     ] = None,
     measure: Annotated[
@@ -68,13 +71,23 @@ def _split(revs: list[str], scores: list[str] | None) -> tuple[str, str | None, 
     if not revs:
         fail("error: missing REV (the revision to compare with)", EXIT_USAGE)
     rev, rest = revs[0], revs[1:]
-    runs = list(scores or [])
+    given = list(scores or [])
+    runs: list[str] = []
     rev2: str | None = None
-    for word in rest:
-        if runs and Path(word).is_file():
-            runs.append(word)
-        elif rev2 is None:
+    words = [(w, True) for w in given] + [(w, False) for w in rest]
+    for word, from_option in words:
+        is_file = Path(word).is_file()
+        if not from_option and not (given and is_file):
+            if rev2 is not None:
+                fail(
+                    f"error: unexpected argument {word!r} (REV [REV2] [--scores RUN...])",
+                    EXIT_USAGE,
+                )
             rev2 = word
+        elif is_file and not word.endswith(RUN_SUFFIXES):
+            warn(f"{word}: not a run file (by its name), left out of --scores")
         else:
-            fail(f"error: unexpected argument {word!r} (REV [REV2] [--scores RUN...])", EXIT_USAGE)
+            runs.append(word)
+    if given and not runs:
+        fail("error: --scores: no run file given", EXIT_USAGE)
     return rev, rev2, runs
