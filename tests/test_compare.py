@@ -326,3 +326,47 @@ def test_bad_run_file_names_file_and_line(repo: Path, capsys: pytest.CaptureFixt
     assert main(["compare", "bm25", "runs/bad.trec", "--repo", str(repo)]) == 1
     err = capsys.readouterr().err
     assert "bad.trec:2" in err and "Traceback" not in err
+
+
+def test_shipped_example_shows_the_seed_scenario(capsys: pytest.CaptureFixture[str]) -> None:
+    """The example repository in this checkout: the pooled bm25 against the dense challenger."""
+    root = Path(__file__).resolve().parents[1]
+    if not (root / "runs" / "bm25.trec").is_file() or not (root / "runs" / "dense.trec").is_file():
+        pytest.skip("the shipped example (runs/bm25.trec, runs/dense.trec) is absent")
+    doc = _json(
+        capsys, ["compare", "bm25", "dense", "-m", "R@10", "--format", "json", "--repo", str(root)]
+    )
+    assert doc["built_by"] == ["bm25"]
+    (c,) = doc["comparisons"]
+    assert c["baseline_unjudged"] <= 0.10 < c["challenger_unjudged"]
+    assert c["reading"] == "uninterpretable" and c["verdict_code"] == "uninterpretable"
+    assert c["judge_cost"]["documents"] > 0 and c["judge_cost"]["questions"] > 0
+    assert (
+        "judge " in c["verdict"] and "labelpool pool runs/bm25.trec runs/dense.trec" in c["verdict"]
+    )
+    assert c["pooled"]["bm25"] == c["questions"] and c["pooled"]["dense"] == 0
+
+
+def test_judged_measure_range_is_the_delta_itself() -> None:
+    label = label_from_data({"id": "q", "question": "?", "judged_ids": ["a", "b"]})
+    # baseline: 2 of 2 judged (1.0); challenger: 1 of 3 judged
+    assert question_range("Judged", 10, label, ["a", "b"], ["a", "u", "v"]) == pytest.approx(
+        (1 / 3 - 1.0, 1 / 3 - 1.0)
+    )
+    assert question_range("Judged", 10, label, [], []) == (0.0, 0.0)
+
+
+def test_both_rates_high_reads_relabel(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from compare_helpers import dense, write_run
+
+    build_repo(repo)
+    write_run(repo / "runs" / "dense2.trec", lambda i: dense(i)[::-1], "dense2")
+    doc = _json(
+        capsys,
+        ["compare", "dense", "dense2", "-m", "RR@10", "--format", "json", "--repo", str(repo)],
+    )
+    (c,) = doc["comparisons"]
+    assert c["reading"] == "relabel" and c["verdict_code"] == "relabel"
+    assert c["verdict"].startswith("relabel: unjudged 90% (challenger) and 90% (baseline)")
+    # the shared unjudged documents count once: nine per question
+    assert c["judge_cost"]["documents"] == 270
