@@ -7,10 +7,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from pool_scenario import CORPUS, RUNS, cli, git, make_repo, snapshot
 
 from labelpool import yamlio
 from labelpool.model import label_from_data
+from pool_scenario import CORPUS, RUNS, cli, git, make_repo, snapshot
 
 TODAY_RE = r"\d{4}-\d{2}-\d{2}"
 

@@ -35,7 +35,7 @@ import re
 import textwrap
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from labelpool.model import Verdict, _verdict
@@ -288,3 +288,26 @@ def _own_comments(lines: list[str], i: int, floor: int) -> list[int]:
             return out
         j -= 1
     return []
+
+
+def relocate(
+    old_text: str, new_text: str, batches: Sequence[PendingBatch], path: str = "<text>"
+) -> list[PendingBatch]:
+    """Positions of ``batches`` (read from ``old_text``) in ``new_text``, a rewrite that edited
+    only lines outside the ``pending`` block (which must be byte-identical in both)."""
+    old_lines = old_text.splitlines(keepends=True)
+    new_lines = new_text.splitlines(keepends=True)
+    old_span, new_span = _pending_span(old_lines), _pending_span(new_lines)
+    if old_span is None or new_span is None:
+        raise BatchError(f"{path}:1:1: the pending block disappeared in a rewrite")
+    if old_lines[old_span[0] : old_span[1]] != new_lines[new_span[0] : new_span[1]]:
+        raise BatchError(f"{path}:{old_span[0] + 1}:1: the pending block changed in a rewrite")
+    delta = new_span[0] - old_span[0]
+    return [
+        replace(
+            b,
+            line=b.line + delta,
+            entries=tuple(replace(e, line=e.line + delta) for e in b.entries),
+        )
+        for b in batches
+    ]

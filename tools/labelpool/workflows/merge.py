@@ -255,7 +255,7 @@ def write_state(data: Any, before: State, after: State) -> None:
         yamlio.remove_from_list(data, "pooled_unjudged_ids", d)
     if after.classes != before.classes:
         text = "relevant_classes:\n" + "".join(
-            "  - " + "\n    - ".join(batch_mod.quote(m) for m in cls) + "\n"
+            "  - - " + "\n    - ".join(batch_mod.quote(m) for m in cls) + "\n"
             for cls in after.classes
         )
         seq = yamlio.loads_roundtrip(text)["relevant_classes"]
@@ -318,7 +318,10 @@ def _supersedes(cfg: Config) -> Supersedes | None:
         return None
     from labelpool import corpus
 
-    versions = corpus.load_versions(cfg)
+    try:
+        versions = corpus.load_versions(cfg)
+    except corpus.CorpusError as exc:
+        raise MergeError(str(exc)) from None
     return versions.supersedes
 
 
@@ -327,6 +330,7 @@ def collect(
     me: Judge,
     oracle: Oracle | None = None,
     oracle_missing: OracleMissing = "pending",
+    cache: dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]] | None = None,
 ) -> tuple[list[_File], list[Decision], list[Unresolved]]:
     """Every pending entry of the repository: decisions to fold (with their judge) and the
     entries that stay pending."""
@@ -336,9 +340,11 @@ def collect(
     for path in label_files(cfg.labels_dir):
         if not _has_pending(path):
             continue
-        data, _, batches = _read(path)
+        data, text, batches = _read(path)
         if not batches:
             continue
+        if cache is not None:
+            cache[path] = (data, text, batches)
         qid = str(data.get("id"))
         files.append(_File(path, qid, tuple(batches)))
         judge_of: Callable[[int], Judge] | None = None
@@ -411,7 +417,8 @@ def merge(
         raise MergeError("git user.name and user.email must be set: merge commits as a judge")
     me = Judge(name or "unknown", email or "unknown", uncommitted=True)
 
-    _files, decisions, unresolved = collect(cfg, me, oracle, oracle_missing)
+    cache: dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]] = {}
+    _, decisions, unresolved = collect(cfg, me, oracle, oracle_missing, cache)
     decisions = _order(decisions)
     supersedes = _supersedes(cfg) if any(d.duplicate_of for d in decisions) else None
 
@@ -421,8 +428,7 @@ def merge(
     states: dict[Path, State] = {}
     for d in decisions:
         if d.path not in states:
-            data, _, _ = _read(d.path)
-            states[d.path] = state_of(data, d.path)
+            states[d.path] = state_of(cache[d.path][0], d.path)
         outcome, message = fold(states[d.path], d, supersedes)
         if outcome == "error":
             errors.append(str(message))
@@ -446,7 +452,7 @@ def merge(
         written: list[Path] = []
         completed = 0
         for path, ds in by_file.items():
-            changed, done = _apply_file(path, ds, supersedes)
+            changed, done = _apply_file(path, ds, supersedes, cache)
             completed += done
             if changed:
                 written.append(path)
@@ -470,13 +476,23 @@ def merge(
 
 
 def _apply_file(
-    path: Path, ds: Sequence[Decision], supersedes: Supersedes | None
+    path: Path,
+    ds: Sequence[Decision],
+    supersedes: Supersedes | None,
+    cache: dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]],
 ) -> tuple[bool, int]:
-    """Fold ``ds`` into one label file and write it atomically; (changed?, batches completed)."""
+    """Fold ``ds`` into one label file and write it atomically; (changed?, batches completed).
+
+    ``cache`` holds the round-trip trees read before; one is used only while its file is
+    unchanged (a second judge's fold reads the file the first one wrote)."""
     from labelpool import yamlio
     from labelpool.workflows.pool import add_pool_entries
 
-    data, text, batches = _read(path)
+    cached = cache.pop(path, None)
+    if cached is not None and path.read_text(encoding="utf-8") == cached[1]:
+        data, text, batches = cached
+    else:
+        data, text, batches = _read(path)
     before = state_of(data, path)
     after = state_of(data, path)
     wanted = {(d.batch, d.doc) for d in ds}
@@ -500,12 +516,12 @@ def _apply_file(
                 entries.append((s, k, b.date, b.runs.get(s)))
     if entries:
         add_pool_entries(data, entries)
-    new_text = yamlio.dumps(data)
-    _new_data, new_text, new_batches = _read(path, new_text)
-    new_text = batch_mod.remove(new_text, new_batches, drop, str(path))
+    dumped = yamlio.dumps(data)
+    moved = batch_mod.relocate(text, dumped, batches, str(path))
+    new_text = batch_mod.remove(dumped, moved, drop, str(path))
     if new_text == text:
         return False, completed
-    yamlio.loads_roundtrip(new_text, path)  # never write a file that would not read back
+    yamlio.loads_fast(new_text, path)  # never write a file that would not read back
     yamlio.atomic_write_text(path, new_text)
     return True, completed
 

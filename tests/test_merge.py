@@ -1,0 +1,491 @@
+"""``labelpool merge``: verdicts folded with their judges as authors, refusals, idempotence,
+the oracle, a kill mid-way, and a property test of the fold."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from labelpool import config, yamlio
+from labelpool.model import label_from_data
+from labelpool.workflows import merge as merge_wf
+from pool_scenario import cli, git, make_repo, snapshot
+
+ALICE = {"GIT_AUTHOR_NAME": "Alice Judge", "GIT_AUTHOR_EMAIL": "alice@example.invalid"}
+BOB = {"GIT_AUTHOR_NAME": "Bob Reviewer", "GIT_AUTHOR_EMAIL": "bob@example.invalid"}
+
+
+def set_verdict(path: Path, doc: str, verdict: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    doc_yaml = f"'{doc}'" if doc in ("no", "1239") else doc
+    old = f"- {{doc: {doc_yaml}, verdict: null}}"
+    assert text.count(old) == 1, (doc, text)
+    path.write_text(text.replace(old, f"- {{doc: {doc_yaml}, verdict: {verdict}}}"))
+
+
+def commit_as(repo: Path, who: dict[str, str], message: str) -> None:
+    git(repo, "commit", "-q", "-am", message, env=who)
+
+
+def data(repo: Path, qid: str) -> dict:  # type: ignore[type-arg]
+    return yamlio.load_fast(repo / "labels" / f"{qid}.yaml")  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def pooled(tmp_path: Path) -> Path:
+    """The scenario with a batch of ``a`` and ``b`` at depth 3 committed on its branch."""
+    repo = make_repo(tmp_path / "repo")
+    assert cli(repo, "pool", "a", "b", "--depth", "3") == 0
+    return repo
+
+
+def label_path(repo: Path, qid: str) -> Path:
+    return repo / "labels" / f"{qid}.yaml"
+
+
+def test_two_reviewers_merge_into_two_commits_authored_by_them(
+    pooled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rd, co = label_path(pooled, "returns-damaged"), label_path(pooled, "cancel-order")
+    set_verdict(rd, "faq-shipping#damaged", "relevant")
+    set_verdict(rd, "policy-returns-v2#sec-2", "irrelevant")
+    commit_as(pooled, ALICE, "alice judges")
+    set_verdict(rd, "tenant-acme#returns", "2")
+    set_verdict(co, "no", "0")
+    set_verdict(co, "1239", "irrelevant")
+    commit_as(pooled, BOB, "bob judges")
+    head = git(pooled, "rev-parse", "HEAD").strip()
+    capsys.readouterr()
+
+    assert cli(pooled, "merge") == 0
+    out = capsys.readouterr().out
+    assert "Alice Judge <alice@example.invalid>: 2 verdicts" in out
+    assert "Bob Reviewer <bob@example.invalid>: 3 verdicts" in out
+
+    log = git(pooled, "log", "--format=%an|%ae|%cn|%s", f"{head}..HEAD").splitlines()
+    assert len(log) == 2
+    authors = sorted(line.split("|")[0] for line in log)
+    assert authors == ["Alice Judge", "Bob Reviewer"]
+    assert all(line.split("|")[2] == "Runner" for line in log)  # the committer ran the merge
+    assert all("2026" in line or "verdicts by" in line for line in log)
+
+    blame = git(pooled, "blame", "--line-porcelain", "labels/returns-damaged.yaml")
+    by_text: dict[str, str] = {}
+    author = ""
+    for line in blame.splitlines():
+        if line.startswith("author "):
+            author = line[len("author ") :]
+        elif line.startswith("\t"):
+            by_text[line[1:]] = author
+    assert by_text["  - faq-shipping#damaged"] == "Alice Judge"
+    assert by_text["  - policy-returns-v2#sec-2"] == "Alice Judge"
+    assert by_text["  - tenant-acme#returns"] == "Bob Reviewer"
+    assert by_text["  tenant-acme#returns: 2"] == "Bob Reviewer"
+
+    d = data(pooled, "returns-damaged")
+    assert "pending" not in d
+    assert d["relevant_doc_ids"] == [
+        "faq-shipping#damaged",
+        "policy-returns-v3#sec-2",
+        "tenant-acme#returns",
+    ]
+    assert d["judged_ids"] == sorted(d["judged_ids"])
+    assert set(d["judged_ids"]) == {
+        "faq-shipping#damaged",
+        "handbook#returns",
+        "policy-returns-v2#sec-2",
+        "policy-returns-v3#sec-2",
+        "tenant-acme#returns",
+    }
+    assert d["grades"] == {"tenant-acme#returns": 2}
+    blobs = {s: git(pooled, "hash-object", f"runs/{s}.trec").strip() for s in ("a", "b")}
+    assert [(p["system"], p["k"], p.get("run")) for p in d["pool"]] == [
+        ("a", 2, None),
+        ("a", 3, blobs["a"]),
+        ("b", 3, blobs["b"]),
+    ]
+    assert d["owner"] == "support-team"
+    text = label_path(pooled, "returns-damaged").read_text()
+    assert text.startswith("# Comments are kept by every rewrite.\n")
+    assert "# text:" not in text
+    assert data(pooled, "cancel-order")["judged_ids"] == [
+        "1239",
+        "faq-orders#cancel",
+        "faq-orders#late",
+        "no",
+    ]
+    assert "      - '1239'" not in text
+    assert "  - '1239'" in label_path(pooled, "cancel-order").read_text()
+    assert cli(pooled, "validate") == 0
+
+
+def test_minimal_diff(pooled: Path) -> None:
+    rd = label_path(pooled, "returns-damaged")
+    before = git(pooled, "show", "main:labels/returns-damaged.yaml")
+    before_batch = rd.read_text()
+    for doc in ("faq-shipping#damaged", "policy-returns-v2#sec-2", "tenant-acme#returns"):
+        set_verdict(rd, doc, "irrelevant")
+    assert cli(pooled, "merge", "--no-commit", "--partial") == 0
+    after = rd.read_text()
+    old, new = before.splitlines(), after.splitlines()
+    ops = difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes()
+    assert all(tag in ("equal", "insert") for tag, *_ in ops), "only insertions"
+    added = [ln for tag, _, _, j1, j2 in ops if tag == "insert" for ln in new[j1:j2]]
+    blobs = {s: git(pooled, "hash-object", f"runs/{s}.trec").strip() for s in ("a", "b")}
+    date = re.search(r"  - batch: '(\d{4}-\d{2}-\d{2})-", before_batch)
+    assert date
+    assert added == [
+        "  - faq-shipping#damaged",
+        "  - policy-returns-v2#sec-2",
+        "  - tenant-acme#returns",
+        "  - system: a",
+        "    k: 3",
+        f"    date: '{date.group(1)}'",
+        f"    run: {blobs['a']}",
+        "  - system: b",
+        "    k: 3",
+        f"    date: '{date.group(1)}'",
+        f"    run: {blobs['b']}",
+    ]
+
+
+def test_uncommitted_verdict_is_attributed_to_the_current_user(
+    pooled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    set_verdict(label_path(pooled, "cancel-order"), "no", "irrelevant")
+    capsys.readouterr()
+    assert cli(pooled, "merge", "--partial") == 0
+    captured = capsys.readouterr()
+    assert "not committed yet" in captured.err and "Runner" in captured.err
+    assert git(pooled, "log", "-1", "--format=%an").strip() == "Runner"
+    assert "no" in data(pooled, "cancel-order")["judged_ids"]
+
+
+def test_partial_lists_unresolved_and_keeps_them_with_their_text(
+    pooled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rd = label_path(pooled, "returns-damaged")
+    set_verdict(rd, "policy-returns-v2#sec-2", "irrelevant")
+    commit_as(pooled, ALICE, "one verdict")
+    capsys.readouterr()
+    assert cli(pooled, "merge") == 1
+    out = capsys.readouterr().out
+    assert "still pending: 4" in out
+    assert re.search(r"returns-damaged\.yaml:\d+:1: returns-damaged faq-shipping#damaged", out)
+    text = rd.read_text()
+    assert "policy-returns-v2#sec-2, verdict" not in text
+    assert "Damaged items may be returned within 14 days" not in text  # its text went too
+    lines = text.splitlines()
+    i = lines.index("      - {doc: faq-shipping#damaged, verdict: null}")
+    assert lines[i - 1].startswith("      # text: If your parcel")
+    assert lines[i - 2].startswith("      # question: ")
+    assert "policy-returns-v2#sec-2" in data(pooled, "returns-damaged")["judged_ids"]
+    assert len(data(pooled, "returns-damaged")["pool"]) == 1  # batch not complete yet
+    assert cli(pooled, "merge", "--partial") == 0  # nothing new; still pending, exit 0
+
+
+def test_merge_twice_changes_nothing(pooled: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for doc in ("faq-shipping#damaged", "policy-returns-v2#sec-2", "tenant-acme#returns"):
+        set_verdict(label_path(pooled, "returns-damaged"), doc, "relevant")
+    commit_as(pooled, BOB, "verdicts")
+    assert cli(pooled, "merge", "--partial") == 0
+    head = git(pooled, "rev-parse", "HEAD").strip()
+    before = snapshot(pooled / "labels")
+    capsys.readouterr()
+    assert cli(pooled, "merge", "--partial") == 0
+    assert "nothing to merge" in capsys.readouterr().out
+    assert git(pooled, "rev-parse", "HEAD").strip() == head
+    assert snapshot(pooled / "labels") == before
+
+
+def _hand_batch(repo: Path, qid: str, entries: list[tuple[str, str]]) -> Path:
+    path = label_path(repo, qid)
+    lines = [
+        "pending:",
+        "  - batch: '2026-12-02-a@3'",
+        "    systems:",
+        "      - a",
+        "    depth: 3",
+        "    date: '2026-12-02'",
+        "    docs:",
+    ]
+    for doc, verdict in entries:
+        lines += [f"      # text: about {doc}", f"      - {{doc: {doc}, verdict: {verdict}}}"]
+    path.write_text(path.read_text() + "\n".join(lines) + "\n")
+    git(repo, "commit", "-q", "-am", "hand-made batch")
+    return path
+
+
+def test_contradicting_verdict_names_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo(tmp_path / "r")
+    path = _hand_batch(repo, "returns-damaged", [("handbook#returns", "relevant")])
+    before = snapshot(repo / "labels")
+    assert cli(repo, "merge") == 1
+    err = capsys.readouterr().err
+    lines = path.read_text().splitlines()
+    verdict_line = lines.index("      - {doc: handbook#returns, verdict: relevant}") + 1
+    judged_line = lines.index("  - handbook#returns") + 1
+    assert f"returns-damaged.yaml:{verdict_line}:1: verdict 1 for handbook#returns" in err
+    assert f"returns-damaged.yaml:{judged_line}:" in err and "judged irrelevant" in err
+    assert "Traceback" not in err
+    assert snapshot(repo / "labels") == before
+
+
+def test_superseded_duplicate_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = make_repo(tmp_path / "r")
+    _hand_batch(
+        repo,
+        "returns-damaged",
+        [("policy-returns-v2#sec-2", "{duplicate-of: policy-returns-v3#sec-2}")],
+    )
+    before = snapshot(repo / "labels")
+    assert cli(repo, "merge") == 1
+    err = capsys.readouterr().err
+    assert "policy-returns-v3#sec-2 supersedes policy-returns-v2#sec-2" in err
+    assert snapshot(repo / "labels") == before
+
+
+def test_duplicate_joins_or_creates_a_class(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    _hand_batch(
+        repo,
+        "returns-damaged",
+        [
+            ("faq-shipping#damaged", "{duplicate-of: policy-returns-v3#sec-2}"),
+            ("tenant-acme#returns", "{duplicate-of: faq-shipping#damaged}"),
+            ("guide-app#login", "{duplicate-of: handbook#returns}"),  # not relevant: stays
+        ],
+    )
+    assert cli(repo, "merge", "--partial") == 0
+    d = data(repo, "returns-damaged")
+    assert d["relevant_classes"] == [
+        ["faq-shipping#damaged", "policy-returns-v3#sec-2", "tenant-acme#returns"]
+    ]
+    assert "faq-shipping#damaged" in d["judged_ids"] and "tenant-acme#returns" in d["judged_ids"]
+    assert d["relevant_doc_ids"] == ["policy-returns-v3#sec-2"]
+    label = label_from_data(d)
+    assert label.gain["tenant-acme#returns"] == 1
+    assert [e.doc for b in label.pending for e in b.docs] == ["guide-app#login"]
+
+
+def test_oracle_fills_verdicts_and_lists_what_it_does_not_know(
+    pooled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    qrels = pooled.parent / "reference.qrels"
+    qrels.write_text(
+        "returns-damaged 0 faq-shipping#damaged 2\n"
+        "returns-damaged 0 policy-returns-v2#sec-2 0\n"
+        "cancel-order 0 no 1\n"
+        "cancel-order 0 1239 -1\n"
+    )
+    capsys.readouterr()
+    assert cli(pooled, "merge", "--oracle", str(qrels)) == 1
+    out = capsys.readouterr().out
+    assert "still pending: 2" in out and "unknown to the oracle" in out
+    assert git(pooled, "log", "-1", "--format=%an <%ae>").strip() == (
+        "labelpool oracle <oracle@labelpool.invalid>"
+    )
+    assert "not by a person" in git(pooled, "log", "-1", "--format=%B")
+    d = data(pooled, "returns-damaged")
+    assert d["grades"] == {"faq-shipping#damaged": 2}
+
+    assert cli(pooled, "merge", "--oracle", str(qrels), "--oracle-missing", "irrelevant") == 0
+    message = git(pooled, "log", "-1", "--format=%B")
+    assert "Documents the reference does not know: 2, treated as irrelevant" in message
+    assert "pending" not in data(pooled, "cancel-order")
+    assert cli(pooled, "validate") == 0
+
+
+def test_bad_oracle_file_is_a_positioned_error(
+    pooled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = pooled.parent / "bad.qrels"
+    bad.write_text("q 0 d 1\nq 0 d2 x\n")
+    assert cli(pooled, "merge", "--oracle", str(bad)) == 2
+    err = capsys.readouterr().err
+    assert "bad.qrels:2:8: grade 'x' is not an integer" in err
+
+
+# ------------------------------------------------------------------ kill mid-way
+
+KILL_FILES = 160
+KILL_DOCS = 25
+
+
+def _big_batch_repo(root: Path) -> tuple[Path, Path]:
+    labels = {}
+    qrels = []
+    for i in range(KILL_FILES):
+        qid = f"q{i:04d}"
+        docs = [f"doc-{i}-{j}#c" for j in range(KILL_DOCS)]
+        entries = "".join(
+            f"      # text: the text of {d}, long enough to look like a chunk of a page\n"
+            f"      - {{doc: {d}, verdict: null}}\n"
+            for d in docs
+        )
+        labels[qid] = (
+            f"id: {qid}\nquestion: Question {i}?\nrelevant_doc_ids: []\njudged_ids: []\n"
+            "pending:\n  - batch: '2026-12-02-a@25'\n    systems:\n      - a\n"
+            f"    depth: 25\n    date: '2026-12-02'\n    docs:\n{entries}"
+        )
+        qrels += [f"{qid} 0 {d} {1 if j % 7 == 0 else 0}\n" for j, d in enumerate(docs)]
+    repo = make_repo(root, labels=labels, commit=False)
+    qrels_path = root.parent / f"{root.name}.qrels"
+    qrels_path.write_text("".join(qrels))
+    return repo, qrels_path
+
+
+def test_merge_killed_mid_way_leaves_every_file_old_or_new(tmp_path: Path) -> None:
+    repo, qrels = _big_batch_repo(tmp_path / "killed")
+    done, _ = _big_batch_repo(tmp_path / "done")
+    args = ["merge", "--oracle", str(qrels), "--no-commit"]
+    assert cli(done, *args) == 0
+    old = snapshot(repo / "labels")
+    new = snapshot(done / "labels")
+    assert old.keys() == new.keys() and all(old[k] != new[k] for k in old)
+
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from labelpool.cli import main; raise SystemExit(main())",
+            *args,
+            "--repo",
+            str(repo),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    # kill once some files are written (or after a bound), never waiting for the end
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        changed = sum(
+            1
+            for p in (repo / "labels").iterdir()
+            if p.is_file() and p.read_bytes() != old.get(p.name)
+        )
+        if changed >= 3:
+            break
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+    after = snapshot(repo / "labels")
+    stray = [n for n in after if not n.endswith(".yaml")]
+    assert stray == [] or all(n.startswith(".") and n.endswith(".tmp") for n in stray)
+    kinds = {"old": 0, "new": 0}
+    for name, content in after.items():
+        if not name.endswith(".yaml"):
+            continue
+        assert content in (old[name], new[name]), f"{name} is torn"
+        kinds["old" if content == old[name] else "new"] += 1
+        yamlio.loads_fast(content.decode("utf-8"), name)
+    assert kinds["new"] >= 1
+    assert kinds["old"] >= 1, "the merge finished before the kill: make the batch larger"
+    # a second merge completes the job
+    for n in stray:
+        (repo / "labels" / n).unlink()
+    assert cli(repo, *args) == 0
+    assert snapshot(repo / "labels") == new
+
+
+# ------------------------------------------------------------------ property test
+
+DOCS = [f"d{i}#c" for i in range(8)]
+VERDICTS = st.one_of(
+    st.none(),
+    st.sampled_from(["relevant", "irrelevant"]),
+    st.integers(min_value=0, max_value=3),
+    st.builds(lambda d: {"duplicate-of": d}, st.sampled_from(DOCS)),
+)
+
+
+def _flow(v: object) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, dict):
+        return f"{{duplicate-of: {v['duplicate-of']}}}"
+    return str(v)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    judged=st.dictionaries(st.sampled_from(DOCS), st.integers(0, 2), max_size=4),
+    verdicts=st.dictionaries(st.sampled_from(DOCS), VERDICTS, min_size=1, max_size=8),
+)
+def test_property_merge_keeps_lists_sorted_and_consistent(
+    tmp_path_factory: pytest.TempPathFactory,
+    judged: dict[str, int],
+    verdicts: dict[str, object],
+) -> None:
+    root = tmp_path_factory.mktemp("prop")
+    (root / "pyproject.toml").write_text("[tool.labelpool]\nformat = 1\n")
+    (root / "labels").mkdir()
+    pending = {d: v for d, v in verdicts.items() if d not in judged}
+    rel = sorted(d for d, g in judged.items() if g > 0)
+    lines = ["id: q", "question: Q?"]
+    lines += ["relevant_doc_ids:"] + [f"  - {d}" for d in rel] if rel else ["relevant_doc_ids: []"]
+    lines += (
+        ["judged_ids:"] + [f"  - {d}" for d in sorted(judged)] if judged else ["judged_ids: []"]
+    )
+    grades = {d: g for d, g in judged.items() if g > 1}
+    if grades:
+        lines += ["grades:"] + [f"  {d}: {g}" for d, g in sorted(grades.items())]
+    if judged:
+        lines += ["pool:", "  - system: x", "    k: 1", "    date: '2026-01-01'"]
+    if pending:
+        lines += [
+            "pending:",
+            "  - batch: b",
+            "    systems:",
+            "      - s",
+            "    depth: 5",
+            "    date: '2026-12-02'",
+            "    docs:",
+        ]
+        for d, v in pending.items():
+            lines += [f"      # text: {d}", f"      - {{doc: {d}, verdict: {_flow(v)}}}"]
+    (root / "labels" / "q.yaml").write_text("\n".join(lines) + "\n")
+    cfg = config.load(root)
+    try:
+        merge_wf.merge(cfg, commit=False)
+    except merge_wf.MergeError:
+        return  # contradictions are refused; a refusal writes nothing (tested above)
+    d = yamlio.load_fast(root / "labels" / "q.yaml")
+    for key in ("relevant_doc_ids", "judged_ids"):
+        assert d[key] == sorted(set(d[key])), key
+    assert set(d["relevant_doc_ids"]) <= set(d["judged_ids"])
+    classes = d.get("relevant_classes") or []
+    assert classes == sorted(classes, key=lambda c: c[0])
+    members = [m for c in classes for m in c]
+    assert len(members) == len(set(members))
+    assert all(c == sorted(c) for c in classes)
+    assert set(members) <= set(d["judged_ids"])
+    assert set(d.get("grades") or {}) <= set(d["relevant_doc_ids"]) | set(members)
+    label = label_from_data(d)
+    left = {e.doc for b in label.pending for e in b.docs}
+    for doc, v in pending.items():
+        if v is None:
+            assert doc in left
+        elif doc not in left and not isinstance(v, dict):
+            want = 1 if v == "relevant" else 0 if v == "irrelevant" else int(v)  # type: ignore[call-overload]
+            assert label.gain[doc] == want or doc in label.class_members
+    if pending and not left:
+        assert "pending" not in d
+        assert any(p["system"] == "s" and p["k"] == 5 for p in d["pool"])
+    shutil.rmtree(root)
