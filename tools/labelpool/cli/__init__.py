@@ -16,6 +16,8 @@ from labelpool.cli._common import app
 from labelpool.cli import version as _version  # noqa: F401, E402
 from labelpool.cli import compare as _compare  # noqa: F401, E402
 from labelpool.cli import check as _check  # noqa: F401, E402
+from labelpool.cli import pool as _pool  # noqa: F401, E402
+from labelpool.cli import merge as _merge  # noqa: F401, E402
 from labelpool.cli import history as _history  # noqa: F401, E402
 from labelpool.cli import diff as _diff  # noqa: F401, E402
 from labelpool.cli import poolinfo as _poolinfo  # noqa: F401, E402
