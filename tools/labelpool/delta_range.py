@@ -121,9 +121,13 @@ def _unjudged(label: Label, docs: Sequence[str]) -> dict[str, int]:
     return out
 
 
-def _rr(first_ranks: Iterable[int]) -> float:
-    r = min(first_ranks, default=0)
-    return 1.0 / r if r else 0.0
+def _first(*ranks: int) -> int:
+    """The best (smallest) of some 1-based ranks, 0 meaning none."""
+    return min((r for r in ranks if r), default=0)
+
+
+def _rr(rank: int) -> float:
+    return 1.0 / rank if rank else 0.0
 
 
 def question_range(
@@ -162,12 +166,14 @@ def question_range(
             high, low = max(high, 0.0), min(low, 0.0)
         return (low, high)
     if family == "RR":
-        fb = [r for r, _ in _hits(label, baseline, level)][:1]
-        fc = [r for r, _ in _hits(label, challenger, level)][:1]
-        options: list[tuple[list[int], list[int]]] = [([], [])]
-        options += [([ub[s]], [uc[s]]) for s in shared]
-        high = max(_rr(fc + list(uc_ex.values()) + sc) - _rr(fb + sb) for sb, sc in options)
-        low = min(_rr(fc + sc) - _rr(fb + list(ub_ex.values()) + sb) for sb, sc in options)
+        # first relevant rank (0: none) with nothing unjudged, and with own exclusives relevant
+        fb = min((r for r, _ in _hits(label, baseline, level)), default=0)
+        fc = min((r for r, _ in _hits(label, challenger, level)), default=0)
+        fb_ex = _first(fb, *ub_ex.values())
+        fc_ex = _first(fc, *uc_ex.values())
+        options = [(0, 0), *((ub[d], uc[d]) for d in shared)]  # none, or one shared doc
+        high = max(_rr(_first(fc_ex, sc)) - _rr(_first(fb, sb)) for sb, sc in options)
+        low = min(_rr(_first(fc, sc)) - _rr(_first(fb_ex, sb)) for sb, sc in options)
         return (low, high)
     if family == "R":
         total = len(_targets(label, level))
