@@ -197,3 +197,108 @@ def test_blame_parser_reuses_commit_headers() -> None:
     ]
     assert lines[1].info.author_date == "1970-01-01T01:00:00+01:00"
     assert lines[1].info.subject == "first"
+
+
+LABEL = """\
+id: {qid}
+question: {question}
+relevant_doc_ids:
+  - {rel}
+judged_ids:
+  - {rel}
+  - {irr}
+pool:
+  - system: bm25
+    k: 2
+    date: '2026-11-01'
+"""
+
+
+def test_real_pool_and_merge_by_two_judges(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The real loop: `labelpool pool`, two judges fill verdicts, `labelpool merge`."""
+    from history_scenario import PYPROJECT, git
+
+    repo = tmp_path / "repo"
+    (repo / "labels").mkdir(parents=True)
+    (repo / "runs").mkdir()
+    (repo / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    for qid, question, rel, irr in (
+        ("q1", "Damaged parcel?", "doc-a", "doc-b"),
+        ("q2", "Refund?", "doc-x", "doc-y"),
+    ):
+        (repo / "labels" / f"{qid}.yaml").write_text(
+            LABEL.format(qid=qid, question=question, rel=rel, irr=irr), encoding="utf-8"
+        )
+    (repo / "runs" / "dense.trec").write_text(
+        "q1 Q0 doc-c 1 3 dense\nq1 Q0 doc-a 2 2 dense\n"
+        "q2 Q0 doc-z 1 3 dense\nq2 Q0 doc-x 2 2 dense\n",
+        encoding="utf-8",
+    )
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.name", "Runner")
+    git(repo, "config", "user.email", "runner@example.org")
+    commit_all(repo, "init", ("Runner", "runner@example.org", "2026-11-01T00:00:00+00:00"))
+
+    def cli(*args: str) -> str:
+        proc = subprocess.run(
+            ["labelpool", *args, "--repo", str(repo)], capture_output=True, text=True, timeout=120
+        )
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return proc.stdout
+
+    cli("pool", "dense", "--depth", "2", "--no-text")
+    q1 = repo / "labels" / "q1.yaml"
+    q2 = repo / "labels" / "q2.yaml"
+    batch = next(
+        line.split("'")[1]
+        for line in q1.read_text(encoding="utf-8").splitlines()
+        if "batch:" in line
+    )
+    q1.write_text(
+        q1.read_text(encoding="utf-8").replace(
+            "{doc: doc-c, verdict: null}", "{doc: doc-c, verdict: relevant}"
+        ),
+        encoding="utf-8",
+    )
+    commit_all(repo, "verdicts for q1", ALICE)
+    q2.write_text(
+        q2.read_text(encoding="utf-8").replace(
+            "{doc: doc-z, verdict: null}", "{doc: doc-z, verdict: irrelevant}"
+        ),
+        encoding="utf-8",
+    )
+    commit_all(repo, "verdicts for q2", BOB)
+    cli("merge")
+
+    c = by_doc(history_json(capsys, repo, "q1", "doc-c"))["doc-c"]
+    assert c["current"]["kind"] == "relevant"
+    assert c["set_by"]["commit"]["author"] == "Alice Judge"
+    assert batch in c["set_by"]["commit"]["subject"]
+    assert c["decided_by"]["commit"]["author"] == "Alice Judge"
+    assert c["decided_by"]["commit"]["date"] == ALICE[2]
+    assert {ln["field"]: ln["commit"]["author"] for ln in c["lines"]} == {
+        "judged_ids": "Alice Judge",
+        "relevant_doc_ids": "Alice Judge",
+    }
+    z = by_doc(history_json(capsys, repo, "q2", "doc-z"))["doc-z"]
+    assert z["current"]["kind"] == "irrelevant"
+    assert z["set_by"]["commit"]["author"] == "Bob Reviewer"
+    assert z["decided_by"]["commit"]["date"] == BOB[2]
+    assert batch in z["set_by"]["commit"]["subject"]
+    # the old judgments stay the runner's
+    a = by_doc(history_json(capsys, repo, "q1", "doc-a"))["doc-a"]
+    assert a["set_by"]["commit"]["author"] == "Runner" and a["earlier"] == []
+
+    # diff main..HEAD: exactly the two new judgments and the new pool entries
+    capsys.readouterr()
+    assert main(["diff", "main", "HEAD", "--format", "json", "--repo", str(repo)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    added = {q["question"]: q["judgments_added"] for q in data["questions"]}
+    assert added == {"q1": [{"doc": "doc-c", "grade": 1}], "q2": [{"doc": "doc-z", "grade": 0}]}
+    for q in data["questions"]:
+        (entry,) = q["pool_added"]
+        assert entry["system"] == "dense" and entry["k"] == 2 and entry["run"]
+        assert q["pending_opened"] == [] and q["flips"] == []
+    assert data["summary"]["judgments_added"] == 2

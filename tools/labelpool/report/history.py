@@ -9,7 +9,9 @@ JSON shape (stable; keys are only ever added)::
                     "set_by": CHANGE,                 # the commit that made `current` so
                     "earlier": [CHANGE, ...],         # oldest first
                     "lines": [LINE, ...],             # blame of the lines carrying it today
-                    "before_question_edit": BOOL}]}
+                    "before_question_edit": BOOL,
+                    "decided_by": CHANGE | null}]}  # the commit that filled a pending
+                                                     # verdict which `set_by` merged
     COMMIT = {"commit", "author", "author_mail", "date", "subject", "uncommitted"}
     STATE  = {"kind", "verdict", "grade", "class", "batch", "proposed"}
              # kind: relevant | class-member | irrelevant | pending | pooled-unjudged
@@ -81,6 +83,7 @@ def to_json(h: QuestionHistory) -> dict[str, Any]:
                 "earlier": [change_json(c) for c in j.earlier],
                 "lines": [line_json(ln) for ln in j.lines],
                 "before_question_edit": j.before_question_edit,
+                "decided_by": change_json(j.decided_by),
             }
             for j in h.judgments
         ],
@@ -107,6 +110,8 @@ def render_text(h: QuestionHistory) -> str:
         if j.set_by is not None:
             verb = "removed" if j.current is None else "set"
             out.append(f"  {verb} by {_who(j.set_by.info)}")
+        if j.decided_by is not None:
+            out.append(f"  verdict filled in by {_who(j.decided_by.info)}")
         for line in j.lines:
             out.append(f"  line {line.line} ({line.field}): {_who(line.info)}")
         for change in reversed(j.earlier):

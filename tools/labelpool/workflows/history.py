@@ -138,6 +138,9 @@ class Judgment:
     earlier: tuple[Change, ...]  # older changes, oldest first
     lines: tuple[LineBlame, ...]  # blame of the lines carrying it today
     before_question_edit: bool  # set before the question's text last changed
+    # When ``set_by`` merged a verdict filled in a pending batch: the commit that filled it
+    # (the judge's own edit of the verdict line, with its date).
+    decided_by: Change | None = None
 
 
 @dataclass(frozen=True)
@@ -232,14 +235,18 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
     for d in wanted:
         history = changes[d]
         last_index, last = history[-1]
+        earlier = tuple(c for _, c in history[:-1])
+        decided = _decided_by(last, earlier)
+        decided_index = next((i for i, c in history if c is decided), last_index)
         judgments.append(
             Judgment(
                 doc=d,
                 current=doc_state(current, d),
                 set_by=last,
-                earlier=tuple(c for _, c in history[:-1]),
+                earlier=earlier,
                 lines=tuple(blamed.get(d, ())),
-                before_question_edit=text_changed is not None and last_index < text_changed[0],
+                before_question_edit=text_changed is not None and decided_index < text_changed[0],
+                decided_by=decided,
             )
         )
     return QuestionHistory(
@@ -251,6 +258,20 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
         created=created,
         judgments=tuple(judgments),
     )
+
+
+def _decided_by(last: Change, earlier: tuple[Change, ...]) -> Change | None:
+    """The change that filled the pending verdict which ``last`` merged (None if none)."""
+    was = last.before
+    if was is None or was.kind != "pending" or was.proposed is None:
+        return None
+    for change in reversed(earlier):
+        after, before = change.after, change.before
+        if after is None or after.kind != "pending" or after.proposed != was.proposed:
+            return None
+        if before is None or before.proposed != was.proposed:
+            return change
+    return None
 
 
 def _differs(place: GitPlace, path: str, has_head: bool) -> bool:
