@@ -116,14 +116,13 @@ class Run:
     def top(self, k: int) -> dict[str, list[str]]:
         """The first ``k`` documents of every question, in trec_eval order."""
         import numpy as np
-        import pyarrow as pa
 
         counts = np.minimum(np.diff(self.offsets), max(k, 0))
         if len(counts) == 0:
             return {}
         starts = self.offsets[:-1]
         rows = np.repeat(starts, counts) + _ranks_within(counts)
-        docs = self.docs.take(pa.array(rows, type=pa.int64())).to_pylist()
+        docs = self.docs.take(arrow_array(rows.astype(np.int64))).to_pylist()
         out: dict[str, list[str]] = {}
         pos = 0
         for q, c in zip(self.qids, counts, strict=True):
@@ -260,14 +259,76 @@ def read_run(path: Path, name: str | None = None) -> Run:
 
 def _columns_from_lists(qids: list[str], docs: list[str], scores: list[float]) -> Any:
     import numpy as np
+
+    return (arrow_strings(qids), arrow_strings(docs), np.asarray(scores, dtype=np.float64), None)
+
+
+# pyarrow.array() imports pandas when it is installed (a quarter second of start-up); these
+# build arrays from buffers instead.
+
+
+def arrow_strings(values: list[str]) -> pa.Array:
+    """A pyarrow string array from Python strings, without ``pyarrow.array``."""
+    import numpy as np
     import pyarrow as pa
 
-    return (
-        pa.array(qids, type=pa.string()),
-        pa.array(docs, type=pa.string()),
-        np.asarray(scores, dtype=np.float64),
-        None,
+    encoded = [v.encode("utf-8") for v in values]
+    lengths = np.fromiter((len(b) for b in encoded), dtype=np.int64, count=len(encoded))
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    if offsets[-1] < 2**31:
+        return pa.Array.from_buffers(
+            pa.string(),
+            len(encoded),
+            [None, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(b"".join(encoded))],
+        )
+    return pa.Array.from_buffers(
+        pa.large_string(),
+        len(encoded),
+        [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))],
+    ).cast(pa.large_string())
+
+
+_NUMPY_TYPES = {
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "uint8": "uint8",
+    "uint16": "uint16",
+    "uint32": "uint32",
+    "uint64": "uint64",
+    "float": "float32",
+    "double": "float64",
+}
+
+
+def numpy_of(array: pa.Array) -> np.ndarray:
+    """A numpy view of a primitive pyarrow array without nulls (``to_numpy`` imports pandas)."""
+    import numpy as np
+
+    if array.null_count:
+        raise ValueError("numpy_of: the array has nulls")
+    dtype = np.dtype(_NUMPY_TYPES[str(array.type)])
+    buffer = array.buffers()[1]
+    if buffer is None or len(array) == 0:
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(
+        buffer, dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize
     )
+
+
+def arrow_array(values: np.ndarray) -> pa.Array:
+    """A pyarrow array over a numpy int64/float64/bool array, without ``pyarrow.array``."""
+    import numpy as np
+    import pyarrow as pa
+
+    if values.dtype == np.bool_:
+        bits = np.packbits(values, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
+    kinds = {np.dtype(np.int64): pa.int64(), np.dtype(np.float64): pa.float64()}
+    values = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(kinds[values.dtype], len(values), [None, pa.py_buffer(values)])
 
 
 def _parse_trec_fast(path: Path, gz: bool) -> Any:
@@ -305,7 +366,7 @@ def _parse_trec_fast(path: Path, gz: bool) -> Any:
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError):
         return None
-    scores = table.column("score").to_numpy()
+    scores = numpy_of(table.column("score").combine_chunks())
     if not np.isfinite(scores).all():
         return None
     qid = table.column("qid").combine_chunks()
@@ -463,7 +524,9 @@ def _order(columns: Any, check_duplicates: bool) -> Any:
     import pyarrow.compute as pc
 
     qid, doc, scores, _ = columns
-    table = pa.table({"qid": qid, "doc": doc, "score": pa.array(scores, type=pa.float64())})
+    table = pa.Table.from_arrays(
+        [qid, doc, arrow_array(np.asarray(scores, dtype=np.float64))], names=["qid", "doc", "score"]
+    )
     order = pc.sort_indices(
         table,
         sort_keys=[("qid", "ascending"), ("score", "descending"), ("doc", "descending")],
@@ -471,10 +534,10 @@ def _order(columns: Any, check_duplicates: bool) -> Any:
     table = table.take(order)
     qcol = table.column("qid").combine_chunks()
     dcol = table.column("doc").combine_chunks()
-    sorted_scores = table.column("score").to_numpy()
+    sorted_scores = numpy_of(table.column("score").combine_chunks())
     # Question boundaries: qid changes between adjacent sorted rows.
     qenc = pc.run_end_encode(qcol)
-    ends = qenc.run_ends.to_numpy().astype(np.int64)
+    ends = numpy_of(qenc.run_ends).astype(np.int64)
     qids = np.asarray(qenc.values.to_pylist(), dtype=object)
     offsets = np.concatenate([np.zeros(1, dtype=np.int64), ends])
     if check_duplicates:
@@ -491,7 +554,7 @@ def _check_duplicates(offsets: np.ndarray, docs: pa.Array) -> None:
         return
     # Rank each row's doc id within the question: dictionary codes of the docs, then
     # (question, doc code) pairs must be unique.
-    codes = pc.dictionary_encode(docs).indices.to_numpy().astype(np.int64)
+    codes = numpy_of(pc.dictionary_encode(docs).indices).astype(np.int64)
     counts = np.diff(offsets)
     qi = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
     key = qi * (int(codes.max()) + 1) + codes

@@ -43,7 +43,7 @@ import numpy as np
 from labelpool.measures import Measure, parse
 from labelpool.measures.compute import Ranked, condensed, optimistic, per_query, ranks
 from labelpool.model import Label
-from labelpool.runs import Run
+from labelpool.runs import Run, arrow_array, arrow_strings, numpy_of
 
 UNJUDGED = -1  # grade code of a pooled-but-unjudged or pending document
 
@@ -108,7 +108,6 @@ def _qrels(labels: Mapping[str, Label]) -> _Qrels:
 
 
 def _build_qrels(labels: Mapping[str, Label], qids: np.ndarray) -> _Qrels:
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     q_of: list[int] = []
@@ -146,9 +145,9 @@ def _build_qrels(labels: Mapping[str, Label], qids: np.ndarray) -> _Qrels:
             docs.append(doc)
             grades.append(UNJUDGED)
             targets.append(-1)
-    encoded = pc.dictionary_encode(pa.array(docs, type=pa.string()))
+    encoded = pc.dictionary_encode(arrow_strings(docs))
     vocab = encoded.dictionary
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    codes = numpy_of(encoded.indices).astype(np.int64)
     width = max(len(vocab), 1)
     keys = np.asarray(q_of, dtype=np.int64) * width + codes
     order = np.argsort(keys, kind="stable")
@@ -177,7 +176,6 @@ class _Joined:
 
 def _join(run: Run, qrels: _Qrels, qids: np.ndarray | None = None) -> _Joined:
     """Rows of ``run`` restricted to the scored questions, with gains and judged flags."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     if qids is None:
@@ -193,15 +191,15 @@ def _join(run: Run, qrels: _Qrels, qids: np.ndarray | None = None) -> _Joined:
     to_label = np.array([label_index.get(str(q), -1) for q in qids], dtype=np.int64)
     docs = run.docs
     if not keep.all():
-        docs = docs.filter(pa.array(keep))
+        docs = docs.filter(arrow_array(keep))
         row_qi = row_qi[keep]
     if len(row_qi) and bool((np.diff(row_qi) < 0).any()):
         order = np.argsort(row_qi, kind="stable")  # qids given in another order
         row_qi = row_qi[order]
-        docs = docs.take(pa.array(order))
+        docs = docs.take(arrow_array(order.astype(np.int64)))
     width = max(len(qrels.vocab), 1)
     code = pc.index_in(docs, value_set=qrels.vocab).fill_null(-1)
-    code_np = code.to_numpy(zero_copy_only=False).astype(np.int64)
+    code_np = numpy_of(code).astype(np.int64)
     lq = to_label[row_qi] if len(row_qi) else np.zeros(0, dtype=np.int64)
     key = lq * width + code_np
     at = np.searchsorted(qrels.keys, key)
