@@ -100,6 +100,7 @@ def test_import_without_provenance_says_unknown(
     ("name", "text"),
     [
         ("q.jsonl", '{"_id": "q1", "text": "First?"}\n{"_id": "q2", "text": "Second?"}\n'),
+        ("q.tsv", "\ufeffq1\tFirst?\nq2\t  Second?  \n"),
         ("q.jsonl", '{"id": "q1", "text": "First?"}\n\n{"id": "q2", "text": "Second?"}\n'),
         (
             "topics.txt",

@@ -166,6 +166,21 @@ def test_missing_list_is_created_at_its_canonical_place(tmp_path: Path) -> None:
     )
 
 
+def test_set_sorted_list_edits_in_place_keeping_comments(tmp_path: Path) -> None:
+    text = "id: q\njudged_ids:\n  - a   # first\n  - c\n  - e   # last\nx-note: kept\n"
+    path = write(tmp_path, "q.yaml", text)
+    doc = yamlio.load_roundtrip(path)
+    yamlio.set_sorted_list(doc.data, "judged_ids", ["e", "b", "a", "no"])
+    yamlio.save(doc)
+    assert path.read_text(encoding="utf-8") == (
+        "id: q\njudged_ids:\n  - a   # first\n  - b\n  - e   # last\n  - 'no'\nx-note: kept\n"
+    )
+    doc = yamlio.load_roundtrip(path)
+    yamlio.set_sorted_list(doc.data, "judged_ids", [])
+    yamlio.save(doc)
+    assert yamlio.load_fast(path) == {"id": "q", "judged_ids": [], "x-note": "kept"}
+
+
 def test_mapping_item_and_removals(tmp_path: Path) -> None:
     path = write(tmp_path, "seed.yaml", SEED)
     doc = yamlio.load_roundtrip(path)
@@ -232,7 +247,8 @@ SAFETY_CASES: list[tuple[str, bytes, int, int, str]] = [
         "'<<<<<<<'",
     ),
     ("LP006", b"%YAML 1.1\n---\nid: q\nquestion: no\n", 1, 1, "directive"),
-    ("LP006", b"%TAG !e! tag:example.com,2000:\n---\nid: q\n", 1, 1, "directive"),
+    ("LP006", b"# c\n%TAG !e! tag:example.com,2000:\n---\nid: q\n", 2, 1, "%TAG directive"),
+    ("LP006", b"%YAML 2.0\n---\nid: q\n", 1, 1, "%YAML directive"),
     ("LP007", b"id: q\nquestion: a\n---\nid: r\n", 3, 1, "second YAML document"),
     ("LP008", b"# only a comment\n\n", 1, 1, "empty file"),
     ("LP008", b"", 1, 1, "empty file"),

@@ -138,6 +138,15 @@ def guard(
         return [at(line, col, "LP002", f"invalid UTF-8 byte 0x{raw[exc.start]:02X}")]
 
     found: list[Finding] = []
+    for n, line_text in enumerate(text.split("\n", 200)[:200], start=1):
+        stripped = line_text.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if line_text.startswith("%"):
+            word = line_text.split()[0]
+            found.append(at(n, 1, "LP006", f"{word} directive; remove it"))
+            continue
+        break  # directives only come before the document
     for rule, regex, what in (
         ("LP003", _CONTROL_RE, "control character"),
         ("LP004", _BIDI_RE, "bidirectional control character"),
@@ -184,13 +193,11 @@ def _guard_events(where: str, text: str, max_depth: int) -> list[Finding]:
                 documents += 1
                 if documents == 2:
                     at(event.start_mark, "LP007", "a second YAML document; keep one per file")
-                if event.version or event.tags:
+                if event.version or event.tags:  # a directive after a first document
                     match = _DIRECTIVE_RE.search(text)
                     pos = match.start() if match else 0
                     line, col = _line_col(text, pos)
-                    found.append(
-                        Finding(where, line, col, "LP006", "%YAML/%TAG directive; remove it")
-                    )
+                    found.append(Finding(where, line, col, "LP006", "directive; remove it"))
                 continue
             if kind not in (
                 yaml.ScalarEvent,
@@ -598,16 +605,21 @@ def set_sorted_list(data: CommentedMap, key: str, items: Iterable[str]) -> None:
     wanted = sorted({str(i) for i in items})
     current = data.get(key)
     if isinstance(current, CommentedSeq):
-        if [str(v) for v in current] == wanted:
+        values = [str(v) for v in current]
+        if values == sorted(set(values)):
+            # edit in place: removals and insertions only, so comments stay with their items
+            unwanted = set(values) - set(wanted)
+            for i in reversed(range(len(values))):
+                if values[i] in unwanted:
+                    del current[i]
+            for item in wanted:
+                add_to_sorted_list(data, key, item)
             for i, v in enumerate(current):
                 current[i] = scalar(v)
             if wanted:
                 current.fa.set_block_style()
-            return
-        keep = {str(v) for v in current}
-        if keep <= set(wanted) and [str(v) for v in current] == sorted(keep):
-            for item in wanted:
-                add_to_sorted_list(data, key, item)
+            else:
+                current.fa.set_flow_style()
             return
     _put_key(data, key, _block_seq(scalar(i) for i in wanted))
 

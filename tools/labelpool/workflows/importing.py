@@ -87,7 +87,7 @@ def check_doc(doc: str, where: str) -> None:
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise ImportFailed(f"{path}: cannot read: {exc.strerror or exc}", usage=True) from None
     except UnicodeDecodeError as exc:
