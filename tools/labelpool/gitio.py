@@ -354,3 +354,20 @@ def commit_paths(
         args.append(f"--author={author[0]} <{author[1]}>")
     git(cwd, *args, "--", *paths, input_bytes=message.encode("utf-8"))
     return git_text(cwd, "rev-parse", "HEAD").strip()
+
+
+# --- changed files (diff) ----------------------------------------------------------------------
+
+
+def changed_paths(cwd: Path, rev: str, rev2: str | None, path: str) -> set[str]:
+    """Files under ``path`` (relative to the top level) that differ between ``rev`` and ``rev2``
+    (``None``: the working tree, untracked files included), as paths from the top level."""
+    spec = [rev] if rev2 is None else [rev, rev2]
+    out = git(cwd, "diff", "--name-only", "-z", "--no-renames", "--no-relative", *spec, "--", path)
+    names = {n.decode("utf-8", "surrogateescape") for n in out.split(b"\x00") if n}
+    if rev2 is None:
+        extra = git(
+            cwd, "ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--", path
+        )
+        names |= {n.decode("utf-8", "surrogateescape") for n in extra.split(b"\x00") if n}
+    return names

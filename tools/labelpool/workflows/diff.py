@@ -21,7 +21,12 @@ from typing import Any
 
 from labelpool.config import Config
 from labelpool.model import DuplicateOf, Label, PoolEntry
-from labelpool.workflows.revisions import WORKTREE, RevisionError, labels_at
+from labelpool.workflows.revisions import (
+    WORKTREE,
+    RevisionError,
+    changed_label_files,
+    labels_at,
+)
 
 
 class DiffError(Exception):
@@ -263,8 +268,10 @@ def diff(cfg: Config, rev_from: str, rev_to: str | None = None) -> SetDiff:
     """The semantic diff of the label set between ``rev_from`` and ``rev_to`` (default: the
     working tree)."""
     try:
-        before = labels_at(cfg, rev_from)
-        after = labels_at(cfg, rev_to)
+        # Only files git sees as changed can differ in meaning: read just those.
+        changed = changed_label_files(cfg, rev_from, rev_to)
+        before = labels_at(cfg, rev_from, only=changed)
+        after = labels_at(cfg, rev_to, only=changed)
     except RevisionError as exc:
         raise DiffError(str(exc)) from None
     return diff_labels(before, after, rev_from, WORKTREE if rev_to is None else rev_to)

@@ -167,6 +167,8 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
     except RevisionError as exc:
         raise HistoryError(str(exc)) from None
     path = place.label_path(question)
+    if not (place.top / path).is_file() and (place.top / (path[:-5] + ".yml")).is_file():
+        path = path[:-5] + ".yml"
     disk = place.top / path
     try:
         commits = gitio.log(place.top, path, rev="HEAD", no_merges=True, reverse=True)

@@ -72,22 +72,53 @@ def parse_many(contents: Mapping[str, bytes]) -> dict[str, Label]:
     return {name: parse_label(contents[name], name) for name in sorted(contents)}
 
 
-def labels_at(cfg: Config, rev: str | None) -> dict[str, Label]:
-    """Every label (question id -> Label) at ``rev``; ``None`` means the working tree."""
-    if rev is None:
+def _is_label_file(place: GitPlace, name: str) -> bool:
+    return name.endswith((".yaml", ".yml")) and os.path.dirname(name) == place.labels
+
+
+def changed_label_files(cfg: Config, rev_from: str, rev_to: str | None) -> set[str]:
+    """Label files (paths from the git top level) that differ between the two revisions
+    (``rev_to`` None: the working tree). Every other label file is byte-identical at both."""
+    place = git_place(cfg)
+    try:
+        gitio.rev_parse(place.top, rev_from)
+        if rev_to is not None:
+            gitio.rev_parse(place.top, rev_to)
+        names = gitio.changed_paths(place.top, rev_from, rev_to, place.labels or ".")
+    except gitio.GitError as exc:
+        raise RevisionError(str(exc)) from None
+    return {n for n in names if _is_label_file(place, n)}
+
+
+def labels_at(cfg: Config, rev: str | None, only: set[str] | None = None) -> dict[str, Label]:
+    """Every label (question id -> Label) at ``rev``; ``None`` means the working tree.
+
+    ``only``: read just these label files (paths from the git top level; absent ones skipped).
+    """
+    if rev is None and only is None:
         try:
             return dict(labelset.load(cfg).labels)
         except labelset.LabelSetError as exc:
             raise RevisionError(str(exc)) from None
     place = git_place(cfg)
+    if rev is None:
+        assert only is not None
+        paths = [place.top / n for n in sorted(only) if (place.top / n).is_file()]
+        try:
+            return dict(labelset.load_files(paths).labels)
+        except labelset.LabelSetError as exc:
+            raise RevisionError(str(exc)) from None
     try:
         commit = gitio.rev_parse(place.top, rev)
-        blobs = gitio.ls_tree(place.top, commit, place.labels or ".")
+        if only is None:
+            blobs = gitio.ls_tree(place.top, commit, place.labels or ".")
+            names = sorted(n for n in blobs if _is_label_file(place, n))
+            specs = [blobs[n] for n in names]
+        else:
+            names = sorted(only)
+            specs = [f"{commit}:{n}" for n in names]
     except gitio.GitError as exc:
         raise RevisionError(str(exc)) from None
-    names = sorted(
-        n for n in blobs if n.endswith((".yaml", ".yml")) and os.path.dirname(n) == place.labels
-    )
-    contents = gitio.cat_blobs(place.top, [blobs[n] for n in names])
+    contents = gitio.cat_blobs(place.top, specs)
     by_name = {f"{rev}:{n}": c for n, c in zip(names, contents, strict=True) if c is not None}
     return {label.id: label for label in parse_many(by_name).values()}
