@@ -135,3 +135,29 @@ def test_console_script_exit_codes(gitrepo: Path) -> None:
     )
     assert proc.returncode == 1, proc.stderr
     assert "check: regression" in proc.stdout
+
+
+def _with_tail(ranking, tail: str):  # type: ignore[no-untyped-def]
+    """A ranking followed by 20 documents nobody judged (ranks 11-30)."""
+    return lambda i: ranking(i) + [f"q{i:02d}-{tail}{j}" for j in range(20)]
+
+
+def test_unchanged_long_run_passes_with_default_measures(
+    gitrepo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from compare_helpers import bm25
+
+    write_run(gitrepo / "runs" / "bm25.trec", _with_tail(bm25, "t"), "bm25")
+    git(gitrepo, "commit", "-q", "-am", "deeper run")
+    run = str(gitrepo / "runs/bm25.trec")
+    # AP@100 reads ranks 11-30, unjudged on both sides (relabel), but nothing changed
+    assert _check(gitrepo, run, "--against", "HEAD", "--format", "json") == 0
+    doc = json.loads(capsys.readouterr().out)
+    ap = next(c for c in doc["comparisons"] if c["measure"] == "AP@100")
+    assert ap["reading"] == "relabel" and doc["check"]["status"] == "ok"
+    # a change below rank 10 only: the top-10 measures are fine, AP@100 cannot be read
+    write_run(gitrepo / "runs" / "bm25.trec", _with_tail(bm25, "other"), "bm25")
+    assert _check(gitrepo, run, "--against", "HEAD", "--format", "json") == 3
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["check"]["status"] == "not-meaningful"
+    assert [r.split(":")[0] for r in doc["check"]["reasons"]] == ["AP@100"]

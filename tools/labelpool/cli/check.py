@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config
+from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
 
 
 class CheckFormat(str, Enum):
@@ -97,6 +97,8 @@ def check(
         fail(f"error: {exc}")
     except (labelset.LabelSetError, yamlio.YamlError, gitio.GitError) as exc:
         fail(f"error: {exc}")
+    for note in outcome.result.warnings:
+        warn(note)
     if fmt is CheckFormat.json:
         doc = report.to_json(outcome.result)
         doc["check"] = {

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config
+from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
 
 MEASURE_HELP = (
     "Measure(s), repeatable or space/comma-separated "
@@ -82,6 +82,8 @@ def compare(
         fail(f"error: {exc}")
     except workflow.CompareError as exc:
         fail(f"error: {exc}", EXIT_USAGE)
+    for note in result.warnings:
+        warn(note)
     if fmt is CompareFormat.json:
         print(json.dumps(report.to_json(result), indent=2))
     elif fmt is CompareFormat.markdown:

@@ -8,7 +8,8 @@ every measure; the outcome, as an exit code:
 * 1 (``regression``): on some measure whose comparison is ``meaningful``, the upper end of the
   95% bootstrap interval of the delta is below ``-budget``;
 * 3 (``not-meaningful``): otherwise, when some comparison is not ``meaningful`` (the reason and
-  the judging cost are given);
+  the judging cost are given), unless both rankings are identical at that measure's depth on
+  every question (an unchanged run cannot have got worse, however unjudged it is);
 * 0 (``ok``): the run did not get worse.
 
 A proven regression outranks an uninterpretable measure: it is the use the seed endorses for a
@@ -21,6 +22,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from labelpool import gitio
 from labelpool.config import Config
@@ -73,6 +75,14 @@ def reference_bytes(cfg: Config, run_path: Path, against: str) -> tuple[bytes, s
     return data, f"{against}:{rel}"
 
 
+def _same_rankings(a: Any, b: Any, depth: int | None) -> bool:
+    """True when two runs rank the same documents in the same order (to ``depth``; None: all)."""
+    if depth is None:
+        qids = sorted(a.qid_set | b.qid_set)
+        return all(a.ranking(q) == b.ranking(q) for q in qids)
+    return bool(a.top(depth) == b.top(depth))
+
+
 def check(
     cfg: Config,
     labels: Mapping[str, Label],
@@ -86,6 +96,7 @@ def check(
     seed: int = 0,
     labels_commit: str | None = None,
 ) -> CheckResult:
+    from labelpool import measures as measures_mod
     from labelpool import runs as runs_mod
 
     if budget < 0:
@@ -97,6 +108,10 @@ def check(
         ref_path.write_bytes(data)
         ref_name = f"{run.name}@{against}"
         ref = runs_mod.read_run(ref_path, name=ref_name)
+        same = {
+            depth: _same_rankings(ref, run, depth)
+            for depth in {m.depth(k) for m in measures_mod.parse(list(measures))}
+        }
         result = compare(
             cfg,
             labels,
@@ -119,7 +134,7 @@ def check(
                     f"{c.measure}: {c.delta:+.3f}, 95% CI [{c.ci95[0]:.3f}, {c.ci95[1]:.3f}] "
                     f"below -{budget:g}"
                 )
-        else:
+        elif not same[c.depth]:
             unclear.append(
                 f"{c.measure}: {c.reading} ({c.reading_why}); judge {c.judge_cost.documents} "
                 f"documents over {c.judge_cost.questions} questions ({c.pool_command})"

@@ -95,6 +95,7 @@ class CompareResult:
     built_by: tuple[str, ...]  # the system(s) whose pool entries cover the most questions
     pool_systems: Mapping[str, int]  # every pooled system -> questions it was pooled on
     comparisons: tuple[Comparison, ...] = field(default_factory=tuple)
+    warnings: tuple[str, ...] = ()  # the scorer's warnings (ties, pending batches, ...)
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,8 @@ def compare(
         for r in runs
     }
     qids = [str(q) for q in scored[base_name].qids]
+    if not qids:
+        raise CompareError("no judged question in the labels: nothing to compare on")
     for name, res in scored.items():
         if [str(q) for q in res.qids] != qids:
             raise CompareError(f"{name}: scored on other questions than {base_name}")
@@ -323,6 +326,13 @@ def compare(
         built_by=built_by,
         pool_systems=dict(sorted(counts.items())),
         comparisons=tuple(comparisons),
+        warnings=tuple(
+            dict.fromkeys(
+                w if w.startswith(res.system) else f"{res.system}: {w}"
+                for res in scored.values()
+                for w in res.warnings
+            )
+        ),
     )
 
 
