@@ -398,3 +398,21 @@ def test_cli_subprocess_runs(scenario: Scenario) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "~ flipped doc-b: irrelevant -> relevant (grade 1)" in proc.stdout
+
+
+def test_broken_label_is_a_positioned_error(
+    fresh: Scenario, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (fresh.repo / "labels" / "q3.yaml").write_text(
+        "id: q3\nquestion: [unclosed\n", encoding="utf-8"
+    )
+    capsys.readouterr()
+    assert main(["diff", "HEAD", "--repo", str(fresh.repo)]) == 1
+    err = capsys.readouterr().err
+    assert "labels/q3.yaml:" in err and "Traceback" not in err
+    assert err.split("labels/q3.yaml:")[1].split(":")[0].isdigit()  # a line number
+    # a broken file committed at REV is named as REV:path
+    commit_all(fresh.repo, "broken", BOB)
+    (fresh.repo / "labels" / "q3.yaml").unlink()
+    assert main(["diff", "HEAD", "--repo", str(fresh.repo)]) == 1
+    assert "HEAD:labels/q3.yaml:" in capsys.readouterr().err
