@@ -138,7 +138,8 @@ def guard(
         return [at(line, col, "LP002", f"invalid UTF-8 byte 0x{raw[exc.start]:02X}")]
 
     found: list[Finding] = []
-    for n, line_text in enumerate(text.split("\n", 200)[:200], start=1):
+    head = text.split("\n", 200)[:200] if text.startswith("%") or "\n%" in text else []
+    for n, line_text in enumerate(head, start=1):
         stripped = line_text.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -168,28 +169,81 @@ def guard(
     return _guard_events(where, text, max_depth)
 
 
-class _Frame:
-    __slots__ = ("expect_key", "is_map", "keys")
-
-    def __init__(self, is_map: bool) -> None:
-        self.is_map = is_map
-        self.expect_key = is_map
-        self.keys: dict[str, int] = {}
+_SCALAR = yaml.ScalarEvent
+_MAP_START = yaml.MappingStartEvent
+_SEQ_START = yaml.SequenceStartEvent
+_MAP_END = yaml.MappingEndEvent
+_SEQ_END = yaml.SequenceEndEvent
+_ALIAS = yaml.AliasEvent
+_DOC_START = yaml.DocumentStartEvent
+_STREAM_END = yaml.StreamEndEvent
 
 
 def _guard_events(where: str, text: str, max_depth: int) -> list[Finding]:
+    """Event-stream checks (libyaml): nothing is composed or constructed."""
     found: list[Finding] = []
 
     def at(mark: Any, rule: str, message: str) -> None:
         found.append(Finding(where, mark.line + 1, mark.column + 1, rule, message))
 
-    stack: list[_Frame] = []
+    def node_marks(event: Any) -> None:
+        if event.anchor is not None:
+            at(event.start_mark, "LP009", f"anchor &{event.anchor}; write the value out")
+        if event.tag is not None:
+            at(event.start_mark, "LP012", f"explicit tag {event.tag}; remove it")
+
+    # one frame per open collection: [is_mapping, next node is a key, {key: line}]
+    stack: list[list[Any]] = []
     documents = 0
     root_empty = False
+    parser = yaml.CSafeLoader(text)
+    get_event = parser.get_event
     try:
-        for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+        while True:
+            event = get_event()
             kind = type(event)
-            if kind is yaml.DocumentStartEvent:
+            if kind is _SCALAR:
+                if stack:
+                    top = stack[-1]
+                    if top[0]:
+                        if top[1]:
+                            top[1] = False
+                            value = event.value
+                            line = event.start_mark.line + 1
+                            if value == "<<" and not event.style:
+                                at(event.start_mark, "LP011", "merge key <<; write the keys out")
+                            first = top[2].get(value)
+                            if first is not None:
+                                at(
+                                    event.start_mark,
+                                    "LP014",
+                                    f"duplicate key {value!r} (lines {first} and {line})",
+                                )
+                            else:
+                                top[2][value] = line
+                        else:
+                            top[1] = True
+                else:
+                    root_empty = event.value == "" and not event.style and event.tag is None
+                if event.anchor is not None or event.tag is not None:
+                    node_marks(event)
+            elif kind is _MAP_START or kind is _SEQ_START:
+                if stack and stack[-1][0]:
+                    stack[-1][1] = not stack[-1][1]
+                if event.anchor is not None or event.tag is not None:
+                    node_marks(event)
+                is_map = kind is _MAP_START
+                stack.append([is_map, is_map, {}])
+                if len(stack) > max_depth:
+                    at(event.start_mark, "LP013", f"nesting deeper than {max_depth} levels")
+                    return found
+            elif kind is _MAP_END or kind is _SEQ_END:
+                stack.pop()
+            elif kind is _ALIAS:
+                if stack and stack[-1][0]:
+                    stack[-1][1] = not stack[-1][1]
+                at(event.start_mark, "LP010", f"alias *{event.anchor}; write the value out")
+            elif kind is _DOC_START:
                 documents += 1
                 if documents == 2:
                     at(event.start_mark, "LP007", "a second YAML document; keep one per file")
@@ -198,55 +252,8 @@ def _guard_events(where: str, text: str, max_depth: int) -> list[Finding]:
                     pos = match.start() if match else 0
                     line, col = _line_col(text, pos)
                     found.append(Finding(where, line, col, "LP006", "directive; remove it"))
-                continue
-            if kind not in (
-                yaml.ScalarEvent,
-                yaml.AliasEvent,
-                yaml.MappingStartEvent,
-                yaml.SequenceStartEvent,
-                yaml.MappingEndEvent,
-                yaml.SequenceEndEvent,
-            ):
-                continue
-            if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
-                stack.pop()
-                continue
-            # A node starts: is it a mapping key?
-            is_key = False
-            if stack:
-                top = stack[-1]
-                if top.is_map:
-                    is_key = top.expect_key
-                    top.expect_key = not top.expect_key
-            elif kind is yaml.ScalarEvent:
-                root_empty = event.value == "" and not event.style and event.tag is None
-            if kind is yaml.AliasEvent:
-                at(event.start_mark, "LP010", f"alias *{event.anchor}; write the value out")
-                continue
-            if event.anchor is not None:
-                at(event.start_mark, "LP009", f"anchor &{event.anchor}; write the value out")
-            if event.tag is not None:
-                at(event.start_mark, "LP012", f"explicit tag {event.tag}; remove it")
-            if kind is yaml.ScalarEvent:
-                if is_key:
-                    top = stack[-1]
-                    if event.value == "<<" and not event.style:
-                        at(event.start_mark, "LP011", "merge key <<; write the keys out")
-                    first = top.keys.get(event.value)
-                    line = event.start_mark.line + 1
-                    if first is not None:
-                        at(
-                            event.start_mark,
-                            "LP014",
-                            f"duplicate key {event.value!r} (lines {first} and {line})",
-                        )
-                    else:
-                        top.keys[event.value] = line
-                continue
-            stack.append(_Frame(kind is yaml.MappingStartEvent))
-            if len(stack) > max_depth:
-                at(event.start_mark, "LP013", f"nesting deeper than {max_depth} levels")
-                return found
+            elif kind is _STREAM_END:
+                break
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -257,6 +264,8 @@ def _guard_events(where: str, text: str, max_depth: int) -> list[Finding]:
     except (yaml.YAMLError, RecursionError) as exc:
         found.append(Finding(where, 1, 1, "LP015", f"invalid YAML: {exc}"))
         return found
+    finally:
+        parser.dispose()
     if documents == 0 or (documents == 1 and root_empty):
         found.append(Finding(where, 1, 1, "LP008", "empty file: no YAML document"))
     return found
