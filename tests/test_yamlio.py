@@ -143,6 +143,18 @@ def test_adding_one_judged_id_is_a_one_line_diff(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == after
 
 
+def test_comment_lines_stay_above_the_item_they_were_written_above(tmp_path: Path) -> None:
+    text = "judged_ids:\n  - a   # eol a\n  # about c\n  - c\n  # about x\nx: 1\n"
+    path = write(tmp_path, "q.yaml", text)
+    doc = yamlio.load_roundtrip(path)
+    for item in ("b", "d"):
+        yamlio.add_to_sorted_list(doc.data, "judged_ids", item)
+    yamlio.save(doc)
+    assert path.read_text(encoding="utf-8") == (
+        "judged_ids:\n  - a   # eol a\n  - b\n  # about c\n  - c\n  - d\n  # about x\nx: 1\n"
+    )
+
+
 def test_an_ambiguous_id_is_inserted_quoted(tmp_path: Path) -> None:
     path = write(tmp_path, "seed.yaml", SEED)
     doc = yamlio.load_roundtrip(path)

@@ -36,10 +36,12 @@ import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.emitter import Emitter
+from ruamel.yaml.error import CommentMark
 from ruamel.yaml.error import MarkedYAMLError as RuamelMarkedError
 from ruamel.yaml.error import YAMLError as RuamelYAMLError
 from ruamel.yaml.nodes import ScalarNode as RuamelScalarNode
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
+from ruamel.yaml.tokens import CommentToken
 
 from labelpool.findings import Finding
 from labelpool.model import KNOWN_KEYS
@@ -651,7 +653,29 @@ def add_to_sorted_list(data: CommentedMap, key: str, item: str) -> bool:
         pos += 1
     seq.insert(pos, scalar(item))
     seq.fa.set_block_style()
+    if pos > 0:
+        _move_following_comments(seq, pos - 1, pos)
     return True
+
+
+def _move_following_comments(seq: CommentedSeq, before: int, new: int) -> None:
+    """Comment lines stored after item ``before`` precede the item that followed it: when a new
+    item is inserted in between, they move to the new item (so they still come right before
+    the item they were written above)."""
+    entry = seq.ca.items.get(before)
+    if not entry or entry[0] is None:
+        return
+    eol, _, rest = entry[0].value.partition("\n")
+    if not rest.strip():
+        return
+    if eol.strip():
+        entry[0].value = eol + "\n"
+    else:
+        entry[0] = None
+        if not any(entry):
+            del seq.ca.items[before]
+    token = CommentToken("\n" + rest, CommentMark(0), None)
+    seq.ca.items[new] = [token, None, None, None]
 
 
 def remove_from_list(data: CommentedMap, key: str, item: str) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ruamel.yaml.comments import CommentedMap
+
 from labelpool import yamlio
 
 
@@ -18,7 +20,7 @@ class FmtResult:
 def format_text(text: str, path: Path | str = "<string>") -> str:
     """Canonical text of one label file's (already guarded) text; raises ``YamlError``."""
     data = yamlio.loads_roundtrip(text, path)
-    if not isinstance(data, yamlio.CommentedMap):
+    if not isinstance(data, CommentedMap):
         raise yamlio.YamlError(str(path), 1, 1, "LP015", "the file is not a YAML mapping")
     yamlio.format_label(data, text)
     return yamlio.dumps(data)
