@@ -122,7 +122,8 @@ def test_versions_file_errors_have_positions(tmp_path: Path) -> None:
         corpus.read_versions(path, None)
     assert str(info.value).startswith(f"{path}:3:7: 'has space' does not match")
     path.write_text("supersedes: [a]\n", encoding="utf-8")
-    with pytest.raises(corpus.CorpusError, match=r"versions.yaml:1:1: \['a'\] is not of type 'object'"):
+    with pytest.raises(corpus.CorpusError,
+                       match=r"versions.yaml:1:1: \['a'\] is not of type 'object'"):
         corpus.read_versions(path, None)
 
 

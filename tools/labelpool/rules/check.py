@@ -12,26 +12,32 @@ from typing import Any
 
 from labelpool.findings import Finding
 from labelpool.rules import classes, identity, keys, lists, pending, pool, scalars, schema
-from labelpool.rules.view import View, ViewError, compose
+from labelpool.rules.view import ViewError, compose
 
-DocPos = tuple[str, int, int]
+JUDGED_LISTS = ("judged_ids", "relevant_doc_ids")
 
 
 @dataclass
 class FileResult:
+    """Per-file findings (path left empty) and facts for the cross-file rules.
+
+    ``lists`` and ``classes`` are only filled for a schema-valid file; positions of the
+    facts are found again (``rules.view.locate``) only when a cross-file rule reports one.
+    """
+
     findings: list[Finding] = field(default_factory=list)
     qid: str | None = None
     qid_pos: tuple[int, int] = (1, 1)
-    docs: list[DocPos] = field(default_factory=list)  # judged ids (corpus check)
-    classes: list[list[DocPos]] = field(default_factory=list)  # supersession check
+    lists: dict[str, list[str]] = field(default_factory=dict)  # judged ids (corpus check)
+    classes: list[list[str]] = field(default_factory=list)  # supersession check
 
     def to_json(self) -> dict[str, Any]:
         return {
             "f": [[f.line, f.col, f.rule, f.message, f.severity] for f in self.findings],
             "id": self.qid,
             "ip": list(self.qid_pos),
-            "d": [list(d) for d in self.docs],
-            "c": [[list(d) for d in c] for c in self.classes],
+            "l": self.lists,
+            "c": self.classes,
         }
 
     @classmethod
@@ -40,8 +46,8 @@ class FileResult:
             findings=[Finding("", ln, co, r, m, s) for ln, co, r, m, s in data["f"]],
             qid=data["id"],
             qid_pos=(data["ip"][0], data["ip"][1]),
-            docs=[(d, ln, co) for d, ln, co in data["d"]],
-            classes=[[(d, ln, co) for d, ln, co in c] for c in data["c"]],
+            lists=data["l"],
+            classes=data["c"],
         )
 
 
@@ -75,17 +81,9 @@ def check_bytes(
     if not schema_findings:
         found += identity.non_nfc(view) + lists.check(view) + classes.check(view)
         found += pool.check(view) + pending.check(view)
-        result.docs = _judged_docs(view)
-        result.classes = classes.class_facts(view)
+        result.lists = {k: view.data[k] for k in JUDGED_LISTS if view.data.get(k)}
+        result.classes = view.data.get("relevant_classes") or []
     result.findings.extend(found)
     result.findings.sort()
     return result
 
-
-def _judged_docs(view: View) -> list[DocPos]:
-    out: list[DocPos] = []
-    for key in ("judged_ids", "relevant_doc_ids"):
-        out.extend((doc, line, col) for _, doc, (line, col) in view.items((key,)))
-    for c, _, _ in view.items(("relevant_classes",)):
-        out.extend((doc, line, col) for _, doc, (line, col) in view.items(("relevant_classes", c)))
-    return out

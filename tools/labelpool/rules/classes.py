@@ -2,50 +2,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from labelpool.corpus import Versions
 from labelpool.findings import Finding
-from labelpool.rules.view import View
+from labelpool.rules.view import KeyPath, View
 
-# A class as per-file facts: its members with their positions (line, col).
-ClassFacts = Sequence[tuple[str, int, int]]
-
-
-def class_facts(view: View) -> list[list[tuple[str, int, int]]]:
-    out: list[list[tuple[str, int, int]]] = []
-    for c, _, _ in view.items(("relevant_classes",)):
-        members = view.items(("relevant_classes", c))
-        out.append([(doc, line, col) for _, doc, (line, col) in members])
-    return out
+Locate = Callable[[KeyPath], tuple[int, int]]
 
 
 def check(view: View) -> list[Finding]:
     relevant = set(view.get(("relevant_doc_ids",)) or ())
     out: list[Finding] = []
     home: dict[str, int] = {}
-    for c, members, (line, col) in view.items(("relevant_classes",)):
+    for c, members in view.items(("relevant_classes",)):
         if not relevant.intersection(members):
+            line, col = view.pos(("relevant_classes", c))
             out.append(Finding("", line, col, "LP029",
                                f"relevant_classes[{c}]: no member is in relevant_doc_ids"))
-        for _, doc, (dl, dc) in view.items(("relevant_classes", c)):
+        for i, doc in enumerate(members):
             if doc in home and home[doc] != c:
-                out.append(Finding("", dl, dc, "LP030",
+                line, col = view.pos(("relevant_classes", c, i))
+                out.append(Finding("", line, col, "LP030",
                                    f"relevant_classes[{c}]: {doc} is also in "
                                    f"relevant_classes[{home[doc]}]; merge the two classes"))
             home.setdefault(doc, c)
     return out
 
 
-def supersession(classes: Sequence[ClassFacts], versions: object) -> list[Finding]:
-    """LP031 for one file's classes; ``versions`` is a :class:`labelpool.corpus.Versions`."""
-    from labelpool.corpus import Versions
-
-    assert isinstance(versions, Versions)
+def supersession(
+    classes: Sequence[Sequence[str]], versions: Versions, locate: Locate
+) -> list[Finding]:
+    """LP031 for one file's classes (``locate`` gives a keypath's position in that file)."""
     out: list[Finding] = []
     for c, members in enumerate(classes):
-        for newer, line, col in members:
-            for older, _, _ in members:
+        for i, newer in enumerate(members):
+            for older in members:
                 if newer != older and versions.supersedes(newer, older):
+                    line, col = locate(("relevant_classes", c, i))
                     out.append(Finding("", line, col, "LP031",
                                        f"relevant_classes[{c}]: {newer} supersedes {older}; "
                                        "a class must not mix versions (keep the current one)"))

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 
 from labelpool.findings import Finding
+from labelpool.rules.view import KeyPath
 
 
-def check(docs: Sequence[tuple[str, int, int]], corpus_ids: Container[str]) -> list[Finding]:
-    """Findings for one file's judged ids (doc, line, col) that the corpus lacks."""
-    return [
-        Finding("", line, col, "LP038",
-                f"{doc} is not in the corpus (re-chunked or renamed?)", "warning")
-        for doc, line, col in docs
-        if doc not in corpus_ids
-    ]
+def check(
+    lists: Mapping[str, Sequence[str]],
+    classes: Sequence[Sequence[str]],
+    corpus_ids: Container[str],
+    locate: Callable[[KeyPath], tuple[int, int]],
+) -> list[Finding]:
+    """Findings for one file's judged ids that the corpus lacks (first occurrence of each)."""
+    out: list[Finding] = []
+    seen: set[str] = set()
+    where: list[tuple[KeyPath, Sequence[str]]] = [((k,), v) for k, v in lists.items()]
+    where += [(("relevant_classes", c), members) for c, members in enumerate(classes)]
+    for keypath, docs in where:
+        for i, doc in enumerate(docs):
+            if doc in seen or doc in corpus_ids:
+                continue
+            seen.add(doc)
+            line, col = locate((*keypath, i))
+            out.append(Finding("", line, col, "LP038",
+                               f"{doc} is not in the corpus (re-chunked or renamed?)",
+                               "warning"))
+    return out

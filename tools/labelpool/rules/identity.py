@@ -6,7 +6,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from labelpool.findings import Finding
-from labelpool.rules.view import View
+from labelpool.rules.view import KeyPath, View
 
 
 def fold(qid: str) -> str:
@@ -28,16 +28,22 @@ def non_nfc(view: View) -> list[Finding]:
     if isinstance(qid, str) and not unicodedata.is_normalized("NFC", qid):
         line, col = view.pos(("id",))
         out.append(Finding("", line, col, "LP024", "id: not in Unicode NFC form"))
-    for key in ("relevant_doc_ids", "judged_ids", "pooled_unjudged_ids"):
-        for _, doc, (line, col) in view.items((key,)):
-            if isinstance(doc, str) and not unicodedata.is_normalized("NFC", doc):
+    lists: list[tuple[KeyPath, str]] = [
+        ((key,), key) for key in ("relevant_doc_ids", "judged_ids", "pooled_unjudged_ids")
+    ]
+    lists += [(("relevant_classes", c), f"relevant_classes[{c}]")
+              for c, _ in view.items(("relevant_classes",))]
+    for keypath, label in lists:
+        docs = view.get(keypath)
+        if not isinstance(docs, list) or all(isinstance(d, str) and d.isascii() for d in docs):
+            continue
+        for i, doc in enumerate(docs):
+            if isinstance(doc, str) and not doc.isascii() and not unicodedata.is_normalized(
+                "NFC", doc
+            ):
+                line, col = view.pos((*keypath, i))
                 out.append(Finding("", line, col, "LP024",
-                                   f"{key}: {doc!r} is not in Unicode NFC form"))
-    for c, _, _ in view.items(("relevant_classes",)):
-        for _, doc, (line, col) in view.items(("relevant_classes", c)):
-            if isinstance(doc, str) and not unicodedata.is_normalized("NFC", doc):
-                out.append(Finding("", line, col, "LP024",
-                                   f"relevant_classes[{c}]: {doc!r} is not in Unicode NFC form"))
+                                   f"{label}: {doc!r} is not in Unicode NFC form"))
     return out
 
 

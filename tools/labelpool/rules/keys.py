@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
 
 from labelpool.findings import Finding
 from labelpool.model import KNOWN_KEYS
@@ -22,6 +23,7 @@ def edit_distance(a: str, b: str) -> int:
     return prev[-1]
 
 
+@lru_cache(maxsize=4096)
 def close_to(key: str, known: tuple[str, ...]) -> str | None:
     """The known key ``key`` most likely mistypes, or None."""
     folded = key.lower().replace("-", "_").replace(" ", "_")

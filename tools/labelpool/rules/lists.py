@@ -31,8 +31,9 @@ def duplicates(view: View) -> list[Finding]:
     out: list[Finding] = []
     for keypath in _doc_lists(view):
         seen: dict[Any, int] = {}
-        for i, item, (line, col) in view.items(keypath):
+        for i, item in view.items(keypath):
             if item in seen:
+                line, col = view.pos((*keypath, i))
                 out.append(Finding("", line, col, "LP026",
                                    f"{_label(keypath)}: {item} is listed twice (first as item "
                                    f"{seen[item] + 1})"))
@@ -54,17 +55,18 @@ def order(view: View) -> list[Finding]:
     for keypath in _doc_lists(view):
         if keypath[0] == "pending":
             continue
-        items = list(view.items(keypath))
-        for (_, prev, _), (_, item, (line, col)) in itertools.pairwise(items):
+        items = view.get(keypath)
+        for i, (prev, item) in enumerate(itertools.pairwise(items)):
             if item < prev:
+                line, col = view.pos((*keypath, i + 1))
                 out.append(Finding("", line, col, "LP028",
                                    f"{_label(keypath)}: {item} comes before {prev} in "
                                    "code-point order; run `labelpool fmt`"))
                 break
-    classes = list(view.items(("relevant_classes",)))
-    firsts = [(c[0] if c else "", pos) for _, c, pos in classes]
-    for (prev, _), (first, (line, col)) in itertools.pairwise(firsts):
+    firsts = [c[0] if c else "" for _, c in view.items(("relevant_classes",))]
+    for i, (prev, first) in enumerate(itertools.pairwise(firsts)):
         if first < prev:
+            line, col = view.pos(("relevant_classes", i + 1))
             out.append(Finding("", line, col, "LP028",
                                f"relevant_classes: the class starting with {first} comes before "
                                f"the one starting with {prev}; run `labelpool fmt`"))
@@ -75,13 +77,15 @@ def order(view: View) -> list[Finding]:
 def within_judged(view: View) -> list[Finding]:
     judged = set(view.get(("judged_ids",)) or ())
     out: list[Finding] = []
-    for _, doc, (line, col) in view.items(("relevant_doc_ids",)):
+    for i, doc in view.items(("relevant_doc_ids",)):
         if doc not in judged:
+            line, col = view.pos(("relevant_doc_ids", i))
             out.append(Finding("", line, col, "LP025",
                                f"relevant_doc_ids: {doc} is not in judged_ids (add it there)"))
     judged |= {d for c in view.get(("relevant_classes",)) or () for d in c}
-    for _, doc, (line, col) in view.items(("pooled_unjudged_ids",)):
+    for i, doc in view.items(("pooled_unjudged_ids",)):
         if doc in judged:
+            line, col = view.pos(("pooled_unjudged_ids", i))
             out.append(Finding("", line, col, "LP040",
                                f"pooled_unjudged_ids: {doc} is judged; remove it from "
                                "pooled_unjudged_ids"))

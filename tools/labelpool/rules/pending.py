@@ -8,10 +8,11 @@ from labelpool.rules.view import View
 
 def check(view: View) -> list[Finding]:
     out: list[Finding] = []
-    for b, batch, _ in view.items(("pending",)):
-        for i, doc, (line, col) in view.items(("pending", b, "docs")):
+    for b, batch in view.items(("pending",)):
+        for i, doc in view.items(("pending", b, "docs")):
             verdict = doc.get("verdict")
             if verdict is None:
+                line, col = view.pos(("pending", b, "docs", i))
                 out.append(Finding("", line, col, "LP034",
                                    f"pending[{b}] ({batch.get('batch')}): {doc.get('doc')} has "
                                    "no verdict yet"))

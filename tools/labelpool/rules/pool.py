@@ -18,8 +18,9 @@ def check(view: View) -> list[Finding]:
                            "pool: judged documents need a non-empty `pool` saying which systems' "
                            "top-k was judged (use `system: unknown, k: null, date: null` for an "
                            "import of unknown origin)"))
-    for i, entry, (line, col) in view.items(("pool",)):
+    for i, entry in view.items(("pool",)):
         if entry.get("system") == UNKNOWN_SYSTEM or entry.get("k") is None:
+            line, col = view.pos(("pool", i))
             out.append(Finding("", line, col, "LP033",
                                f"pool[{i}]: unknown origin (system {entry.get('system')}, k "
                                f"{entry.get('k')}): reports flag scores on these labels",

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+from yaml._yaml import CParser
 
 KeyPath = tuple[str | int, ...]
 
@@ -27,6 +28,13 @@ _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
 # Plain scalars that mean the same in YAML 1.1 and 1.2 and are the only non-strings a label
 # needs (`k: 20`, `verdict: 2`, `k: null`): a schema type error on one of them says "quote it".
 CANONICAL = re.compile(r"(0|[1-9][0-9]*|null)\Z")
+
+
+# Plain scalars any YAML 1.1 or 1.2 resolver might read as a non-string start like this
+# (numbers, dates, sexagesimals, .inf/.nan, ~, =, <<, y/n, yes/no, on/off, true/false, null);
+# every other plain scalar is a string and skips the resolver checks.
+_SUSPECT = re.compile(r"[-+.0-9~=<]|(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|[tT]rue"
+                      r"|TRUE|[fF]alse|FALSE|[nN]ull|NULL)\Z|\Z")
 
 
 class ViewError(Exception):
@@ -85,14 +93,11 @@ class View:
             self.root, keypath
         )
 
-    def items(self, keypath: KeyPath) -> Iterator[tuple[int, Any, tuple[int, int]]]:
-        """(index, value, position) of each item of the list at ``keypath``."""
-        node = self.node(keypath)
+    def items(self, keypath: KeyPath) -> Iterator[tuple[int, Any]]:
+        """(index, value) of each item of the list at ``keypath`` (nothing if not a list)."""
         value = self.get(keypath)
-        if not isinstance(node, yaml.SequenceNode) or not isinstance(value, list):
-            return
-        for i, (item, sub) in enumerate(zip(value, node.value, strict=True)):
-            yield i, item, (sub.start_mark.line + 1, sub.start_mark.column + 1)
+        if isinstance(value, list):
+            yield from enumerate(value)
 
     def get(self, keypath: KeyPath) -> Any:
         value = self.data
@@ -123,16 +128,32 @@ def _reaches(root: yaml.Node, keypath: KeyPath) -> bool:
     return True
 
 
+class _Composer(CParser):
+    """libyaml's composer without PyYAML's tag resolver (``_build`` resolves plain scalars)."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        return ""
+
+    def descend_resolver(self, parent: Any, index: Any) -> None:
+        pass
+
+    def ascend_resolver(self) -> None:
+        pass
+
+
 def compose(raw: bytes) -> View:
     """The view of one YAML document; ``ViewError`` (with a position) when it cannot be read."""
+    parser = _Composer(raw)
     try:
-        root = yaml.compose(raw, Loader=yaml.CSafeLoader)
+        root = parser.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         raise ViewError(line, col, f"cannot read YAML: {exc.problem or exc}") from None
     except (yaml.YAMLError, ValueError, RecursionError) as exc:
         raise ViewError(1, 1, f"cannot read YAML: {exc}") from None
+    finally:
+        parser.dispose()
     if root is None:
         raise ViewError(1, 1, "empty file: a label is a mapping with an `id`")
     plain: list[tuple[KeyPath, yaml.ScalarNode]] = []
@@ -142,7 +163,7 @@ def compose(raw: bytes) -> View:
 
 def _build(node: yaml.Node, path: KeyPath, plain: list[tuple[KeyPath, yaml.ScalarNode]]) -> Any:
     if isinstance(node, yaml.ScalarNode):
-        if not node.style:
+        if not node.style and _SUSPECT.match(node.value):
             plain.append((path, node))
             return _plain_value(node.value)
         return node.value
@@ -155,8 +176,16 @@ def _build(node: yaml.Node, path: KeyPath, plain: list[tuple[KeyPath, yaml.Scala
                 mark = knode.start_mark
                 raise ViewError(mark.line + 1, mark.column + 1, "a mapping key must be a scalar")
             key = knode.value
-            if not knode.style:
+            if not knode.style and _SUSPECT.match(key):
                 plain.append(((*path, key, "<key>"), knode))
             out[key] = _build(vnode, (*path, key), plain)
         return out
     raise ViewError(1, 1, f"unexpected node {node!r}")  # pragma: no cover
+
+
+def locate(raw: bytes, keypath: KeyPath) -> tuple[int, int]:
+    """Position of ``keypath`` in the YAML bytes ``raw`` (1, 1 when they cannot be read)."""
+    try:
+        return compose(raw).pos(keypath)
+    except ViewError:
+        return 1, 1

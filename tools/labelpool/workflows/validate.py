@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,6 +26,7 @@ from labelpool.config import Config
 from labelpool.findings import Finding
 
 LABEL_SUFFIXES = (".yaml", ".yml")
+RACY_NS = 1_000_000_000
 PARALLEL_MIN = 400  # below this many uncached files one process is faster
 _POSITION = re.compile(r"^(?P<path>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$", re.S)
 
@@ -68,22 +70,23 @@ def display(path: Path, cwd: Path | None = None) -> str:
             return str(path)
 
 
-def _label_files(labels_dir: Path) -> tuple[list[Path], list[Path]]:
-    """(regular label files, symlinks) under ``labels_dir``; labels are its direct children."""
-    files: list[Path] = []
-    links: list[Path] = []
+def _label_files(labels_dir: Path) -> tuple[list[str], list[str]]:
+    """(regular label files, symlinks) under ``labels_dir`` as absolute path strings; labels
+    are its direct children, symlinks are looked for all the way down."""
+    files: list[str] = []
+    links: list[str] = []
     if not labels_dir.is_dir():
         return files, links
-    for dirpath, dirnames, filenames in os.walk(labels_dir, followlinks=False):
-        folder = Path(dirpath)
+    top = str(labels_dir.resolve())
+    for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
         for name in dirnames:
-            if (folder / name).is_symlink():
-                links.append(folder / name)
+            if os.path.islink(os.path.join(dirpath, name)):
+                links.append(os.path.join(dirpath, name))
         for name in filenames:
-            path = folder / name
-            if path.is_symlink():
+            path = os.path.join(dirpath, name)
+            if os.path.islink(path):
                 links.append(path)
-            elif folder == labels_dir and path.suffix in LABEL_SUFFIXES:
+            elif dirpath == top and name.endswith(LABEL_SUFFIXES):
                 files.append(path)
     return sorted(files), sorted(links)
 
@@ -98,20 +101,17 @@ def _expand(paths: Iterable[Path]) -> list[Path]:
     return out
 
 
-def _under(path: Path, folder: Path) -> bool:
-    try:
-        path.parent.resolve().relative_to(folder.resolve())
-    except ValueError:
-        return False
-    return True
+def _key(path: Path) -> str:
+    """Absolute path string naming a file (its folder resolved, a symlink itself kept)."""
+    return os.path.join(str(path.absolute().parent.resolve()), path.name)
 
 
 # --------------------------------------------------------------------------- the cache
 
 
-def _cache_file(cache_dir: Path, cfg: Config) -> Path:
+def _cache_file(cache_dir: Path, cfg: Config, kind: str) -> Path:
     root = hashlib.sha256(str(cfg.root.resolve()).encode()).hexdigest()[:16]
-    return cache_dir / f"validate-{root}.json"
+    return cache_dir / f"validate-{root}-{kind}.json"
 
 
 def _cache_key(schema_file: Path, cfg: Config) -> str:
@@ -121,25 +121,26 @@ def _cache_key(schema_file: Path, cfg: Config) -> str:
     return f"{__version__}/{RULES_VERSION}/{schema_hash}/{cfg.max_file_bytes}/{cfg.max_depth}"
 
 
-def _read_cache(path: Path, key: str) -> dict[str, Any]:
+def _read_cache(path: Path, key: str) -> dict[str, Any] | None:
+    """The entries stored under ``key`` (None when absent, stale or unreadable)."""
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
     except (OSError, ValueError):
-        return {}
+        return None
     if not isinstance(data, dict) or data.get("key") != key:
-        return {}
+        return None
     entries = data.get("entries")
-    return entries if isinstance(entries, dict) else {}
+    return entries if isinstance(entries, dict) else None
 
 
-def _write_cache(path: Path, key: str, entries: dict[str, Any]) -> None:
+def _write_cache(path: Path, key: str, entries: dict[str, Any], **extra: Any) -> None:
     from labelpool.yamlio import atomic_write_text
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, json.dumps({"key": key, "entries": entries},
-                                           separators=(",", ":")))
+        text = json.dumps({"key": key, **extra, "entries": entries}, separators=(",", ":"))
+        atomic_write_text(path, text)
     except OSError:
         pass  # a cache that cannot be written only costs time
 
@@ -157,8 +158,9 @@ def _check_chunk(args: tuple[list[bytes], str, int, int]) -> list[dict[str, Any]
     ]
 
 
-def _check_all(raws: list[bytes], schema_file: Path, cfg: Config,
-               jobs: int | None) -> list[dict[str, Any]]:
+def _check_all(
+    raws: list[bytes], schema_file: Path, cfg: Config, jobs: int | None
+) -> list[dict[str, Any]]:
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers <= 1 or len(raws) < PARALLEL_MIN:
         return _check_chunk((raws, str(schema_file), cfg.max_file_bytes, cfg.max_depth))
@@ -194,40 +196,149 @@ def validate(
     cwd = cwd or Path.cwd()
     schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
     files, links = _label_files(cfg.labels_dir)
-    everything: dict[Path, Path] = {p.resolve(): p for p in files}
+    labels_top = str(cfg.labels_dir.resolve()) + os.sep
+    everything = list(files)
     if paths:
-        report: list[Path] = []
+        wanted: set[str] = set()
         for p in _expand(paths):
-            report.append(p)
-            if not p.is_symlink():
-                everything.setdefault(p.resolve(), p)
-        wanted = {p.resolve() if not p.is_symlink() else p.absolute() for p in report}
-        links = [p for p in links if p.absolute() in wanted]
-        extra_links = [p for p in report if p.is_symlink() and _under(p, cfg.labels_dir)]
-        links = sorted(set(links) | set(extra_links))
+            key = _key(p)
+            wanted.add(key)
+            if p.is_symlink():
+                if key.startswith(labels_top) and key not in links:
+                    links.append(key)
+            else:
+                everything.append(key)
+        everything = sorted(set(everything))
+        links = [k for k in links if k in wanted]
     else:
-        wanted = set(everything)
+        wanted = set(files) | set(links)
 
-    findings: list[Finding] = []
-    for link in links:
-        findings.append(Finding(display(link, cwd), 1, 1, "LP037",
-                                "symlink under labels/; store the label file itself"))
+    cache_dir = cache_dir or default_cache_dir()
+    cache_key = _cache_key(schema_file, cfg)
+    run_path = _cache_file(cache_dir, cfg, "run")
+    stat_key = _stat_key(cache_key, cfg, everything, links)
+    run = _read_run(run_path) if use_cache else None
+    if run is not None and stat_key is not None and run.get("stat") == stat_key:
+        # Nothing changed since the last run (same files, sizes, times, inodes).
+        return _result(run["entries"], wanted, everything, cwd, allow_pending, 0)
 
-    # Read every file (the whole folder: cross-file rules need all of them).
-    order = sorted(everything)
-    raws: dict[Path, bytes] = {}
-    for key in order:
+    raws: dict[str, bytes] = {}
+    unreadable: dict[str, str] = {}
+    for key in everything:
         try:
-            raws[key] = everything[key].read_bytes()
+            with open(key, "rb") as fh:
+                raws[key] = fh.read()
         except OSError as exc:
-            if key in wanted:
-                findings.append(Finding(display(everything[key], cwd), 1, 1, "LP039",
-                                        f"cannot read: {exc.strerror or exc}"))
+            unreadable[key] = str(exc.strerror or exc)
     digests = {k: hashlib.sha256(raw).hexdigest() for k, raw in raws.items()}
 
-    cache_key = _cache_key(schema_file, cfg)
-    cache_path = _cache_file(cache_dir or default_cache_dir(), cfg)
-    entries = _read_cache(cache_path, cache_key) if use_cache else {}
+    run_key = _run_key(cache_key, cfg, digests, links)
+    checked = 0
+    if run is not None and run.get("key") == run_key and not unreadable:
+        rows = run["entries"]
+    else:
+        by_file, checked = _run_all(cfg, schema_file, cache_dir, cache_key, raws, digests,
+                                    use_cache, jobs)
+        for link in links:
+            by_file.setdefault(link, []).append(
+                Finding("", 1, 1, "LP037", "symlink under labels/; store the label file itself"))
+        for key, reason in unreadable.items():
+            by_file.setdefault(key, []).append(
+                Finding("", 1, 1, "LP039", f"cannot read: {reason}"))
+        rows = {
+            k: [[f.line, f.col, f.rule, f.message, f.severity] for f in fs]
+            for k, fs in by_file.items() if fs
+        }
+    if use_cache:
+        # Re-stat after reading: a file changed meanwhile gets a new signature next time.
+        stat_now = _stat_key(cache_key, cfg, everything, links) if not unreadable else None
+        _write_cache(run_path, run_key, rows, stat=stat_now)
+    return _result(rows, wanted, everything, cwd, allow_pending, checked)
+
+
+def _result(
+    rows: dict[str, list[list[Any]]], wanted: set[str], everything: list[str], cwd: Path,
+    allow_pending: bool, checked: int,
+) -> ValidateResult:
+    findings: list[Finding] = []
+    for key, found in rows.items():
+        if key not in wanted:
+            continue
+        shown = display(Path(key), cwd)
+        findings.extend(Finding(shown, *row) for row in found)
+    if allow_pending:
+        findings = [f for f in findings if f.rule != "LP034"]
+    return ValidateResult(
+        findings=tuple(sorted(set(findings), key=_sort_key)),
+        files=len(wanted),
+        checked=checked,
+        total=len(everything),
+    )
+
+
+def _stat_key(cache_key: str, cfg: Config, files: list[str], links: list[str]) -> str | None:
+    """A signature of every file's (size, mtime, ctime, inode), or None if one cannot be read."""
+    h = hashlib.sha256()
+    for part in (cache_key, cfg.version_pattern or "-", _stat(cfg.corpus), _stat(cfg.versions)):
+        h.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    # Like git's racy-clean check: a file touched within the last second may change again
+    # without changing its stat data; such a signature is not stored or trusted.
+    recent = time.time_ns() - RACY_NS
+    try:
+        for key in files:
+            st = os.stat(key)
+            if st.st_mtime_ns >= recent or st.st_ctime_ns >= recent:
+                return None
+            h.update(f"{key}\0{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}\0"
+                     .encode("utf-8", "surrogateescape"))
+    except OSError:
+        return None
+    for link in links:
+        h.update(f"link\0{link}\0".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def _read_run(path: Path) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("entries"), dict):
+        return None
+    return data
+
+
+def _stat(path: Path | None) -> str:
+    if path is None:
+        return "-"
+    try:
+        st = path.stat()
+    except OSError:
+        return f"{path}:absent"
+    return f"{path}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def _run_key(cache_key: str, cfg: Config, digests: dict[str, str], links: list[str]) -> str:
+    h = hashlib.sha256()
+    for part in (cache_key, cfg.version_pattern or "-", _stat(cfg.corpus), _stat(cfg.versions)):
+        h.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    for key in sorted(digests):
+        h.update(f"{key}\0{digests[key]}\0".encode("utf-8", "surrogateescape"))
+    for link in sorted(links):
+        h.update(f"link\0{link}\0".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def _run_all(
+    cfg: Config, schema_file: Path, cache_dir: Path, cache_key: str, raws: dict[str, bytes],
+    digests: dict[str, str], use_cache: bool, jobs: int | None,
+) -> tuple[dict[str, list[Finding]], int]:
+    """Per-file results (cached by content) and cross-file rules for every file."""
+    from labelpool.rules.check import FileResult
+
+    entries_path = _cache_file(cache_dir, cfg, "files")
+    entries = (_read_cache(entries_path, cache_key) if use_cache else None) or {}
     missing = sorted({d for d in digests.values() if d not in entries})
     if missing:
         by_digest = {digests[k]: raws[k] for k in raws}
@@ -235,25 +346,13 @@ def validate(
         entries.update(zip(missing, results, strict=True))
         if use_cache:
             live = set(digests.values())
-            _write_cache(cache_path, cache_key, {d: e for d, e in entries.items() if d in live})
-
-    from labelpool.rules.check import FileResult
-
+            _write_cache(entries_path, cache_key,
+                         {d: e for d, e in entries.items() if d in live})
     results_by_file = {k: FileResult.from_json(entries[d]) for k, d in digests.items()}
-    findings.extend(_cross_file(cfg, results_by_file, everything, wanted, cwd))
-    for key, result in results_by_file.items():
-        if key not in wanted:
-            continue
-        shown = display(everything[key], cwd)
-        findings.extend(replace(f, path=shown) for f in result.findings)
-    if allow_pending:
-        findings = [f for f in findings if f.rule != "LP034"]
-    return ValidateResult(
-        findings=tuple(sorted(set(findings), key=_sort_key)),
-        files=len(wanted) + sum(1 for p in links if p.absolute() not in wanted),
-        checked=len(missing),
-        total=len(everything),
-    )
+    by_file = {k: list(r.findings) for k, r in results_by_file.items()}
+    for key, found in _cross_file(cfg, results_by_file, raws).items():
+        by_file[key].extend(found)
+    return by_file, len(missing)
 
 
 def _sort_key(f: Finding) -> tuple[str, int, int, str, str]:
@@ -261,58 +360,76 @@ def _sort_key(f: Finding) -> tuple[str, int, int, str, str]:
 
 
 def _cross_file(
-    cfg: Config,
-    results: dict[Path, Any],
-    everything: dict[Path, Path],
-    wanted: set[Path],
-    cwd: Path,
-) -> list[Finding]:
-    from labelpool.rules import classes, corpus_ids, identity
+    cfg: Config, results: dict[str, Any], raws: dict[str, bytes]
+) -> dict[str, list[Finding]]:
+    """id = file stem, id uniqueness, supersession in classes, judged ids in the corpus."""
+    from labelpool.rules import identity
+    from labelpool.rules.view import KeyPath, locate
 
-    out: list[Finding] = []
+    out: dict[str, list[Finding]] = {}
+
+    def locator(key: str) -> Any:
+        def at(keypath: KeyPath) -> tuple[int, int]:
+            return locate(raws[key], keypath)
+
+        return at
+
     ids: list[tuple[str, str, int, int]] = []
     for key, result in results.items():
         if result.qid is None:
             continue
-        shown = display(everything[key], cwd)
         line, col = result.qid_pos
-        ids.append((shown, result.qid, line, col))
-        if key in wanted:
-            stem = everything[key].stem
-            out.extend(replace(f, path=shown)
-                       for f in identity.stem_mismatch(result.qid, line, col, stem))
-    wanted_shown = {display(everything[k], cwd) for k in wanted if k in everything}
-    out.extend(f for f in identity.duplicates(ids) if f.path in wanted_shown)
+        ids.append((key, result.qid, line, col))
+        stem = os.path.splitext(os.path.basename(key))[0]
+        out.setdefault(key, []).extend(identity.stem_mismatch(result.qid, line, col, stem))
+    if len(ids) > 1:
+        names = {key: display(Path(key)) for key in _clashing(ids)}
+        for f in identity.duplicates([(names.get(k, k), q, ln, co) for k, q, ln, co in ids]):
+            key = next(k for k, n in names.items() if n == f.path)
+            out.setdefault(key, []).append(replace(f, path=""))
 
-    mine = {k: r for k, r in results.items() if k in wanted}
-    if any(len(c) > 1 for r in mine.values() for c in r.classes):
+    if any(len(c) > 1 for r in results.values() for c in r.classes):
         from labelpool.corpus import CorpusError, load_versions
+        from labelpool.rules.classes import supersession
 
         try:
             versions = load_versions(cfg)
         except CorpusError as exc:
-            out.append(_from_message(str(exc), "LP031"))
+            found = _from_message(str(exc), "LP031")
+            out.setdefault(found.path, []).append(replace(found, path=""))
         else:
-            for key, result in mine.items():
-                shown = display(everything[key], cwd)
-                out.extend(replace(f, path=shown)
-                           for f in classes.supersession(result.classes, versions))
-    if cfg.corpus is not None and any(r.docs for r in mine.values()):
+            for key, result in results.items():
+                if any(len(c) > 1 for c in result.classes):
+                    out.setdefault(key, []).extend(
+                        supersession(result.classes, versions, locator(key)))
+    if cfg.corpus is not None and any(r.lists or r.classes for r in results.values()):
         from labelpool.corpus import CorpusError, CorpusTexts
+        from labelpool.rules import corpus_ids
 
         try:
             known = CorpusTexts(cfg.corpus).ids()
         except CorpusError as exc:
-            out.append(replace(_from_message(str(exc), "LP038"), severity="warning"))
+            found = replace(_from_message(str(exc), "LP038"), severity="warning")
+            out.setdefault(found.path, []).append(replace(found, path=""))
         else:
-            for key, result in mine.items():
-                shown = display(everything[key], cwd)
-                out.extend(replace(f, path=shown) for f in corpus_ids.check(result.docs, known))
+            for key, result in results.items():
+                out.setdefault(key, []).extend(
+                    corpus_ids.check(result.lists, result.classes, known, locator(key)))
     return out
+
+
+def _clashing(ids: list[tuple[str, str, int, int]]) -> set[str]:
+    from labelpool.rules.identity import fold
+
+    seen: dict[str, list[str]] = {}
+    for key, qid, _, _ in ids:
+        seen.setdefault(fold(qid), []).append(key)
+    return {k for keys in seen.values() if len(keys) > 1 for k in keys}
 
 
 def _from_message(text: str, rule: str) -> Finding:
     match = _POSITION.match(text)
     if match is None:
         return Finding("", 1, 1, rule, text)
-    return Finding(match["path"], int(match["line"]), int(match["col"]), rule, match["msg"])
+    path = str(Path(match["path"]).absolute())
+    return Finding(path, int(match["line"]), int(match["col"]), rule, match["msg"])
