@@ -276,6 +276,7 @@ def test_real_pool_and_merge_by_two_judges(
     assert c["current"]["kind"] == "relevant"
     assert c["set_by"]["commit"]["author"] == "Alice Judge"
     assert batch in c["set_by"]["commit"]["subject"]
+    assert c["batch"] == batch
     assert c["decided_by"]["commit"]["author"] == "Alice Judge"
     assert c["decided_by"]["commit"]["date"] == ALICE[2]
     assert {ln["field"]: ln["commit"]["author"] for ln in c["lines"]} == {

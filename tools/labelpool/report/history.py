@@ -10,8 +10,8 @@ JSON shape (stable; keys are only ever added)::
                     "earlier": [CHANGE, ...],         # oldest first
                     "lines": [LINE, ...],             # blame of the lines carrying it today
                     "before_question_edit": BOOL,
-                    "decided_by": CHANGE | null}]}  # the commit that filled a pending
-                                                     # verdict which `set_by` merged
+                    "decided_by": CHANGE | null,      # filled the pending verdict set_by merged
+                    "batch": BATCH_ID | null}]}       # the batch set_by merged it from
     COMMIT = {"commit", "author", "author_mail", "date", "subject", "uncommitted"}
     STATE  = {"kind", "verdict", "grade", "class", "batch", "proposed"}
              # kind: relevant | class-member | irrelevant | pending | pooled-unjudged
@@ -84,6 +84,7 @@ def to_json(h: QuestionHistory) -> dict[str, Any]:
                 "lines": [line_json(ln) for ln in j.lines],
                 "before_question_edit": j.before_question_edit,
                 "decided_by": change_json(j.decided_by),
+                "batch": j.batch,
             }
             for j in h.judgments
         ],
@@ -110,6 +111,8 @@ def render_text(h: QuestionHistory) -> str:
         if j.set_by is not None:
             verb = "removed" if j.current is None else "set"
             out.append(f"  {verb} by {_who(j.set_by.info)}")
+        if j.batch is not None:
+            out.append(f"  from batch {j.batch}")
         if j.decided_by is not None:
             out.append(f"  verdict filled in by {_who(j.decided_by.info)}")
         for line in j.lines:

@@ -142,6 +142,12 @@ class Judgment:
     # (the judge's own edit of the verdict line, with its date).
     decided_by: Change | None = None
 
+    @property
+    def batch(self) -> str | None:
+        """The judging batch ``set_by`` merged this verdict from (None: not from a batch)."""
+        was = self.set_by.before if self.set_by is not None else None
+        return was.batch if was is not None and was.kind == "pending" else None
+
 
 @dataclass(frozen=True)
 class QuestionHistory:
