@@ -85,6 +85,20 @@ def test_fmt_check_then_fix_then_clean(repo: Path, capsys: pytest.CaptureFixture
     assert "0123" in data["judged_ids"]
 
 
+def test_fmt_moves_comments_with_the_items_they_belong_to(repo: Path) -> None:
+    path = repo / "labels" / "q.yaml"
+    path.write_text(
+        "id: q\njudged_ids:\n  - e   # eol e\n  # about c\n  - c\n  - a  # eol a\n"
+        "  # about x-note\nx-note: 1\n",
+        encoding="utf-8",
+    )
+    assert main(["fmt", str(path)]) == 0
+    assert path.read_text(encoding="utf-8") == (
+        "id: q\njudged_ids:\n  - a  # eol a\n  # about c\n  - c\n  - e   # eol e\n"
+        "  # about x-note\nx-note: 1\n"
+    )
+
+
 def test_fmt_on_explicit_paths_and_folders(repo: Path) -> None:
     a = repo / "labels" / "a.yaml"
     a.write_text(MESSY.replace("returns-damaged", "a"), encoding="utf-8")

@@ -824,22 +824,44 @@ class _Fixer:
 
 
 def _sort_seq(seq: CommentedSeq, key: Any = str) -> None:
-    """Sort a CommentedSeq in place, moving each item's comments with it."""
-    order = sorted(range(len(seq)), key=lambda i: key(seq[i]))
-    if order == list(range(len(seq))):
+    """Sort a CommentedSeq in place; comments follow the items they belong to.
+
+    ruamel stores, after item i, its end-of-line comment and then the comment lines written
+    above item i+1: the first part moves with item i, the second with item i+1, and comment
+    lines after the last item stay at the end of the list.
+    """
+    n = len(seq)
+    order = sorted(range(n), key=lambda i: key(seq[i]))
+    if order == list(range(n)):
         return
     items = [seq[i] for i in order]
-    comments = dict(seq.ca.items)
-    last = len(seq) - 1
-    # The last item's comment may hold comment lines belonging to what follows the list:
-    # it stays at the end.
-    tail = comments.get(last)
+    entries = {i: seq.ca.items.get(i) for i in range(n)}
+    eol: dict[int, str] = {}
+    above: dict[int, str] = {0: ""}
+    tail = ""
+    for i in range(n):
+        entry = entries[i]
+        token = entry[0] if entry else None
+        first, _, rest = token.value.partition("\n") if token is not None else ("", "", "")
+        eol[i] = first
+        if i + 1 < n:
+            above[i + 1] = rest
+        else:
+            tail = rest
     seq.ca.items.clear()
     for new, old in enumerate(order):
-        if old in comments and old != last:
-            seq.ca.items[new] = comments[old]
-    if tail is not None:
-        seq.ca.items[last] = tail
+        following = above[order[new + 1]] if new + 1 < n else tail
+        original = entries[old]
+        entry = list(original or [None, None, None, None])
+        entry[0] = None
+        if eol[old] or following.strip():
+            token = original[0] if original and original[0] is not None else None
+            if token is None:  # no comment of its own: only the lines above the next item
+                token = CommentToken("", CommentMark(0), None)
+            token.value = f"{eol[old]}\n{following}"  # keeps the end-of-line comment's column
+            entry[0] = token
+        if any(e is not None for e in entry):
+            seq.ca.items[new] = entry
     for i, item in enumerate(items):
         list.__setitem__(seq, i, item)
 
