@@ -95,13 +95,13 @@ def paired_randomization(
         if samples < 1:
             raise ValueError("samples must be at least 1")
         rng = np.random.default_rng(seed)
-        total = float(np.sum(d))
+        d_sum = float(np.sum(d))
         for start in range(0, samples, rows):
             size = min(samples, start + rows) - start
             # one random bit per question flips its sign; the flipped sum through BLAS
             raw = np.frombuffer(rng.bytes(size * ((n + 7) // 8)), dtype=np.uint8)
             flips = np.unpackbits(raw.reshape(size, -1), axis=1, count=n)
-            null = (total - 2.0 * (flips.astype(np.float64) @ d)) / n
+            null = (d_sum - 2.0 * (flips.astype(np.float64) @ d)) / n
             n_less += int(np.count_nonzero(null <= observed + gamma))
             n_greater += int(np.count_nonzero(null >= observed - gamma))
         p_less = (n_less + 1) / (samples + 1)
