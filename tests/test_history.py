@@ -153,6 +153,7 @@ def test_pending_and_class_states(tmp_path: Path, capsys: pytest.CaptureFixture[
         "    depth: 30\n    date: '2026-12-09'\n    docs:\n"
         "      # text: some chunk text naming doc-a\n"
         "      - {doc: doc-p, verdict: null}\n      - {doc: doc-q, verdict: relevant}\n"
+        "      - {doc: doc-r, verdict: {duplicate-of: doc-a}}\n"
     )
     path.write_text(text, encoding="utf-8")
     commit_all(s.repo, "pool batch 2026-12-09-dense@30", BOB)
@@ -165,6 +166,8 @@ def test_pending_and_class_states(tmp_path: Path, capsys: pytest.CaptureFixture[
     # doc-a's lines: relevant_doc_ids, judged_ids and its class line; never a comment.
     fields = sorted(ln["field"] for ln in docs["doc-a"]["lines"])
     assert fields == ["judged_ids", "relevant_classes", "relevant_doc_ids"]
+    assert [ln["field"] for ln in docs["doc-r"]["lines"]] == ["pending"]
+    assert docs["doc-r"]["current"]["proposed"] == "duplicate-of doc-a"
 
 
 def test_errors_are_messages_not_tracebacks(

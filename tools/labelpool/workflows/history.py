@@ -319,10 +319,18 @@ def _blame_fields(place: GitPlace, path: str, label: Label) -> dict[str, list[Li
         body = _strip_comment(rest)
         if not body.strip():
             continue
+        if section == "pending":  # only the entry's own document, not a duplicate-of target
+            match = _PENDING_DOC.search(body)
+            if match and match.group(1) in docs:
+                out.setdefault(match.group(1), []).append(LineBlame(section, bl.line, bl.info))
+            continue
         for d, pattern in patterns.items():
             if pattern.search(body):
                 out.setdefault(d, []).append(LineBlame(section, bl.line, bl.info))
     return out
+
+
+_PENDING_DOC = re.compile(r"[{,\s]doc:\s*['\"]?([^,}'\"\s]+)")
 
 
 def _strip_comment(text: str) -> str:
