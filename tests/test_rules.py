@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from labelpool.cli import main
 
@@ -358,3 +360,20 @@ def test_rules_registry_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> 
         assert rid in ids
     assert main(["validate", "--list-rules"]) == 0
     assert capsys.readouterr().out == out
+
+
+KEYWORDS = ["no", "No", "NO", "yes", "y", "N", "on", "Off", "true", "FALSE", "null", "~", "",
+            "=", "<<", "0123", "1e3", ".5", ".inf", "-.NaN", "1:20", "2026-06-02", "0x1F",
+            "0o17", "0b1", "1_000", "+1", "2026-06-02T10:00:00Z", "190:20:30", "doc#1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.sampled_from(KEYWORDS), st.text(max_size=12),
+                 st.from_regex(r"[-+.0-9:eE_xXoObB]{1,10}", fullmatch=True)))
+def test_prefilter_never_hides_a_misread_scalar(text: str) -> None:
+    """The view only resolver-checks plain scalars matching _SUSPECT: it must catch them all."""
+    from labelpool.rules.scalars import misread
+    from labelpool.rules.view import _SUSPECT
+
+    if misread(text):
+        assert _SUSPECT.match(text), text

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -90,3 +92,49 @@ def test_the_repository_labels_are_clean(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_same_size_rewrite_right_after_a_run_is_seen(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repo)
+    cache = tmp_path_factory.mktemp("cache")
+    path = repo / "labels" / "q1.yaml"
+    path.write_text(label("q1"), encoding="utf-8")
+    cfg = config.load(repo)
+    assert validate(cfg, cache_dir=cache).findings == ()
+    path.write_text(label("q1", "doc-a#1"), encoding="utf-8")  # same size, same inode
+    assert [f.rule for f in validate(cfg, cache_dir=cache).findings] == ["LP026"]
+
+
+def test_unchanged_old_files_use_the_stat_signature(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repo)
+    cache = tmp_path_factory.mktemp("cache")
+    path = repo / "labels" / "q1.yaml"
+    path.write_text(label("q1", "doc-a#1"), encoding="utf-8")
+    old = 1_700_000_000
+    os.utime(path, (old, old))
+    cfg = config.load(repo)
+    first = validate(cfg, cache_dir=cache)
+    (run,) = cache.glob("validate-*-run.json")
+    # The file's ctime is recent (utime sets it): no signature is trusted yet.
+    assert json.loads(run.read_text())["stat"] is None
+    time.sleep(1.1)
+    second = validate(cfg, cache_dir=cache)
+    assert json.loads(run.read_text())["stat"]
+    third = validate(cfg, cache_dir=cache)
+    assert first.findings == second.findings == third.findings
+    assert [f.rule for f in third.findings] == ["LP026"]
+
+
+def test_fast_view_reads_labels_like_yamlio(tmp_path: Path) -> None:
+    from labelpool import yamlio
+    from labelpool.rules.view import compose
+
+    files = sorted((ROOT / "labels").glob("*.yaml"))
+    if not files:
+        pytest.skip("no example labels in this checkout yet")
+    for path in files:
+        assert compose(path.read_bytes()).data == yamlio.load_fast(path), path
