@@ -64,7 +64,8 @@ RETURNS = {
     "sec-6": (
         "Items that cannot be returned",
         "For hygiene and safety reasons the following cannot be returned unless faulty: "
-        "{non_returnable}. Gift cards are never refundable.",
+        "{non_returnable}. Gift cards are never refundable. Ask customer service before you send "
+        "back anything on this list: a return that cannot be accepted is sent back to you.",
     ),
     "sec-7": (
         "Sale and clearance items",
@@ -127,7 +128,8 @@ WARRANTY = {
         "What the warranty does not cover",
         "The warranty does not cover accidental damage such as drops or spills, normal wear of "
         "filters, brushes and ear tips, damage from unofficial repairs, or cosmetic marks that "
-        "do not affect use. {exclusion_extra}",
+        "do not affect use. {exclusion_extra} Consumables such as descaler and batteries "
+        "sold separately are not covered either.",
     ),
     "sec-4": (
         "Making a warranty claim",
@@ -213,7 +215,8 @@ PRIVACY = {
     "sec-6": (
         "Your rights: access, correction, deletion",
         "You can ask for a copy of your data, have it corrected, or have your account and "
-        "data deleted. We answer within {rights_days} days. {rights_extra}",
+        "data deleted. We answer within {rights_days} days. {rights_extra} We may ask you to "
+        "confirm your identity first, to be sure nobody else asks for your data.",
     ),
     "sec-7": (
         "Contacting our data protection officer",
@@ -264,7 +267,8 @@ SHIPPING: list[Chunk] = [
     ("policy-shipping#sec-2", "Shipping policy: delivery costs",
      "Standard delivery costs 4.95 euros and is free on orders over 50 euros. Express "
      "delivery costs 9.95 euros. Two-person delivery of furniture costs 39 euros, including "
-     "unpacking and taking the packaging away."),
+     "unpacking and taking the packaging away. "
+     "Orders split into several parcels by us are charged delivery once."),
     ("policy-shipping#sec-3", "Shipping policy: international orders",
      "We ship to all countries of the European Union, the United Kingdom, Norway and "
      "Switzerland. Delivery outside the EU takes 5 to 8 business days and costs 14.95 euros. "
@@ -280,7 +284,8 @@ SHIPPING: list[Chunk] = [
     ("policy-shipping#sec-6", "Shipping policy: changing the delivery address",
      "You can change the delivery address until the order is packed, usually within one hour "
      "of ordering. After that, use the carrier's tracking page to redirect the parcel to a "
-     "neighbour or a pickup point."),
+     "neighbour or a pickup point. "
+     "The new address must be in the same country as the original one."),
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -311,7 +316,8 @@ FAQS: list[Chunk] = [
     ("faq-shipping#weekend", "FAQ: do you deliver on weekends?",
      "Saturday delivery is available in the Netherlands and Belgium for 5.95 euros. We do not "
      "deliver on Sundays or public holidays. Orders placed on Friday after 8 pm ship on "
-     "Monday unless you choose Saturday delivery."),
+     "Monday unless you choose Saturday delivery. "
+     "Saturday deliveries arrive between 9 am and 6 pm."),
     ("faq-returns#start", "FAQ: how do I start a return?",
      "Sign in, open Orders, choose the order and press 'Return items'. Pick the items and a "
      "reason, then choose how you want to send the parcel back: a printed label, a QR code "
@@ -319,23 +325,29 @@ FAQS: list[Chunk] = [
     ("faq-returns#no-printer", "FAQ: I don't have a printer for the return label",
      "You do not need one. Choose the QR code option when you start your return and show the "
      "code on your phone at the post office or pickup point; the staff print the label for "
-     "you at no cost."),
+     "you at no cost. "
+     "The QR code is also in your confirmation email."),
     ("faq-returns#refund-status", "FAQ: where is my refund?",
      "Your return's status is shown under Orders: sent, received, inspected, refunded. We "
      "email you when the refund is paid. If the status says refunded but you cannot see the "
-     "money, allow your bank up to 5 business days."),
+     "money, allow your bank up to 5 business days. "
+     "Inspection usually takes two business days after the parcel arrives."),
     ("faq-returns#gift", "FAQ: returning a gift",
      "You can return a gift without the buyer knowing. Use the gift receipt's order number "
      "and your own email address at larkspur.example/gift-return. You receive store credit "
-     "for the value of the item, not a refund to the buyer's card."),
+     "for the value of the item, not a refund to the buyer's card. "
+     "The buyer's payment details are never shown to you."),
     ("faq-returns#wrong-size", "FAQ: the size is wrong, can I swap it?",
      "Yes. Start a return, choose 'Exchange' and pick the size you need. We ship the new size "
      "as soon as the carrier scans your parcel, so you do not have to wait for the old one to "
-     "reach us."),
+     "reach us. "
+     "If you keep both, we charge the new item after 30 days."),
     ("faq-payments#methods", "FAQ: which payment methods do you accept?",
      "We accept Visa, Mastercard, American Express, iDEAL, Bancontact, PayPal, Apple Pay, "
      "Google Pay, gift cards and store credit. Business customers can also pay by invoice "
-     "after a credit check."),
+     "after a credit check. "
+     "All card payments are protected with 3-D Secure, so your bank may ask you to confirm the "
+     "payment in its app. Cash is accepted only in our stores."),
     ("faq-payments#declined", "FAQ: my payment was declined",
      "A declined payment is decided by your bank, not by us. Check the card number, expiry "
      "date and billing address, and whether your bank asked you to approve the payment in its "
@@ -347,15 +359,18 @@ FAQS: list[Chunk] = [
     ("faq-payments#invoice", "FAQ: can I get an invoice with VAT?",
      "Every order has a VAT invoice you can download as a PDF under Orders. To add a company "
      "name and VAT number, enter them at checkout or edit the invoice details within 30 days "
-     "of ordering."),
+     "of ordering. "
+     "Invoices cannot be changed after those 30 days."),
     ("faq-payments#gift-cards", "FAQ: using a gift card",
      "Enter the 16-digit code and PIN at checkout. Gift cards are valid for 3 years and can be "
      "combined with one other payment method. A remaining balance stays on the card; you can "
-     "check it at larkspur.example/giftcard."),
+     "check it at larkspur.example/giftcard. "
+     "Lost gift cards can be blocked if you still have the receipt."),
     ("faq-payments#pay-later", "FAQ: can I pay later or in instalments?",
      "With Klarna you can pay 30 days after delivery or split the amount into three "
      "interest-free instalments. Klarna checks your credit when you choose it; the decision "
-     "is theirs, and the agreement is between you and Klarna."),
+     "is theirs, and the agreement is between you and Klarna. "
+     "Returns are deducted from the amount you owe Klarna."),
     ("faq-payments#currency", "FAQ: prices in other currencies",
      "Prices are in euros. Customers in the United Kingdom and Switzerland see prices in "
      "pounds and francs and pay in their own currency, so their bank does not add an exchange "
@@ -371,7 +386,8 @@ FAQS: list[Chunk] = [
     ("faq-account#email-change", "FAQ: changing my email address",
      "Go to Account, Personal details and enter the new address. We send a confirmation link "
      "to the new address and a notice to the old one. The change is made only when you press "
-     "the link."),
+     "the link. "
+     "The link is valid for 24 hours."),
     ("faq-account#delete", "FAQ: closing my account",
      "You can close your account yourself under Account, Privacy, 'Delete my account'. Open "
      "orders and returns must be finished first. Order records are kept for as long as tax "
@@ -383,7 +399,8 @@ FAQS: list[Chunk] = [
     ("faq-account#newsletter", "FAQ: stop receiving marketing emails",
      "Every newsletter has an unsubscribe link at the bottom. You can also switch off emails "
      "and app notifications under Account, Preferences. Order and delivery emails cannot be "
-     "switched off because we need them to serve you."),
+     "switched off because we need them to serve you. "
+     "Changes take effect within 48 hours."),
     ("faq-orders#cancel", "FAQ: cancelling an order",
      "You can cancel an order yourself until it is packed, usually within one hour. Open the "
      "order and press 'Cancel'. The money is released to your payment method at once. Once "
@@ -399,7 +416,8 @@ FAQS: list[Chunk] = [
     ("faq-orders#backorder", "FAQ: pre-orders and items out of stock",
      "Items marked 'pre-order' are charged only when they ship. For items out of stock, press "
      "'Notify me' on the product page and we email you when they are back. We cannot reserve "
-     "stock for a customer."),
+     "stock for a customer. "
+     "Pre-orders can be cancelled at any time before they ship."),
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -412,7 +430,8 @@ HANDBOOK: list[Chunk] = [
     ("handbook#approval-limits", "Agent handbook: approval limits",
      "First-line agents may approve refunds and goodwill up to 150 euros per order. Senior "
      "agents may approve up to 500 euros. Anything above that, and every refund without a "
-     "return, needs a team lead's approval in the ticket."),
+     "return, needs a team lead's approval in the ticket. "
+     "Approvals are logged and reviewed every month."),
     ("handbook#goodwill", "Agent handbook: goodwill gestures",
      "Offer goodwill when we caused the problem: a late delivery, a wrong item, a repeated "
      "contact. Prefer store credit of 10 percent of the order value, at most 50 euros. Do not "
@@ -425,7 +444,8 @@ HANDBOOK: list[Chunk] = [
     ("handbook#tone", "Agent handbook: tone of voice",
      "Write as you speak: short sentences, the customer's name, no jargon. Say sorry once and "
      "mean it. Tell the customer what happens next and when. Never blame the carrier or "
-     "another team in front of the customer."),
+     "another team in front of the customer. "
+     "Use the customer's language when we support it, and keep emails under 150 words."),
     ("handbook#chargebacks", "Agent handbook: chargebacks",
      "When a bank opens a chargeback, do not refund the order yourself: that would pay the "
      "customer twice. Add the evidence (tracking, signature, photos) to the ticket and move "
@@ -450,7 +470,9 @@ GUIDE_PDF: list[Chunk] = [
      "current version."),
     ("export-pdf-2026#p2", "Customer service guide 2026 (PDF), page 2",
      "Contents: opening hours and channels (page 3), delivery (page 4), returns (pages 5 to "
-     "8), warranty (page 9), payments (page 10), privacy (page 11), escalation (page 12)."),
+     "8), warranty (page 9), payments (page 10), privacy (page 11), escalation (page 12). "
+     "Each chapter copies the help centre's text of the date of export; where the help centre "
+     "has changed since, the help centre is right. Page numbers refer to the printed edition."),
     ("export-pdf-2026#p3", "Customer service guide 2026 (PDF), page 3",
      "Customer service is open Monday to Friday from 8 am to 8 pm and Saturday from 9 am to "
      "5 pm. Chat and phone share one queue; email is answered within one business day. "
@@ -462,7 +484,8 @@ GUIDE_PDF: list[Chunk] = [
     ("export-pdf-2026#p5", "Customer service guide 2026 (PDF), page 5",
      "Returns at a glance: 30 days for any reason with a fee of 3.95 euros; damaged items "
      "free of charge within 30 days; refunds within 5 business days after inspection; one "
-     "free exchange per order."),
+     "free exchange per order. "
+     "Non-returnable items are listed on page 8; business storefronts set their own terms."),
     ("export-pdf-2026#p6", "Customer service guide 2026 (PDF), page 6",
      "You may return an unused item in its original packaging within 30 days of delivery, "
      "for any reason. A return shipping fee of 3.95 euros is deducted from the refund. Start "
@@ -472,11 +495,13 @@ GUIDE_PDF: list[Chunk] = [
     ("export-pdf-2026#p8", "Customer service guide 2026 (PDF), page 8",
      "For hygiene and safety reasons the following cannot be returned unless faulty: "
      "underwear, swimwear, pierced jewellery, opened software and personalised items. Gift "
-     "cards are never refundable."),
+     "cards are never refundable. Ask customer service before you send back anything on this "
+     "list: a return that cannot be accepted is sent back to you."),
     ("export-pdf-2026#p9", "Customer service guide 2026 (PDF), page 9",
      "Warranty: two years on every electrical product from delivery; batteries covered when "
      "they keep less than 70 percent of capacity; free courier collection for claims; full "
-     "refund when neither repair nor replacement is possible."),
+     "refund when neither repair nor replacement is possible. "
+     "Claims are made from the order page; extended plans can be bought within 60 days."),
     ("export-pdf-2026#p12", "Customer service guide 2026 (PDF), page 12",
      "Escalate to a team lead when a customer mentions a lawyer, the press or a safety "
      "problem such as smoke, sparks or burns; when a refund would exceed your approval "
@@ -548,7 +573,8 @@ PRODUCT_GUIDES: list[Chunk] = [
     ("guide-coffee#cleaning", "Bean-to-cup coffee machine: daily cleaning",
      "Empty the drip tray and the grounds container every day, and rinse the milk system "
      "after every use: the machine asks for it. Take out the brewing unit once a week and "
-     "rinse it under the tap without soap."),
+     "rinse it under the tap without soap. "
+     "Never put the brewing unit in the dishwasher."),
     ("guide-coffee#weak", "Bean-to-cup coffee machine: watery or weak coffee",
      "Turn the grinder to a finer setting one step at a time, while it grinds. Use fresh "
      "beans: oily dark roasts clog the grinder. If the coffee stays watery, clean the "
@@ -556,7 +582,8 @@ PRODUCT_GUIDES: list[Chunk] = [
     ("guide-app#notifications", "Larkspur app: notifications",
      "Choose which notifications you get under Profile, Notifications: delivery updates, "
      "price drops on your wishlist, and offers. Delivery updates can also go by text "
-     "message. If nothing arrives, allow notifications for the app in your phone's settings."),
+     "message. If nothing arrives, allow notifications for the app in your phone's settings. "
+     "Quiet hours stop notifications at night."),
     ("guide-app#wishlist", "Larkspur app: wishlists",
      "Tap the heart on any product to save it. You can make several wishlists, share them "
      "with a link, and get a message when a saved item drops in price or is back in stock. "
@@ -584,26 +611,34 @@ OTHER: list[Chunk] = [
     ("help-stores#in-store-returns", "Stores: returning online orders in a store",
      "Online orders can be returned in any store, except furniture. Bring the item and the "
      "order number; the refund is started at the till and paid within the usual time. In-"
-     "store returns are free, with no return shipping fee."),
+     "store returns are free, with no return shipping fee. "
+     "Bring your payment card for card refunds."),
     ("help-stores#opening-hours", "Stores: opening hours",
      "Our stores are open Monday to Saturday from 9:30 am to 6 pm, with late opening until "
      "9 pm on Thursdays. Most stores open on Sundays from noon to 5 pm. Holiday hours are "
-     "shown on each store's page."),
+     "shown on each store's page. "
+     "Customer service desks in stores close 30 minutes earlier."),
     ("help-loyalty#points", "Larkspur Club: earning points",
      "Club members earn one point for every euro spent, online and in stores. Every 250 "
      "points become a 5 euro voucher, sent by email. Points for an order are added when its "
-     "return window ends."),
+     "return window ends. "
+     "Points are shown in the app under Club, with the date each batch expires. Points cannot "
+     "be earned on gift cards."),
     ("help-loyalty#expiry", "Larkspur Club: when points expire",
      "Points expire 24 months after you earned them. Vouchers made from points are valid for "
      "6 months. Points are not paid out in cash and cannot be moved to another member's "
-     "account."),
+     "account. "
+     "We remind you by email one month before points expire, so that you can use them in time."),
     ("help-loyalty#tiers", "Larkspur Club: Gold membership",
      "Members who spend more than 1,000 euros in a calendar year become Gold members for the "
-     "next year: free express delivery, a 60-day return window, and early access to sales."),
+     "next year: free express delivery, a 60-day return window, and early access to sales. "
+     "Gold status is checked on 1 January each year and lasts the whole calendar year, whatever"
+     " you spend in it."),
     ("help-sustainability#packaging", "Sustainability: our packaging",
      "Our boxes are made of recycled cardboard and sealed with paper tape, so the whole box "
      "can go in paper recycling. We no longer use plastic air pillows; fragile items are "
-     "protected with moulded paper pulp."),
+     "protected with moulded paper pulp. "
+     "Small orders are sent in paper envelopes instead of boxes."),
     ("help-sustainability#recycling", "Sustainability: recycling old electronics",
      "When we deliver a new large appliance, we take your old one away for free. Small "
      "electronics, batteries and light bulbs can be dropped in the recycling boxes at every "
@@ -615,7 +650,9 @@ OTHER: list[Chunk] = [
     ("help-accessibility#assistance", "Accessibility: help in our stores",
      "Every store has wheelchairs and magnifiers at the entrance and staff trained to "
      "help. Book a personal shopping assistant for a quiet hour through the store page. "
-     "Assistance dogs are always welcome."),
+     "Assistance dogs are always welcome. "
+     "Large-print price lists and hearing loops are available at every customer service desk on"
+     " request."),
     ("help-security#phishing", "Security: fake messages in our name",
      "We never ask for your password, card details or a payment by text message, and our "
      "emails only link to larkspur.example. If you receive a message asking you to pay "
@@ -623,10 +660,14 @@ OTHER: list[Chunk] = [
     ("release-notes-2026#checkout", "Release notes 2026: new checkout",
      "The new checkout shows delivery costs before you enter your address, saves your "
      "preferred payment method, and lets you split a basket into two deliveries. Gift "
-     "messages can now be added per item."),
+     "messages can now be added per item. "
+     "The old checkout stays available for a few weeks under 'Classic checkout' for those who "
+     "prefer it."),
     ("release-notes-2026#app-dark-mode", "Release notes 2026: dark mode and larger text",
      "Version 5 of the app follows your phone's dark mode and text size. Product pages can be "
-     "read aloud with the phone's screen reader; every image has a description."),
+     "read aloud with the phone's screen reader; every image has a description. "
+     "Dark mode can also be switched on by hand under Profile, Display, for those who want it "
+     "only in our app."),
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -639,7 +680,7 @@ TENANT_TEMPLATE: list[tuple[str, str, str]] = [
     ("returns", "{name}: returns from the storefront",
      "Items ordered through the {name} storefront can be returned within {return_days} days "
      "of delivery. {return_rule} Returns are booked by {name}'s office manager, not by the "
-     "person who ordered."),
+     "person who ordered. Refunds go back to the company invoice."),
     ("sso", "{name}: signing in with single sign-on",
      "Employees of {name} sign in to the storefront with their company account through "
      "{sso}. Passwords and two-step verification are managed by the company, not by Larkspur. "
@@ -667,7 +708,8 @@ TENANT_TEMPLATE: list[tuple[str, str, str]] = [
     ("api", "{name}: ordering through the API",
      "{name}'s procurement system places orders through the Larkspur Business API with a "
      "limit of {api_limit} requests per minute. Keys are rotated every {key_days} days by "
-     "the owner. Orders placed through the API follow the same approval rules."),
+     "the owner. Orders placed through the API follow the same approval rules and show up "
+     "in the storefront's order history."),
 ]
 TENANTS = {
     "tenant-acme": {
@@ -764,7 +806,7 @@ QUESTIONS: list[tuple[str, str, dict[str, int]]] = [
      {"faq-returns#wrong-size": 2, "policy-returns-v3#sec-5": 2}),
     ("sale-returns", "Can I return a lamp I bought in the sale?",
      {"policy-returns-v3#sec-7": 2}),
-    ("non-returnable", "Which things are you not allowed to send back?",
+    ("non-returnable", "Which items cannot be returned?",
      {"policy-returns-v3#sec-6": 2, "export-pdf-2026#p8": 2}),
     ("no-printer", "I have no printer to print the return label",
      {"faq-returns#no-printer": 2, "faq-returns#start": 1}),
@@ -780,7 +822,7 @@ QUESTIONS: list[tuple[str, str, dict[str, int]]] = [
     ("warranty-dropped", "I dropped my earbuds and one of them cracked. Is that covered?",
      {"policy-warranty-v2#sec-3": 2, "policy-warranty-v2#sec-6": 1}),
     ("extended-warranty",
-     "Can I buy an extended warranty plan after delivery?",
+     "Can I still pay for extra years of cover once my vacuum has arrived?",
      {"policy-warranty-v2#sec-6": 2}),
     ("battery-warranty",
      "My earbuds barely hold a charge any more after a year and a half. Will you fix that?",
@@ -800,7 +842,7 @@ QUESTIONS: list[tuple[str, str, dict[str, int]]] = [
      {"faq-shipping#not-received": 2}),
     ("change-address", "I typed the wrong street. Can I change the delivery address?",
      {"policy-shipping#sec-6": 2}),
-    ("delivery-cost", "What do you charge for postage?",
+    ("delivery-cost", "How much extra do I pay to have my order brought to my house?",
      {"policy-shipping#sec-2": 2, "policy-shipping#sec-3": 1, "faq-shipping#weekend": 1}),
     ("international", "Do you send orders to Switzerland?",
      {"policy-shipping#sec-3": 2, "policy-shipping#sec-4": 1, "faq-payments#currency": 1}),
@@ -823,7 +865,7 @@ QUESTIONS: list[tuple[str, str, dict[str, int]]] = [
      {"faq-payments#invoice": 2}),
     ("forgot-password", "I can't remember how to log in",
      {"faq-account#password": 2, "faq-account#locked": 1}),
-    ("unsubscribe", "How do I stop all the promotional emails?",
+    ("unsubscribe", "How do I unsubscribe from marketing emails?",
      {"faq-account#newsletter": 2, "policy-privacy-2026#sec-2": 1}),
     ("thermostat-wifi", "My thermostat won't connect to my wifi network",
      {"guide-thermostat#wifi": 2}),
@@ -893,6 +935,200 @@ QUESTIONS: list[tuple[str, str, dict[str, int]]] = [
      {"release-notes-2026#app-dark-mode": 2}),
 ]
 
+# --------------------------------------------------------------------------------------------
+# Product pages, built from the shop's product template: an overview, a "delivery and returns"
+# tab (the same wording for every product of a delivery kind, pointing to the policies without
+# repeating their facts) and a care tab.
+PRODUCT_TEMPLATE: list[tuple[str, str, str]] = [
+    ("overview", "{name}: product overview",
+     "{name}, {price} euros. {description} {spec} Rated {rating} out of 5 by {reviews} "
+     "customers. Part of the {collection} collection; matching pieces are shown below the "
+     "photos."),
+    ("delivery-returns", "{name}: delivery and returns",
+     "{delivery} You can follow your order in your account once it has left the warehouse. "
+     "Returns follow our returns policy; the return window and any fee are shown there and "
+     "in your order confirmation. This product carries the Larkspur warranty where it "
+     "applies; see the warranty policy for what it covers."),
+    ("care", "{name}: care and use",
+     "{care} Keep the product away from direct heat and strong sunlight. Questions about "
+     "using it? Ask in the questions section below the product photos, where other customers "
+     "and our staff answer."),
+]
+DELIVERY_KINDS = {
+    "parcel": "This product is sent as a parcel by courier, to your door or to a pickup point "
+    "of your choice.",
+    "two-person": "This product is delivered by a two-person crew on a day you choose, carried "
+    "into the room you want and unpacked.",
+    "letterbox": "This product fits through the letterbox: no need to be home for the "
+    "delivery.",
+}
+PRODUCTS: dict[str, dict[str, str]] = {
+    "product-oak-table": {
+        "name": "Halden oak dining table", "price": "649", "kind": "two-person",
+        "description": "A solid oak table for six, with a natural oil finish.",
+        "spec": "200 by 95 cm, 76 cm high; the legs unscrew for moving.",
+        "rating": "4.7", "reviews": "312", "collection": "Halden",
+        "care": "Wipe with a damp cloth and dry at once. Re-oil the top once a year with the "
+        "oil sold beside the table; use coasters for hot dishes.",
+    },
+    "product-linen-sofa": {
+        "name": "Marle three-seat linen sofa", "price": "1,190", "kind": "two-person",
+        "description": "A deep sofa with removable linen-blend covers and feather-wrapped "
+        "cushions.",
+        "spec": "220 cm wide, 95 cm deep; covers in five colours.",
+        "rating": "4.5", "reviews": "188", "collection": "Marle",
+        "care": "The covers can be washed at 30 degrees and dried flat. Plump the cushions "
+        "every week so that they keep their shape.",
+    },
+    "product-wool-rug": {
+        "name": "Fjell hand-woven wool rug", "price": "289", "kind": "parcel",
+        "description": "A flat-woven rug of undyed wool, made by hand in India.",
+        "spec": "160 by 230 cm; also in 200 by 300 cm.",
+        "rating": "4.6", "reviews": "97", "collection": "Fjell",
+        "care": "Vacuum without the brush roller. Blot spills at once; have the rug cleaned "
+        "by a professional rather than washing it.",
+    },
+    "product-desk-lamp": {
+        "name": "Arc brass desk lamp", "price": "129", "kind": "parcel",
+        "description": "An adjustable desk lamp in brushed brass with a dimmable LED.",
+        "spec": "45 cm reach; 2700 K warm light; USB-C port in the base.",
+        "rating": "4.4", "reviews": "421", "collection": "Arc",
+        "care": "Dust with a dry cloth. The brass darkens over time; a brass polish brings "
+        "the shine back. The LED is built in and lasts about 25,000 hours.",
+    },
+    "product-floor-lamp": {
+        "name": "Arc floor lamp", "price": "219", "kind": "parcel",
+        "description": "A tall reading lamp with a linen shade and a foot switch.",
+        "spec": "160 cm high; E27 bulb, not included.",
+        "rating": "4.3", "reviews": "156", "collection": "Arc",
+        "care": "Dust the shade with a soft brush. Use bulbs of at most 40 watts; switch "
+        "the lamp off before changing the bulb.",
+    },
+    "product-stoneware-vase": {
+        "name": "Tide stoneware vase", "price": "39", "kind": "parcel",
+        "description": "A hand-glazed stoneware vase; every piece differs slightly.",
+        "spec": "28 cm high; watertight inside.",
+        "rating": "4.8", "reviews": "264", "collection": "Tide",
+        "care": "Rinse by hand with warm water. Not dishwasher safe; small differences in "
+        "glaze are part of the handmade finish, not a defect.",
+    },
+    "product-bath-towels": {
+        "name": "Sande cotton bath towels, set of two", "price": "45", "kind": "letterbox",
+        "description": "Thick organic cotton towels with a waffle border.",
+        "spec": "70 by 140 cm; 600 grams per square metre.",
+        "rating": "4.6", "reviews": "530", "collection": "Sande",
+        "care": "Wash at 60 degrees without fabric softener, which makes towels less "
+        "absorbent. Tumble dry on low heat.",
+    },
+    "product-duvet": {
+        "name": "Nord all-season duvet", "price": "159", "kind": "parcel",
+        "description": "Two duvets that button together: a light one for summer, both for "
+        "winter.",
+        "spec": "240 by 220 cm; filled with recycled down.",
+        "rating": "4.5", "reviews": "203", "collection": "Nord",
+        "care": "Air the duvet every morning. Wash at 40 degrees in a large machine and dry "
+        "it completely with tennis balls in the dryer.",
+    },
+    "product-kettle": {
+        "name": "Loop electric kettle", "price": "69", "kind": "parcel",
+        "description": "A 1.5 litre kettle with temperature settings for tea and coffee.",
+        "spec": "2200 watts; keep-warm for 30 minutes; in red, blue and white.",
+        "rating": "4.4", "reviews": "688", "collection": "Loop",
+        "care": "Descale once a month with citric acid or vinegar if your water is hard. "
+        "Never immerse the base in water.",
+    },
+    "product-toaster": {
+        "name": "Loop two-slot toaster", "price": "59", "kind": "parcel",
+        "description": "A wide-slot toaster with a bagel setting and a warming rack.",
+        "spec": "Seven browning levels; removable crumb tray.",
+        "rating": "4.2", "reviews": "402", "collection": "Loop",
+        "care": "Empty the crumb tray every week. Unplug before cleaning and never use a "
+        "knife to free stuck bread.",
+    },
+    "product-blender": {
+        "name": "Vive high-speed blender", "price": "149", "kind": "parcel",
+        "description": "A blender for smoothies, soups and nut butters with a glass jar.",
+        "spec": "1.8 litre jar; 1400 watts; five programmes.",
+        "rating": "4.5", "reviews": "244", "collection": "Vive",
+        "care": "Clean the jar by blending warm water with a drop of soap for 30 seconds. "
+        "The blades are not removable.",
+    },
+    "product-air-fryer": {
+        "name": "Vive air fryer", "price": "119", "kind": "parcel",
+        "description": "A 5.5 litre air fryer with a window to watch the food.",
+        "spec": "Eight presets; dishwasher-safe basket.",
+        "rating": "4.6", "reviews": "915", "collection": "Vive",
+        "care": "Let the basket cool before washing it. Do not use metal tools on the "
+        "non-stick coating; a soft sponge is enough.",
+    },
+    "product-office-chair": {
+        "name": "Tern ergonomic office chair", "price": "349", "kind": "parcel",
+        "description": "An office chair with lumbar support, adjustable arms and a mesh "
+        "back.",
+        "spec": "For people from 155 to 195 cm; tested to 120 kg.",
+        "rating": "4.3", "reviews": "377", "collection": "Tern",
+        "care": "Vacuum the seat and wipe the mesh with a damp cloth. Tighten the screws "
+        "of the arms after the first month.",
+    },
+    "product-bookcase": {
+        "name": "Halden oak bookcase", "price": "429", "kind": "two-person",
+        "description": "A tall bookcase of solid oak with five adjustable shelves.",
+        "spec": "90 cm wide, 200 cm high; must be fixed to the wall.",
+        "rating": "4.6", "reviews": "121", "collection": "Halden",
+        "care": "Wipe with a dry cloth. Fix the bookcase to the wall with the bracket "
+        "supplied, especially if there are children in the house.",
+    },
+    "product-cast-iron-pan": {
+        "name": "Forge cast iron frying pan", "price": "55", "kind": "parcel",
+        "description": "A pre-seasoned cast iron pan for every kind of hob, including "
+        "induction.",
+        "spec": "28 cm; oven safe to 260 degrees.",
+        "rating": "4.8", "reviews": "640", "collection": "Forge",
+        "care": "Rinse with hot water, dry on the hob and rub in a drop of oil. Soap is "
+        "fine now and then; the dishwasher is not.",
+    },
+    "product-knife-set": {
+        "name": "Forge knife set with block", "price": "179", "kind": "parcel",
+        "description": "Three knives of Japanese steel in an oak block.",
+        "spec": "Chef's knife, bread knife and paring knife.",
+        "rating": "4.7", "reviews": "205", "collection": "Forge",
+        "care": "Wash by hand and dry at once. Sharpen on a whetstone twice a year; a "
+        "sharpening service is offered in our stores.",
+    },
+    "product-bedside-table": {
+        "name": "Nord bedside table", "price": "149", "kind": "parcel",
+        "description": "A small bedside table with one drawer and an open shelf.",
+        "spec": "45 by 35 cm, 55 cm high; flat-packed, assembly takes 20 minutes.",
+        "rating": "4.4", "reviews": "188", "collection": "Nord",
+        "care": "Wipe with a damp cloth. Assembly instructions can also be downloaded from "
+        "this page.",
+    },
+    "product-wall-mirror": {
+        "name": "Tide round wall mirror", "price": "99", "kind": "parcel",
+        "description": "A round mirror with a thin brass frame.",
+        "spec": "80 cm across; hanging cord and hooks included.",
+        "rating": "4.5", "reviews": "143", "collection": "Tide",
+        "care": "Clean the glass with a little glass cleaner on a cloth, never sprayed on "
+        "the mirror itself, so that it does not reach the frame.",
+    },
+    "product-linen-curtains": {
+        "name": "Marle linen curtains, pair", "price": "119", "kind": "letterbox",
+        "description": "Light-filtering washed linen curtains with hidden tabs.",
+        "spec": "140 by 260 cm each; can be shortened.",
+        "rating": "4.4", "reviews": "176", "collection": "Marle",
+        "care": "Wash at 30 degrees and hang while damp to avoid ironing. Linen may shrink "
+        "by up to 3 percent at the first wash.",
+    },
+    "product-throw-blanket": {
+        "name": "Fjell wool throw", "price": "79", "kind": "letterbox",
+        "description": "A soft throw of lambswool in a herringbone weave.",
+        "spec": "130 by 170 cm; fringed ends.",
+        "rating": "4.7", "reviews": "289", "collection": "Fjell",
+        "care": "Air the throw outside instead of washing it. If needed, wash by hand in cool "
+        "water with wool detergent and dry flat.",
+    },
+}
+
 
 def chunks() -> list[Chunk]:
     out: list[Chunk] = []
@@ -905,6 +1141,10 @@ def chunks() -> list[Chunk]:
     out += SHIPPING + FAQS + HANDBOOK + GUIDE_PDF + PRODUCT_GUIDES + OTHER
     for doc, values in TENANTS.items():
         for sec, heading, text in TENANT_TEMPLATE:
+            out.append((f"{doc}#{sec}", heading.format(**values), text.format(**values)))
+    for doc, values in PRODUCTS.items():
+        values = {**values, "delivery": DELIVERY_KINDS[values["kind"]]}
+        for sec, heading, text in PRODUCT_TEMPLATE:
             out.append((f"{doc}#{sec}", heading.format(**values), text.format(**values)))
     return out
 
