@@ -148,3 +148,20 @@ def test_fmt_then_validate_is_clean(repo: Path, capsys: pytest.CaptureFixture[st
     if "No such command" in captured.err:
         pytest.skip("`labelpool validate` is not registered yet")
     assert code == 0, captured.out + captured.err
+
+
+def test_fmt_never_replaces_a_symlink_with_a_file(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path_factory.mktemp("elsewhere") / "real.yaml"
+    target.write_text(MESSY, encoding="utf-8")
+    link = repo / "labels" / "returns-damaged.yaml"
+    link.symlink_to(target)
+    assert main(["fmt", "--repo", str(repo)]) == 1
+    assert f"{link}:1:1: LP037" in capsys.readouterr().out
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == MESSY
+    doc = yamlio.load_roundtrip(link)
+    yamlio.add_to_sorted_list(doc.data, "judged_ids", "zzz")
+    with pytest.raises(yamlio.YamlError, match="LP037"):
+        yamlio.save(doc)
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == MESSY

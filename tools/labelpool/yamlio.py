@@ -458,6 +458,8 @@ def save(doc: Document, data: Any = None) -> bool:
     text = dumps(doc.data if data is None else data)
     if text == doc.text:
         return False
+    if doc.path.is_symlink():
+        raise YamlError(str(doc.path), 1, 1, "LP037", "symlink; not replaced by a file")
     try:
         if doc.path.read_bytes() == text.encode("utf-8"):
             return False

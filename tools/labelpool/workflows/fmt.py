@@ -33,6 +33,8 @@ def format_file(path: Path, *, check: bool = False) -> bool:
     text = yamlio.dumps(doc.data)
     if text == doc.text:
         return False
+    if path.is_symlink():
+        raise yamlio.YamlError(str(path), 1, 1, "LP037", "symlink; format the file itself")
     if not check:
         yamlio.atomic_write_text(path, text)
     return True

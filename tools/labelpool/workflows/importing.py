@@ -367,9 +367,8 @@ def write_labels(
     check_provenance(prov)
     for item in items:
         check_id(item.id, str(labels_dir))
-    existing = [
-        labels_dir / f"{i.id}.yaml" for i in items if (labels_dir / f"{i.id}.yaml").exists()
-    ]
+    targets = [labels_dir / f"{i.id}.yaml" for i in items]
+    existing = [p for p in targets if p.exists() or p.is_symlink()]
     if existing and not force:
         shown = ", ".join(str(p) for p in existing[:5])
         more = f" and {len(existing) - 5} more" if len(existing) > 5 else ""
