@@ -416,3 +416,16 @@ def test_broken_label_is_a_positioned_error(
     (fresh.repo / "labels" / "q3.yaml").unlink()
     assert main(["diff", "HEAD", "--repo", str(fresh.repo)]) == 1
     assert "HEAD:labels/q3.yaml:" in capsys.readouterr().err
+
+
+def test_markdown_table_is_capped_for_the_job_summary() -> None:
+    from labelpool.report.diff import render_markdown
+
+    before = lab(judged_ids=[])
+    after = lab(judged_ids=[f"d{i:04d}" for i in range(1200)], pool=[])
+    result = diff_labels({"q": before}, {"q": after}, "A", "B")
+    md = render_markdown(result, max_rows=500)
+    rows = [line for line in md.splitlines() if line.startswith("| q |")]
+    assert len(rows) == 500
+    assert "700 more changes" in md
+    assert len(render_markdown(result, max_rows=5000).splitlines()) > 1200

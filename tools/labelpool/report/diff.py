@@ -221,7 +221,10 @@ def md(text: str) -> str:
     return text.replace("<", "&lt;").replace(">", "&gt;").replace("@", "&#64;")
 
 
-def render_markdown(d: SetDiff) -> str:
+MAX_MARKDOWN_ROWS = 500  # a job summary holds at most 1 MiB; a big batch lists thousands
+
+
+def render_markdown(d: SetDiff, max_rows: int = MAX_MARKDOWN_ROWS) -> str:
     out = [f"### Label changes: `{md(d.rev_from)}` → `{md(d.rev_to)}`", ""]
     out.append(md(_summary_text(d)))
     out.append("")
@@ -237,9 +240,14 @@ def render_markdown(d: SetDiff) -> str:
         out.append("")
     if d.questions:
         out += ["| question | change |", "|---|---|"]
-        for q in d.questions:
-            for line in question_lines(q):
-                out.append(f"| {md(q.question)} | {md(line)} |")
+        rows = [(q.question, line) for q in d.questions for line in question_lines(q)]
+        for question, line in rows[:max_rows]:
+            out.append(f"| {md(question)} | {md(line)} |")
+        if len(rows) > max_rows:
+            out.append(
+                f"| … | {len(rows) - max_rows} more changes: run `labelpool diff` "
+                "locally for all of them |"
+            )
         out.append("")
     if d.scores:
         out += [
