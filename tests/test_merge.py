@@ -209,6 +209,53 @@ def test_merge_twice_changes_nothing(pooled: Path, capsys: pytest.CaptureFixture
     assert snapshot(pooled / "labels") == before
 
 
+def test_blame_honours_ignore_revs(pooled: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rd = label_path(pooled, "returns-damaged")
+    set_verdict(rd, "faq-shipping#damaged", "relevant")
+    commit_as(pooled, ALICE, "alice judges")
+    bot = {"GIT_AUTHOR_NAME": "Format Bot", "GIT_AUTHOR_EMAIL": "bot@example.invalid"}
+    text = rd.read_text()
+    rd.write_text(text.replace("verdict: relevant}", "verdict: 'relevant'}"))
+    commit_as(pooled, bot, "reformat")
+    sha = git(pooled, "rev-parse", "HEAD").strip()
+    (pooled / ".git-blame-ignore-revs").write_text(f"# formatting only\n{sha}\n")
+    git(pooled, "add", ".git-blame-ignore-revs")
+    git(pooled, "commit", "-q", "-m", "ignore the reformat in blame")
+    assert cli(pooled, "merge", "--partial") == 0
+    assert git(pooled, "log", "-1", "--format=%an").strip() == "Alice Judge"
+
+
+def test_unknown_verdict_is_a_positioned_error(
+    pooled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rd = label_path(pooled, "returns-damaged")
+    set_verdict(rd, "tenant-acme#returns", "maybe")
+    set_verdict(rd, "faq-shipping#damaged", "relevant")
+    before = snapshot(pooled / "labels")
+    capsys.readouterr()
+    assert cli(pooled, "merge") == 1
+    err = capsys.readouterr().err
+    line = rd.read_text().splitlines().index("      - {doc: tenant-acme#returns, verdict: maybe}")
+    assert f"returns-damaged.yaml:{line + 1}:1: verdict 'maybe' is not relevant" in err
+    assert "Traceback" not in err
+    assert snapshot(pooled / "labels") == before
+
+
+def test_entry_broken_over_two_lines_is_refused(
+    pooled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rd = label_path(pooled, "returns-damaged")
+    text = rd.read_text().replace(
+        "- {doc: tenant-acme#returns, verdict: null}",
+        "- {doc: tenant-acme#returns,\n        verdict: relevant}",
+    )
+    rd.write_text(text)
+    before = snapshot(pooled / "labels")
+    assert cli(pooled, "merge") == 1
+    assert "must be one line" in capsys.readouterr().err
+    assert snapshot(pooled / "labels") == before
+
+
 def _hand_batch(repo: Path, qid: str, entries: list[tuple[str, str]]) -> Path:
     path = label_path(repo, qid)
     lines = [

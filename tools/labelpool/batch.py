@@ -263,12 +263,7 @@ def remove(
                 if (b.index, e.doc_index) not in drop:
                     continue
                 i = e.line - 1
-                body = re.split(r"\s+#", lines[i].rstrip("\r\n"), maxsplit=1)[0].strip()
-                if not (body.startswith("- {") and body.endswith("}")):
-                    raise BatchError(
-                        f"{path}:{e.line}:1: a pending entry must be one line "
-                        f"`- {{doc: ID, verdict: ...}}`; cannot remove it safely"
-                    )
+                _check_line(lines, e, path)
                 gone.add(i)
                 gone.update(_own_comments(lines, i, start))
     return "".join(ln for i, ln in enumerate(lines) if i not in gone)
@@ -311,3 +306,19 @@ def relocate(
         )
         for b in batches
     ]
+
+
+def _check_line(lines: list[str], e: Entry, path: str) -> None:
+    body = re.split(r"\s+#", lines[e.line - 1].rstrip("\r\n"), maxsplit=1)[0].strip()
+    if not (body.startswith("- {") and body.endswith("}")):
+        raise BatchError(
+            f"{path}:{e.line}:1: a pending entry must be one line `- {{doc: ID, verdict: ...}}`"
+        )
+
+
+def check_one_line(text: str, batches: Sequence[PendingBatch], path: str = "<text>") -> None:
+    """Raise :class:`BatchError` at the first entry not written on one line of its own."""
+    lines = text.splitlines()
+    for b in batches:
+        for e in b.entries:
+            _check_line(lines, e, path)

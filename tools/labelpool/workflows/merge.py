@@ -284,6 +284,7 @@ def _read(path: Path, text: str | None = None) -> tuple[Any, str, list[batch_mod
     else:
         data = yamlio.loads_roundtrip(text, path)
     batches = batch_mod.read(data, str(path), lambda kp: yamlio.node_position(data, tuple(kp))[0])
+    batch_mod.check_one_line(text, batches, str(path))
     return data, text, batches
 
 

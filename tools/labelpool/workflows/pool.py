@@ -31,6 +31,7 @@ from labelpool import batch as batch_mod
 from labelpool import gitio
 from labelpool.config import Config
 from labelpool.labelset import LabelSet
+from labelpool.model import label_from_data
 
 
 class PoolError(Exception):
@@ -54,6 +55,7 @@ class SystemRun:
 class QuestionPlan:
     qid: str
     path: Path
+    question: str
     union: int
     judged: int  # of the union
     waiting: int  # of the union, pending in an earlier batch
@@ -197,6 +199,7 @@ def plan(
             QuestionPlan(
                 qid=qid,
                 path=labels.paths[qid],
+                question=labels[qid].question,
                 union=union,
                 judged=judged,
                 waiting=waiting,
@@ -302,17 +305,20 @@ def write(cfg: Config, plan_: PoolPlan, with_text: bool = True) -> tuple[list[Pa
                 docs=q.docs,
                 full_depth=q.full_depth,
             ),
-            question=None,
+            question=q.question if with_text else None,
             texts=texts,
         )
-        doc = yamlio.load_roundtrip(q.path)
-        question = str(doc.data.get("question", "")) if with_text else None
-        if question is not None:
-            item = _with_question(item, question)
         try:
-            text = batch_mod.append(doc.text, item)
+            old = q.path.read_text(encoding="utf-8")
+            text = batch_mod.append(old, item)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PoolError(f"{q.path}: cannot read: {exc}") from None
         except batch_mod.BatchError as exc:
             raise PoolError(str(exc).replace("<text>", str(q.path))) from None
+        # never write a batch that does not read back as exactly these documents
+        back = label_from_data(yamlio.loads_fast(text, q.path))
+        if not back.pending or [d.doc for d in back.pending[-1].docs] != list(q.docs):
+            raise PoolError(f"{q.path}: the batch does not read back as written (a bug)")
         yamlio.atomic_write_text(q.path, text)
         written.append(q.path)
     for q in plan_.complete:
@@ -322,11 +328,6 @@ def write(cfg: Config, plan_: PoolPlan, with_text: bool = True) -> tuple[list[Pa
         ) and yamlio.save(doc):
             written.append(q.path)
     return written, notes
-
-
-def _with_question(item: str, question: str) -> str:
-    head, sep, tail = item.partition("    docs:\n")
-    return head + sep + "\n".join(batch_mod.comment_lines("question", question)) + "\n" + tail
 
 
 def add_pool_entries(data: Any, entries: Sequence[tuple[str, int, str, str | None]]) -> bool:
