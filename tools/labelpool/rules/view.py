@@ -16,7 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
-from yaml._yaml import CParser
+
+try:
+    from yaml._yaml import CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    CParser = None
 
 KeyPath = tuple[str | int, ...]
 
@@ -128,7 +132,7 @@ def _reaches(root: yaml.Node, keypath: KeyPath) -> bool:
     return True
 
 
-class _Composer(CParser):
+class _Composer(CParser or object):  # type: ignore[misc]
     """libyaml's composer without PyYAML's tag resolver (``_build`` resolves plain scalars)."""
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
@@ -143,6 +147,8 @@ class _Composer(CParser):
 
 def compose(raw: bytes) -> View:
     """The view of one YAML document; ``ViewError`` (with a position) when it cannot be read."""
+    if CParser is None:  # pragma: no cover - pure-Python fallback
+        return _compose_slow(raw)
     parser = _Composer(raw)
     try:
         root = parser.get_single_node()
@@ -181,6 +187,21 @@ def _build(node: yaml.Node, path: KeyPath, plain: list[tuple[KeyPath, yaml.Scala
             out[key] = _build(vnode, (*path, key), plain)
         return out
     raise ViewError(1, 1, f"unexpected node {node!r}")  # pragma: no cover
+
+
+def _compose_slow(raw: bytes) -> View:  # pragma: no cover - PyYAML without libyaml
+    try:
+        root = yaml.compose(raw, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise ViewError(line, col, f"cannot read YAML: {exc.problem or exc}") from None
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:
+        raise ViewError(1, 1, f"cannot read YAML: {exc}") from None
+    if root is None:
+        raise ViewError(1, 1, "empty file: a label is a mapping with an `id`")
+    plain: list[tuple[KeyPath, yaml.ScalarNode]] = []
+    return View(root=root, data=_build(root, (), plain), plain=plain)
 
 
 def locate(raw: bytes, keypath: KeyPath) -> tuple[int, int]:
