@@ -248,3 +248,37 @@ def test_console_script(scenario: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "remainder: 5" in proc.stdout
+
+
+def test_batch_text_edits_keep_every_other_line(tmp_path: Path) -> None:
+    from labelpool import batch
+
+    item = batch.render(
+        batch.NewBatch("2026-12-02-x@5", ("x",), 5, "2026-12-02", {}, ("d#1", "on")),
+        question="Q?",
+        texts={"d#1": "some text"},
+    )
+    base = "id: q\nquestion: Q?\nrelevant_doc_ids: []\njudged_ids: []\n"
+    # an empty flow list becomes a block list; a key after pending stays after it
+    text = batch.append(base + "pending: []\nowner: me  # kept\n", item)
+    assert text.startswith(base + "pending:\n  - batch: '2026-12-02-x@5'\n")
+    assert text.endswith("      - {doc: 'on', verdict: null}\nowner: me  # kept\n")
+    assert "      # text: (not in the corpus)\n      - {doc: 'on'" in text
+    twice = batch.append(text, item.replace("x@5", "y@5"))
+    data = yamlio.loads_roundtrip(twice)
+    assert [b["batch"] for b in data["pending"]] == ["2026-12-02-x@5", "2026-12-02-y@5"]
+    assert data["owner"] == "me"
+
+    def read(t: str) -> list[batch.PendingBatch]:
+        d = yamlio.loads_roundtrip(t)
+        return batch.read(d, "f", lambda kp: yamlio.node_position(d, tuple(kp))[0])
+
+    # drop the first batch's two entries: that batch goes, the second stays whole
+    one = batch.remove(twice, read(twice), {(0, 0), (0, 1)})
+    assert one == base + "pending:\n" + item.replace("x@5", "y@5") + "owner: me  # kept\n"
+    # drop one entry of the remaining batch: its line and its text go, the question stays
+    left = batch.remove(one, read(one), {(0, 0)})
+    assert "d#1" not in left and "some text" not in left and "# question: Q?" in left
+    assert "      # text: (not in the corpus)\n      - {doc: 'on', verdict: null}\n" in left
+    # drop everything: the pending key goes, nothing else changes
+    assert batch.remove(left, read(left), {(0, 0)}) == base + "owner: me  # kept\n"
