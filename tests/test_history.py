@@ -306,3 +306,19 @@ def test_real_pool_and_merge_by_two_judges(
         assert entry["system"] == "dense" and entry["k"] == 2 and entry["run"]
         assert q["pending_opened"] == [] and q["flips"] == []
     assert data["summary"]["judgments_added"] == 2
+
+
+def test_an_unreadable_version_in_history_invents_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    s = build(tmp_path)
+    path = s.repo / "labels" / "q1.yaml"
+    good = path.read_text(encoding="utf-8")
+    path.write_text(good.replace("judged_ids:", "judged_ids: [oops"), encoding="utf-8")
+    commit_all(s.repo, "break q1", ("Mallory", "m@example.org", "2026-12-07T00:00:00+00:00"))
+    path.write_text(good, encoding="utf-8")
+    commit_all(s.repo, "fix q1", ("Mallory", "m@example.org", "2026-12-08T00:00:00+00:00"))
+    docs = by_doc(history_json(capsys, s.repo, "q1"))
+    assert docs["doc-a"]["set_by"]["commit"]["author"] == "Alice Judge"
+    assert docs["doc-d"]["set_by"]["commit"]["author"] == "Bob Reviewer"
+    assert all(c["commit"]["author"] != "Mallory" for j in docs.values() for c in j["earlier"])

@@ -200,12 +200,17 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
         return parsed[spec]
 
     steps: list[tuple[gitio.CommitInfo, Label | None, Label | None]] = []
+    last_good: Label | None = None
     for c in commits:
-        before = label_at(f"{c.parents[0]}:{path}" if c.parents else None)
+        parent = f"{c.parents[0]}:{path}" if c.parents else None
+        before = label_at(parent)
+        if before is None and parent is not None and contents.get(parent) is not None:
+            before = last_good  # the parent's version is unreadable: compare with the last good
         after = label_at(f"{c.commit}:{path}")
         if contents.get(f"{c.commit}:{path}") is not None and after is None:
             continue  # an unreadable version: skip it rather than invent removals
         steps.append((c, before, after))
+        last_good = after
     head_label = steps[-1][2] if steps else None
     current = head_label
     if disk.is_file():
