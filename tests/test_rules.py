@@ -377,3 +377,18 @@ def test_prefilter_never_hides_a_misread_scalar(text: str) -> None:
 
     if misread(text):
         assert _SUSPECT.match(text), text
+
+
+def test_broken_versions_file_is_reported_at_its_position(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "corpus").mkdir()
+    (repo / "corpus" / "versions.yaml").write_text(
+        "supersedes:\n  doc-new:\n    - has space\n", encoding="utf-8"
+    )
+    write(repo, "q1.yaml", VALID + "relevant_classes:\n  - - doc-a#1\n    - doc-b#1\n")
+    code, lines, _ = run(repo, capsys, "labels/q1.yaml")
+    assert lines == [
+        "corpus/versions.yaml:3:7: LP031 'has space' does not match '^[^\\\\s#]+$'"
+    ], lines
+    assert code == 1

@@ -261,9 +261,10 @@ def _result(
     allow_pending: bool, checked: int,
 ) -> ValidateResult:
     findings: list[Finding] = []
+    labels = set(everything)
     for key, found in rows.items():
-        if key not in wanted:
-            continue
+        if key not in wanted and key in labels:
+            continue  # another label file: not asked about (findings on config files show)
         shown = display(Path(key), cwd)
         findings.extend(Finding(shown, *row) for row in found)
     if allow_pending:
@@ -351,7 +352,7 @@ def _run_all(
     results_by_file = {k: FileResult.from_json(entries[d]) for k, d in digests.items()}
     by_file = {k: list(r.findings) for k, r in results_by_file.items()}
     for key, found in _cross_file(cfg, results_by_file, raws).items():
-        by_file[key].extend(found)
+        by_file.setdefault(key, []).extend(found)
     return by_file, len(missing)
 
 
