@@ -14,6 +14,7 @@ from labelpool.cli._common import app
 
 # One import per command module; each registers its command(s) on ``app``.
 from labelpool.cli import version as _version  # noqa: F401, E402
+from labelpool.cli import score as _score  # noqa: F401, E402
 from labelpool.cli import compare as _compare  # noqa: F401, E402
 from labelpool.cli import check as _check  # noqa: F401, E402
 from labelpool.cli import pool as _pool  # noqa: F401, E402
