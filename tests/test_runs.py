@@ -168,3 +168,25 @@ def test_real_cast_run_order_matches_trec_eval(cast_dir: Path) -> None:
     for q, items in rows.items():
         expected = [d for _, d in sorted(items, key=lambda t: (t[0], t[1]), reverse=True)]
         assert run.ranking(q) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # grouped, in trec order, questions not in code-point order: blocks reordered
+        "q2 Q0 b 1 3 s\nq2 Q0 a 2 3 s\nq10 Q0 z 1 1 s\nq10 Q0 y 2 0 s\n",
+        # grouped, tie written doc id ascending: not trec order, full sort
+        "q10 Q0 z 1 1 s\nq10 Q0 y 2 0 s\nq2 Q0 a 1 3 s\nq2 Q0 b 2 3 s\n",
+        # not grouped
+        "q2 Q0 a 1 3 s\nq10 Q0 y 2 0 s\nq2 Q0 b 2 3 s\nq10 Q0 z 1 1 s\n",
+        # already in order
+        "q10 Q0 z 1 1 s\nq10 Q0 y 2 0 s\nq2 Q0 b 1 3 s\nq2 Q0 a 2 3 s\n",
+    ],
+)
+def test_every_layout_gives_trec_order(tmp_path: Path, text: str) -> None:
+    run = read_run(write(tmp_path / "r.trec", text))
+    assert list(run.qids) == ["q10", "q2"]
+    assert run.top(5) == {"q10": ["z", "y"], "q2": ["b", "a"]}
+    assert run.docs.to_pylist() == ["z", "y", "b", "a"]
+    assert run.scores.tolist() == [1.0, 0.0, 3.0, 3.0]
+    assert len(run) == 4

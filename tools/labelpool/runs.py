@@ -88,11 +88,17 @@ class Run:
     sha256: str
     qids: np.ndarray
     offsets: np.ndarray
-    docs: pa.Array
+    doc_codes: np.ndarray  # int32: each row's document as an index into ``doc_vocab``
+    doc_vocab: pa.Array  # the run's distinct document ids (pyarrow strings, no order)
     scores: np.ndarray
 
     def __len__(self) -> int:
-        return len(self.docs)
+        return len(self.doc_codes)
+
+    @cached_property
+    def docs(self) -> pa.Array:
+        """Document ids of every row in ranked order (a pyarrow string array)."""
+        return self.doc_vocab.take(arrow_array(self.doc_codes.astype("int64")))
 
     @cached_property
     def qid_set(self) -> frozenset[str]:
@@ -111,7 +117,8 @@ class Run:
         if i is None:
             return []
         a, b = int(self.offsets[i]), int(self.offsets[i + 1])
-        return [str(d) for d in self.docs.slice(a, b - a).to_pylist()]
+        rows = self.doc_codes[a:b].astype("int64")
+        return [str(d) for d in self.doc_vocab.take(arrow_array(rows)).to_pylist()]
 
     def top(self, k: int) -> dict[str, list[str]]:
         """The first ``k`` documents of every question, in trec_eval order."""
@@ -122,7 +129,8 @@ class Run:
             return {}
         starts = self.offsets[:-1]
         rows = np.repeat(starts, counts) + _ranks_within(counts)
-        docs = self.docs.take(arrow_array(rows.astype(np.int64))).to_pylist()
+        codes = self.doc_codes[rows].astype(np.int64)
+        docs = self.doc_vocab.take(arrow_array(codes)).to_pylist()
         out: dict[str, list[str]] = {}
         pos = 0
         for q, c in zip(self.qids, counts, strict=True):
@@ -239,7 +247,7 @@ def read_run(path: Path, name: str | None = None) -> Run:
             else:
                 checked = False
         try:
-            qids, offsets, docs, scores = _order(columns, check_duplicates=not checked)
+            qids, offsets, codes, vocab, scores = _order(columns, check_duplicates=not checked)
         except _DuplicateFound:
             _parse_trec_slow(path, _all_bytes(path, gz))  # raises RunError naming both lines
             raise AssertionError("a duplicate the line reader did not find") from None
@@ -252,7 +260,8 @@ def read_run(path: Path, name: str | None = None) -> Run:
         sha256=digest[0] if digest else "",
         qids=qids,
         offsets=offsets,
-        docs=docs,
+        doc_codes=codes,
+        doc_vocab=vocab,
         scores=scores,
     )
 
@@ -517,49 +526,110 @@ def _id_text(path: Path, number: int, value: Any, what: str) -> str:
     return text
 
 
+def _sort_ranks(values: pa.Array) -> np.ndarray:
+    """Rank (int32, 0-based) of each entry of a small array of distinct strings, ascending."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    out = np.empty(len(values), dtype=np.int32)
+    out[numpy_of(pc.sort_indices(values)).astype(np.int64)] = np.arange(len(values), dtype=np.int32)
+    return out
+
+
 def _order(columns: Any, check_duplicates: bool) -> Any:
-    """Sort rows into trec_eval order; check duplicates; build qids/offsets."""
+    """Put rows in trec_eval order; check duplicates; build qids, offsets, doc codes.
+
+    Questions and documents are dictionary-encoded first (hash, multi-threaded C++), so the
+    rest works on integers. Run files are nearly always written grouped by question and in
+    rank order; that is checked in one vectorised pass, and then only the question blocks are
+    reordered. Otherwise pyarrow sorts all rows (question, score descending, doc id
+    descending).
+    """
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     qid, doc, scores, _ = columns
-    table = pa.Table.from_arrays(
-        [qid, doc, arrow_array(np.asarray(scores, dtype=np.float64))], names=["qid", "doc", "score"]
-    )
-    order = pc.sort_indices(
-        table,
-        sort_keys=[("qid", "ascending"), ("score", "descending"), ("doc", "descending")],
-    )
-    table = table.take(order)
-    qcol = table.column("qid").combine_chunks()
-    dcol = table.column("doc").combine_chunks()
-    sorted_scores = numpy_of(table.column("score").combine_chunks())
-    # Question boundaries: qid changes between adjacent sorted rows.
-    qenc = pc.run_end_encode(qcol)
-    ends = numpy_of(qenc.run_ends).astype(np.int64)
-    qids = np.asarray(qenc.values.to_pylist(), dtype=object)
-    offsets = np.concatenate([np.zeros(1, dtype=np.int64), ends])
+    scores = np.asarray(scores, dtype=np.float64)
+    qenc = pc.dictionary_encode(qid)
+    qrank = _sort_ranks(qenc.dictionary)
+    row_q = qrank[numpy_of(qenc.indices).astype(np.int64)]
+    qids = np.asarray(qenc.dictionary.take(_argsort_strings(qenc.dictionary)).to_pylist(), object)
+    del qid, qenc
+    denc = pc.dictionary_encode(doc)
+    codes = numpy_of(denc.indices).astype(np.int32)
+    vocab = denc.dictionary
+    del denc
+    order = _presorted_order(row_q, scores, doc, len(qids))
+    if order is None:
+        table = pa.Table.from_arrays(
+            [arrow_array(row_q.astype(np.int64)), arrow_array(scores), doc],
+            names=["q", "score", "doc"],
+        )
+        order = numpy_of(
+            pc.sort_indices(
+                table,
+                sort_keys=[("q", "ascending"), ("score", "descending"), ("doc", "descending")],
+            )
+        ).astype(np.int64)
+        del table
+    del doc
+    if order is not False:
+        row_q, scores, codes = row_q[order], scores[order], codes[order]
+    counts = np.bincount(row_q, minlength=len(qids)).astype(np.int64)
+    offsets = np.zeros(len(qids) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
     if check_duplicates:
-        _check_duplicates(offsets, dcol)
-    return qids, offsets, dcol, sorted_scores
+        _check_duplicates(row_q, codes, len(vocab))
+    return qids, offsets, codes, vocab, scores
 
 
-def _check_duplicates(offsets: np.ndarray, docs: pa.Array) -> None:
-    """Raise :class:`_DuplicateFound` when a doc id appears twice for one question."""
+def _argsort_strings(values: pa.Array) -> pa.Array:
+    import pyarrow.compute as pc
+
+    return pc.sort_indices(values)
+
+
+def _presorted_order(row_q: np.ndarray, scores: np.ndarray, doc: pa.Array, nq: int) -> Any:
+    """Rows already grouped by question and in trec order within each group: the block
+    permutation (``False`` when none is needed); ``None`` when a full sort is needed."""
     import numpy as np
     import pyarrow.compute as pc
 
-    if len(docs) == 0:
+    n = len(row_q)
+    if n < 2:
+        return False
+    change = row_q[1:] != row_q[:-1]
+    if int(change.sum()) != nq - 1:
+        return None  # a question's rows are not contiguous
+    same = ~change
+    s0, s1 = scores[:-1], scores[1:]
+    if bool((same & (s0 < s1)).any()):
+        return None
+    tied = np.flatnonzero(same & (s0 == s1))
+    if len(tied):
+        left = doc.take(arrow_array(tied.astype(np.int64)))
+        right = doc.take(arrow_array(tied.astype(np.int64) + 1))
+        if not pc.all(pc.greater(left, right)).as_py():
+            return None
+    starts = np.concatenate([[0], np.flatnonzero(change) + 1]).astype(np.int64)
+    block_q = row_q[starts]
+    if bool((block_q[1:] > block_q[:-1]).all()):
+        return False
+    counts = np.diff(np.concatenate([starts, [n]]))
+    by_q = np.argsort(block_q, kind="stable")
+    return (np.repeat(starts[by_q], counts[by_q]) + _ranks_within(counts[by_q])).astype(np.int64)
+
+
+def _check_duplicates(row_q: np.ndarray, codes: np.ndarray, n_vocab: int) -> None:
+    """Raise :class:`_DuplicateFound` when a doc id appears twice for one question."""
+    import numpy as np
+
+    if len(codes) < 2:
         return
-    # Rank each row's doc id within the question: dictionary codes of the docs, then
-    # (question, doc code) pairs must be unique.
-    codes = numpy_of(pc.dictionary_encode(docs).indices).astype(np.int64)
-    counts = np.diff(offsets)
-    qi = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    key = qi * (int(codes.max()) + 1) + codes
+    key = row_q.astype(np.int64) * max(n_vocab, 1) + codes
     key.sort()
-    if len(key) > 1 and bool((key[1:] == key[:-1]).any()):
+    if bool((key[1:] == key[:-1]).any()):
         raise _DuplicateFound()
 
 

@@ -41,9 +41,9 @@ from typing import Any
 import numpy as np
 
 from labelpool.measures import Measure, parse
-from labelpool.measures.compute import Ranked, condensed, optimistic, per_query, ranks
+from labelpool.measures.compute import Ranked, condensed, optimistic, per_query
 from labelpool.model import Label
-from labelpool.runs import Run, arrow_array, arrow_strings, numpy_of
+from labelpool.runs import Run, arrow_strings, numpy_of
 
 UNJUDGED = -1  # grade code of a pooled-but-unjudged or pending document
 
@@ -174,8 +174,14 @@ class _Joined:
     run_qi: np.ndarray  # scored-question index of each run question (-1: not in labels)
 
 
-def _join(run: Run, qrels: _Qrels, qids: np.ndarray | None = None) -> _Joined:
-    """Rows of ``run`` restricted to the scored questions, with gains and judged flags."""
+def _join(run: Run, qrels: _Qrels, depth: int, qids: np.ndarray | None = None) -> _Joined:
+    """The rows of ``run`` that can matter, restricted to the scored questions.
+
+    Kept: every row in a question's top ``depth`` (the deepest cut-off asked for) and every
+    row whose document carries a label for its question (judged or marked unjudged); the
+    other rows can change no measure, bound or rate, so millions of run lines shrink to the
+    few that count before any per-row array is built. Positions stay the run's own.
+    """
     import pyarrow.compute as pc
 
     if qids is None:
@@ -184,42 +190,50 @@ def _join(run: Run, qrels: _Qrels, qids: np.ndarray | None = None) -> _Joined:
     position = {str(q): i for i, q in enumerate(qids)}
     run_qi = np.array([position.get(str(q), -1) for q in run.qids], dtype=np.int64)
     counts = np.diff(run.offsets)
-    row_qi = np.repeat(run_qi, counts)
-    keep = row_qi >= 0
+    starts = run.offsets[:-1]
     # the labels' question index of each scored question, for the grade lookup
     label_index = {str(q): i for i, q in enumerate(qrels.qids)}
     to_label = np.array([label_index.get(str(q), -1) for q in qids], dtype=np.int64)
-    docs = run.docs
-    if not keep.all():
-        docs = docs.filter(arrow_array(keep))
-        row_qi = row_qi[keep]
+    # run vocabulary -> labels vocabulary (a hash lookup over distinct ids only)
+    in_labels = numpy_of(pc.index_in(run.doc_vocab, value_set=qrels.vocab).fill_null(-1)).astype(
+        np.int64
+    )
+    scored = run_qi >= 0
+    top_n = np.where(scored, np.minimum(counts, depth), 0)
+    top_rows = np.repeat(starts, top_n) + _ranks(top_n)
+    labelled = np.flatnonzero(in_labels[run.doc_codes] >= 0) if len(run) else top_rows[:0]
+    rows = np.union1d(top_rows, labelled).astype(np.int64)
+    run_q = np.searchsorted(run.offsets, rows, side="right") - 1
+    keep = scored[run_q] if len(rows) else np.zeros(0, dtype=bool)
+    rows, run_q = rows[keep], run_q[keep]
+    row_qi = run_qi[run_q]
+    pos = rows - starts[run_q]
     if len(row_qi) and bool((np.diff(row_qi) < 0).any()):
-        order = np.argsort(row_qi, kind="stable")  # qids given in another order
-        row_qi = row_qi[order]
-        docs = docs.take(arrow_array(order.astype(np.int64)))
+        order = np.lexsort((pos, row_qi))  # questions asked for in another order
+        rows, row_qi, pos = rows[order], row_qi[order], pos[order]
+    code = in_labels[run.doc_codes[rows]] if len(rows) else np.zeros(0, dtype=np.int64)
     width = max(len(qrels.vocab), 1)
-    code = pc.index_in(docs, value_set=qrels.vocab).fill_null(-1)
-    code_np = numpy_of(code).astype(np.int64)
     lq = to_label[row_qi] if len(row_qi) else np.zeros(0, dtype=np.int64)
-    key = lq * width + code_np
-    at = np.searchsorted(qrels.keys, key)
-    at_c = np.minimum(at, max(len(qrels.keys) - 1, 0))
-    found = (code_np >= 0) & (lq >= 0) & (len(qrels.keys) > 0)
+    key = lq * width + code
     if len(qrels.keys):
-        found &= qrels.keys[at_c] == key
-    grade = np.where(found, qrels.grade[at_c] if len(qrels.keys) else 0, UNJUDGED)
-    target = np.where(found, qrels.target[at_c] if len(qrels.keys) else -1, -1)
+        at = np.minimum(np.searchsorted(qrels.keys, key), len(qrels.keys) - 1)
+        found = (code >= 0) & (lq >= 0) & (qrels.keys[at] == key)
+        grade = np.where(found, qrels.grade[at], UNJUDGED)
+        target = np.where(found, qrels.target[at], -1)
+    else:
+        grade = np.full(len(rows), UNJUDGED, dtype=np.int64)
+        target = np.full(len(rows), -1, dtype=np.int64)
     judged = grade != UNJUDGED
     gain = np.where(judged, grade, 0)
     # A relevance target is earned once: by its first member retrieved.
-    has_target = target >= 0
-    if has_target.any():
-        rows = np.flatnonzero(has_target)
-        _, first = np.unique(target[rows], return_index=True)
-        repeat = np.ones(len(rows), dtype=bool)
+    has_target = np.flatnonzero(target >= 0)
+    if len(has_target):
+        _, first = np.unique(target[has_target], return_index=True)
+        repeat = np.ones(len(has_target), dtype=bool)
         repeat[first] = False
-        gain[rows[repeat]] = 0
-    pos, returned = ranks(row_qi, nq)
+        gain[has_target[repeat]] = 0
+    returned = np.zeros(nq, dtype=np.int64)
+    returned[run_qi[scored]] = counts[scored]
     if qids is qrels.qids:
         ideal_q, ideal_g = qrels.ideal_q, qrels.ideal_g
     else:
@@ -229,13 +243,22 @@ def _join(run: Run, qrels: _Qrels, qids: np.ndarray | None = None) -> _Joined:
         ideal_q, ideal_g = mapped[mapped >= 0], qrels.ideal_g[mapped >= 0]
     ranked = Ranked(nq, row_qi, pos, gain, judged, returned, ideal_q, ideal_g)
     answered = np.zeros(nq, dtype=bool)
-    answered[run_qi[run_qi >= 0]] = True
+    answered[run_qi[scored]] = True
     return _Joined(
         ranked=ranked,
         not_in_labels=sum(1 for q in run.qids if str(q) not in qrels.label_ids),
         missing_from_run=int((~answered).sum()),
         run_qi=run_qi,
     )
+
+
+def _ranks(counts: np.ndarray) -> np.ndarray:
+    """0, 1, ..., c-1 for every count ``c``, concatenated."""
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    ends = np.cumsum(counts)
+    return np.arange(total, dtype=np.int64) - np.repeat(ends - counts, counts)
 
 
 def _unjudged(r: Ranked, k: int) -> tuple[np.ndarray, float, int, int]:
@@ -257,7 +280,7 @@ def unjudged_at(
     """Unjudged rate of ``run`` at cut-off ``k`` over ``qids``: (per question, pooled rate)."""
     qrels = _qrels(labels)
     wanted = np.asarray(list(qids), dtype=object)
-    joined = _join(run, qrels, wanted)
+    joined = _join(run, qrels, k, wanted)
     per, rate, _, _ = _unjudged(joined.ranked, k)
     return per, rate
 
@@ -277,7 +300,8 @@ def score(
         raise ValueError("the relevance level must be at least 1")
     chosen = tuple(m if isinstance(m, Measure) else parse([m])[0] for m in measures)
     qrels = _qrels(labels)
-    joined = _join(run, qrels)
+    depth = max([k, *(m.cutoff for m in chosen if m.cutoff is not None)])
+    joined = _join(run, qrels, depth)
     raw = joined.ranked
     only = condensed(raw)
     per, rate, total_judged, total_seen = _unjudged(raw, k)
@@ -290,12 +314,12 @@ def score(
             values["judged_only"] = values["raw"]
             values["optimistic"] = values["raw"]
         else:
-            depth = m.depth(k)
-            depth = k if depth is None else depth
-            if depth not in lifted:
-                lifted[depth] = optimistic(raw, depth, relevance_level)
+            cut = m.depth(k)
+            cut = k if cut is None else cut
+            if cut not in lifted:
+                lifted[cut] = optimistic(raw, cut, relevance_level)
             values["judged_only"] = per_query(m, only, relevance_level, k)
-            values["optimistic"] = per_query(m, lifted[depth], relevance_level, k)
+            values["optimistic"] = per_query(m, lifted[cut], relevance_level, k)
         per_q[m.name] = values
         means[m.name] = MeasureMeans(**{side: _mean(v) for side, v in values.items()})
     warnings: list[str] = []
