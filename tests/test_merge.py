@@ -291,6 +291,22 @@ def test_contradicting_verdict_names_both(
     assert snapshot(repo / "labels") == before
 
 
+def test_judged_document_leaves_pooled_unjudged_ids(tmp_path: Path) -> None:
+    labels = {
+        "q": "id: q\nquestion: Q?\nrelevant_doc_ids: []\njudged_ids:\n  - a#1\n"
+        "pooled_unjudged_ids:\n  - b#1\n  - c#1\n"
+        "pool:\n  - system: x\n    k: 1\n    date: '2026-01-01'\n"
+    }
+    repo = make_repo(tmp_path / "r", labels=labels)
+    _hand_batch(repo, "q", [("b#1", "3")])
+    assert cli(repo, "merge") == 0
+    d = data(repo, "q")
+    assert d["pooled_unjudged_ids"] == ["c#1"]
+    assert d["relevant_doc_ids"] == ["b#1"] and d["grades"] == {"b#1": 3}
+    assert d["judged_ids"] == ["a#1", "b#1"]
+    assert d["pool"][-1] == {"system": "a", "k": 3, "date": "2026-12-02"}
+
+
 def test_superseded_duplicate_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = make_repo(tmp_path / "r")
     _hand_batch(
