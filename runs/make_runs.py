@@ -277,8 +277,16 @@ def main(argv: list[str] | None = None) -> int:
                  if not p.is_file() or p.read_text(encoding="utf-8") != text]
         for p in stale:
             print(f"{p.relative_to(ROOT)}: differs from what the script makes", file=sys.stderr)
-        return 1 if stale else 0
+        extra = sorted(set(LABELS.glob("*.yaml")) - set(files))
+        for p in extra:
+            print(f"{p.relative_to(ROOT)}: no such question in corpus/questions.jsonl",
+                  file=sys.stderr)
+        return 1 if stale or extra else 0
     LABELS.mkdir(exist_ok=True)
+    if args.write_labels:
+        for path in sorted(set(LABELS.glob("*.yaml")) - set(files)):
+            print(f"note: {path.relative_to(ROOT)} has no question in corpus/questions.jsonl; "
+                  "left as it is", file=sys.stderr)
     for path, text in files.items():
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             write_atomic(path, text)
