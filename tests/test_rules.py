@@ -392,3 +392,24 @@ def test_broken_versions_file_is_reported_at_its_position(
         "corpus/versions.yaml:3:7: LP031 'has space' does not match '^[^\\\\s#]+$'"
     ], lines
     assert code == 1
+
+
+YAMLISH = st.lists(
+    st.sampled_from(["id: q1\n", "question: x\n", "judged_ids:\n", "  - a\n", "  - {doc: a}\n",
+                     "pool: []\n", "- - x\n", "grades: {a: 2}\n", ": \n", "&a\n", "*a\n",
+                     "!!str\n", "%YAML 1.1\n", "---\n", "\t\n", "'\n", '"\\x"\n', "[\n", "?\n"]),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.binary(max_size=200), YAMLISH.map(str.encode),
+                 st.text(max_size=200).map(str.encode)))
+def test_per_file_rules_never_raise(raw: bytes) -> None:
+    from labelpool import schemas
+    from labelpool.rules.check import check_bytes
+
+    schema = schemas.schema_path(schemas.LABEL)
+    result = check_bytes(raw, schema, max_bytes=10_000, max_depth=32)
+    for finding in result.findings:
+        assert finding.line >= 1 and finding.col >= 1 and finding.rule.startswith("LP")

@@ -17,7 +17,7 @@ import os
 import re
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,6 @@ class ValidateResult:
     files: int  # files reported on
     checked: int  # files whose per-file rules ran (cache misses)
     total: int = 0  # label files read (the whole folder, for cross-file rules)
-    notes: tuple[str, ...] = field(default=())
 
     @property
     def errors(self) -> int:
@@ -384,7 +383,8 @@ def _cross_file(
         stem = os.path.splitext(os.path.basename(key))[0]
         out.setdefault(key, []).extend(identity.stem_mismatch(result.qid, line, col, stem))
     if len(ids) > 1:
-        names = {key: display(Path(key)) for key in _clashing(ids)}
+        root = str(cfg.root.resolve())
+        names = {key: os.path.relpath(key, root) for key in _clashing(ids)}
         for f in identity.duplicates([(names.get(k, k), q, ln, co) for k, q, ln, co in ids]):
             key = next(k for k, n in names.items() if n == f.path)
             out.setdefault(key, []).append(replace(f, path=""))
