@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import io
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -625,7 +626,11 @@ def messy_label_files(draw: st.DrawFn) -> str:
     judged = draw(ids)
     lines = ["# a comment", "id: q", f"question: {draw(st.sampled_from(['x', 'no', '1e3']))}"]
     lines.append("judged_ids:" + ("" if judged else " []"))
-    lines += [f"  - {d}" for d in judged]
+    marks = draw(st.lists(st.booleans(), min_size=len(judged), max_size=len(judged)))
+    for i, (d, mark) in enumerate(zip(judged, marks, strict=True)):
+        if mark and i % 2:
+            lines.append(f"  # above {i}")
+        lines.append(f"  - {d}" + (f"  # eol {i}" if mark else ""))
     classes = draw(st.lists(ids.filter(bool), max_size=3))
     if classes:
         lines.append("relevant_classes:")
@@ -659,6 +664,11 @@ def test_format_label_is_idempotent_and_keeps_the_content(text: str) -> None:
     assert firsts == sorted(firsts)
     assert after["x-extra"] == 1
     assert once.startswith("# a comment\n")
+    for comment in re.findall(r"# (?:eol|above) \d+", text):
+        assert once.count(comment + "\n") == 1, comment  # every comment kept, once
+    for match in re.finditer(r"- (\S+)  # eol (\d+)", text):  # ... on its item's line
+        line = next(ln for ln in once.splitlines() if ln.endswith(f" # eol {match.group(2)}"))
+        assert yaml.safe_load(line.split(" #")[0].strip()[2:]) == match.group(1)
     assert yamlio.loads_fast(once) == _plain(yamlio.loads_roundtrip(once))
 
 

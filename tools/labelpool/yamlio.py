@@ -851,6 +851,17 @@ def _sort_seq(seq: CommentedSeq, key: Any = str) -> None:
         else:
             tail = rest
     seq.ca.items.clear()
+    first_above = above[order[0]]
+    if first_above.strip():  # lines written above the item that now comes first: list's top
+        if seq.ca.comment is None:
+            seq.ca.comment = [None, None]
+        if seq.ca.comment[0] is not None:  # `key:  # comment` then lines: one shared token
+            value = seq.ca.comment[0].value
+            seq.ca.comment[0].value = value + ("" if value.endswith("\n") else "\n") + first_above
+        else:
+            if seq.ca.comment[1] is None:
+                seq.ca.comment[1] = []
+            seq.ca.comment[1].append(CommentToken(first_above, CommentMark(0), None))
     for new, old in enumerate(order):
         following = above[order[new + 1]] if new + 1 < n else tail
         original = entries[old]
