@@ -171,7 +171,8 @@ def _check_all(
         (raws[i : i + size], str(schema_file), cfg.max_file_bytes, cfg.max_depth)
         for i in range(0, len(raws), size)
     ]
-    ctx = multiprocessing.get_context("fork")
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         return [r for part in pool.map(_check_chunk, chunks) for r in part]
 
