@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import tomllib
 
 FORMAT = 1
 DEFAULT_VERSION_PATTERN = r"^(?P<family>.+)-v(?P<version>[0-9]+)$"
@@ -109,7 +110,10 @@ def load(repo: Path | None = None) -> Config:
             ratio=float(raw_readings.get("ratio", Readings.ratio)),
             min_difference=float(raw_readings.get("min_difference", Readings.min_difference)),
         )
-        alpha = float(table.get("alpha", 0.05))
+        raw_alpha = table.get("alpha", 0.05)
+        if not isinstance(raw_alpha, int | float) or isinstance(raw_alpha, bool):
+            raise ValueError(f"alpha must be a number, not {raw_alpha!r}")
+        alpha = float(raw_alpha)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{pyproject}: [tool.labelpool] thresholds: {exc}") from None
 

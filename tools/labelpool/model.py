@@ -150,7 +150,7 @@ def _strs(value: Any) -> tuple[str, ...]:
 
 def _verdict(value: Any) -> Verdict:
     if value is None or value in (RELEVANT, IRRELEVANT):
-        return value  # type: ignore[no-any-return]
+        return value
     if isinstance(value, bool):
         raise ValueError(f"verdict {value!r} is not relevant, irrelevant, a grade or duplicate-of")
     if isinstance(value, int):
