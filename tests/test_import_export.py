@@ -131,13 +131,13 @@ def test_queries_formats(tmp_path: Path, name: str, text: str) -> None:
     [
         (
             "q1 0 d1 1\nq1 0 d2 0\nq1 0 d1 2\n",
-            "qrels.txt:3: duplicate judgment of 'd1' for question 'q1' (first on line 1)",
+            "qrels.txt:3:6: duplicate judgment of 'd1' for question 'q1' (first on line 1)",
         ),
-        ("q1 0 d1 1\n../etc 0 d1 1\n", "qrels.txt:2: question id '../etc' is not allowed"),
-        ("q1 0 d1 1\n.hidden 0 d1 1\n", "qrels.txt:2: question id '.hidden' is not allowed"),
-        ("q1 0 d1 x\n", "qrels.txt:1: grade 'x' is not an integer"),
-        ("q1 0 d1\n", "qrels.txt:1: expected 4 fields"),
-        ("q1 0 d1 1\nq9 0 d1 1\n", "qrels.txt:2: question 'q9' has no text in the queries file"),
+        ("q1 0 d1 1\n../etc 0 d1 1\n", "qrels.txt:2:1: question id '../etc' is not allowed"),
+        ("q1 0 d1 1\n.hidden 0 d1 1\n", "qrels.txt:2:1: question id '.hidden' is not allowed"),
+        ("q1 0 d1 x\n", "qrels.txt:1:9: grade 'x' is not an integer"),
+        ("q1 0 d1\n", "qrels.txt:1:1: expected 4 fields"),
+        ("q1 0 d1 1\nq9 0 d1 1\n", "qrels.txt:2:1: question 'q9' has no text in the queries file"),
     ],
 )
 def test_bad_qrels_name_their_line_and_write_nothing(
@@ -242,7 +242,7 @@ def test_import_jsonl(repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[
     assert a2["pool"] == [{"system": "dense", "k": None, "date": None}]
     bad = write(tmp_path / "bad.jsonl", '{"id": "x", "question": "Q", "relevant_doc_ids": "d"}\n')
     code, _, err = run(["import", "jsonl", str(bad), "--repo", str(repo)], capsys)
-    assert code == 1 and f"{bad}:1: `relevant_doc_ids` must be a list of strings" in err
+    assert code == 1 and f"{bad}:1:1: `relevant_doc_ids` must be a list of strings" in err
 
 
 def test_export_trec_classes_grades_and_unjudged(

@@ -105,33 +105,44 @@ def read_qrels(path: Path) -> list[QrelRow]:
     for n, line in _lines(path):
         if not line.strip():
             continue
-        parts = line.split()
+        parts = _fields(line, _WORD_RE)
         if len(parts) != 4:
             raise ImportFailed(
-                f"{path}:{n}: expected 4 fields `qid iter doc grade`, found {len(parts)}"
+                f"{path}:{n}:1: expected 4 fields `qid iter doc grade`, found {len(parts)}"
             )
-        qid, _, doc, grade = parts
-        rows.append(_row(path, n, qid, doc, grade, seen))
+        rows.append(_row(path, n, [parts[0], parts[2], parts[3]], seen))
     return rows
 
 
 def _row(
-    path: Path, n: int, qid: str, doc: str, grade: str, seen: dict[tuple[str, str], int]
+    path: Path,
+    n: int,
+    fields: list[tuple[int, str]],
+    seen: dict[tuple[str, str], int],
 ) -> QrelRow:
-    where = f"{path}:{n}"
-    check_id(qid, where)
-    check_doc(doc, where)
+    """One judgment from its (1-based column, text) fields: question, document, grade."""
+    (qcol, qid), (dcol, doc), (gcol, grade) = fields
+    check_id(qid, f"{path}:{n}:{qcol}")
+    check_doc(doc, f"{path}:{n}:{dcol}")
     try:
         value = int(grade)
     except ValueError:
-        raise ImportFailed(f"{where}: grade {grade!r} is not an integer") from None
+        raise ImportFailed(f"{path}:{n}:{gcol}: grade {grade!r} is not an integer") from None
     first = seen.get((qid, doc))
     if first is not None:
         raise ImportFailed(
-            f"{where}: duplicate judgment of {doc!r} for question {qid!r} (first on line {first})"
+            f"{path}:{n}:{dcol}: duplicate judgment of {doc!r} for question {qid!r} "
+            f"(first on line {first})"
         )
     seen[(qid, doc)] = n
     return QrelRow(qid, doc, value, n)
+
+
+def _fields(line: str, pattern: re.Pattern[str]) -> list[tuple[int, str]]:
+    return [(m.start() + 1, m.group()) for m in pattern.finditer(line)]
+
+
+_WORD_RE = re.compile(r"\S+")
 
 
 def read_beir_qrels(path: Path) -> list[QrelRow]:
@@ -141,15 +152,20 @@ def read_beir_qrels(path: Path) -> list[QrelRow]:
     for n, line in _lines(path):
         if not line.strip():
             continue
-        parts = line.split("\t")
-        if n == 1 and parts[0].strip().lower() in ("query-id", "query_id", "qid"):
+        cells = line.split("\t")
+        if n == 1 and cells[0].strip().lower() in ("query-id", "query_id", "qid"):
             continue
-        if len(parts) != 3:
+        if len(cells) != 3:
             raise ImportFailed(
-                f"{path}:{n}: expected 3 tab-separated fields `query-id corpus-id score`"
+                f"{path}:{n}:1: expected 3 tab-separated fields `query-id corpus-id score`"
             )
-        qid, doc, grade = (p.strip() for p in parts)
-        rows.append(_row(path, n, qid, doc, grade, seen))
+        parts: list[tuple[int, str]] = []
+        col = 1
+        for cell in cells:
+            lead = len(cell) - len(cell.lstrip())
+            parts.append((col + lead, cell.strip()))
+            col += len(cell) + 1
+        rows.append(_row(path, n, parts, seen))
     return rows
 
 
@@ -170,14 +186,14 @@ def read_queries(path: Path) -> dict[str, str]:
             continue
         qid, tab, text = line.partition("\t")
         if not tab:
-            raise ImportFailed(f"{path}:{n}: expected `qid<TAB>text`")
+            raise ImportFailed(f"{path}:{n}:1: expected `qid<TAB>text`")
         _put_query(out, path, n, qid.strip(), text.strip())
     return out
 
 
 def _put_query(out: dict[str, str], path: Path, n: int, qid: str, text: str) -> None:
     if qid in out:
-        raise ImportFailed(f"{path}:{n}: question {qid!r} appears twice")
+        raise ImportFailed(f"{path}:{n}:1: question {qid!r} appears twice")
     out[qid] = " ".join(text.split())
 
 
@@ -191,11 +207,11 @@ def _read_jsonl_queries(path: Path, lines: list[tuple[int, str]]) -> dict[str, s
         except json.JSONDecodeError as exc:
             raise ImportFailed(f"{path}:{n}:{exc.colno}: invalid JSON: {exc.msg}") from None
         if not isinstance(record, dict):
-            raise ImportFailed(f"{path}:{n}: expected a JSON object")
+            raise ImportFailed(f"{path}:{n}:1: expected a JSON object")
         qid = record.get("_id", record.get("id"))
         text = record.get("text")
         if qid is None or not isinstance(text, str):
-            raise ImportFailed(f"{path}:{n}: expected `_id` (or `id`) and a string `text`")
+            raise ImportFailed(f"{path}:{n}:1: expected `_id` (or `id`) and a string `text`")
         _put_query(out, path, n, str(qid), text)
     return out
 
@@ -212,17 +228,17 @@ def _read_topics(path: Path, text: str) -> dict[str, str]:
         (m.start(), None, m.group(1)) for m in _TOP_RE.finditer(text)
     ] + [(m.start(), m.group(1), m.group(2)) for m in _TOPIC_RE.finditer(text)]
     if not blocks:
-        raise ImportFailed(f"{path}:1: no <top> or <topic> blocks found")
+        raise ImportFailed(f"{path}:1:1: no <top> or <topic> blocks found")
     for start, number, body in sorted(blocks):
         n = text.count("\n", 0, start) + 1
         if number is None:
             num = _NUM_RE.search(body)
             if not num or not num.group(1).strip():
-                raise ImportFailed(f"{path}:{n}: topic without <num>")
+                raise ImportFailed(f"{path}:{n}:1: topic without <num>")
             number = num.group(1)
         title = _TITLE_RE.search(body)
         if not title or not title.group(2).strip():
-            raise ImportFailed(f"{path}:{n}: topic {number.strip()!r} without <title>")
+            raise ImportFailed(f"{path}:{n}:1: topic {number.strip()!r} without <title>")
         _put_query(out, path, n, number.strip(), title.group(2))
     return out
 
@@ -240,7 +256,7 @@ def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) ->
         line, qid = min(missing)
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
         raise ImportFailed(
-            f"{source}:{line}: question {qid!r} has no text in the queries file{more}"
+            f"{source}:{line}:1: question {qid!r} has no text in the queries file{more}"
         )
     out: list[Imported] = []
     for qid, qrows in by_qid.items():
@@ -290,14 +306,14 @@ def read_jsonl(path: Path) -> list[Imported]:
         except json.JSONDecodeError as exc:
             raise ImportFailed(f"{where}:{exc.colno}: invalid JSON: {exc.msg}") from None
         if not isinstance(record, dict):
-            raise ImportFailed(f"{where}: expected a JSON object")
+            raise ImportFailed(f"{where}:1: expected a JSON object")
         qid, question = record.get("id"), record.get("question")
         if not isinstance(qid, str) or not isinstance(question, str):
-            raise ImportFailed(f"{where}: expected string `id` and `question`")
-        check_id(qid, where)
+            raise ImportFailed(f"{where}:1: expected string `id` and `question`")
+        check_id(qid, f"{where}:1")
         if qid in seen:
             raise ImportFailed(
-                f"{where}: question {qid!r} appears twice (first on line {seen[qid]})"
+                f"{where}:1: question {qid!r} appears twice (first on line {seen[qid]})"
             )
         seen[qid] = n
         relevant = _id_list(record, "relevant_doc_ids", where, required=True)
@@ -318,9 +334,9 @@ def _id_list(record: dict[str, object], key: str, where: str, *, required: bool)
     if value is None and not required:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ImportFailed(f"{where}: `{key}` must be a list of strings")
+        raise ImportFailed(f"{where}:1: `{key}` must be a list of strings")
     for doc in value:
-        check_doc(doc, where)
+        check_doc(doc, f"{where}:1")
     return list(value)
 
 
