@@ -92,6 +92,29 @@ GOLDEN = {
         "notes:\n  - first pass\n  - {checked: true}\n"
         "nested:\n  - - a\n    - b\n  - - c\n"
     ),
+    "empty-flow-list-comment": (
+        "id: q\nquestion: Q?\nrelevant_doc_ids: []  # none yet\njudged_ids: []\n"
+    ),
+    "blank-lines-and-trailing-comment": (
+        "id: q\n\nquestion: Q?\n\n# section\nrelevant_doc_ids:\n  - a\n\njudged_ids:\n  - a\n"
+        "# trailing comment\n"
+    ),
+    "folded-and-double-quoted": (
+        'id: q  # the id\nquestion: >-\n  folded\n  text\njudged_ids:\n  - "0123"\n'
+        'grades:\n  "0123": 2\n  b: 3\n'
+    ),
+    "escapes-and-flow-verdicts": (
+        'id: q\nquestion: "with \\"escapes\\" and \\t tab"\njudged_ids:\n  - a\n'
+        "pending:\n  - batch: b\n    docs:\n      - {doc: a, verdict: {duplicate-of: b}}\n"
+        '      - {doc: "c", verdict: 2}   # eol\n'
+    ),
+    "classes-with-comments": (
+        "id: q\nquestion: x\nrelevant_classes:\n  - - a\n    - b\n  # between\n  - - c\n"
+        "    - d  # eol d\n"
+    ),
+    "nested-unknown": (
+        "id: q\nquestion: x\nextra:\n  nested:\n    - x: 1\n      y: [1, 2]\n    - z\n"
+    ),
     "block-scalar": (
         "id: block\n"
         "question: |\n  A question\n  over two lines\n"
@@ -121,6 +144,13 @@ def test_unedited_file_comes_back_byte_identical(tmp_path: Path, name: str) -> N
     assert yamlio.save(doc) is False
     assert path.read_text(encoding="utf-8") == GOLDEN[name]
     assert path.stat().st_mtime_ns == before
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_format_label_leaves_canonical_files_alone(name: str) -> None:
+    data = yamlio.loads_roundtrip(GOLDEN[name])
+    yamlio.format_label(data, GOLDEN[name])
+    assert yamlio.dumps(data) == GOLDEN[name]
 
 
 def test_adding_one_judged_id_is_a_one_line_diff(tmp_path: Path) -> None:

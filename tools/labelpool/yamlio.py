@@ -40,7 +40,12 @@ from ruamel.yaml.error import CommentMark
 from ruamel.yaml.error import MarkedYAMLError as RuamelMarkedError
 from ruamel.yaml.error import YAMLError as RuamelYAMLError
 from ruamel.yaml.nodes import ScalarNode as RuamelScalarNode
-from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
+from ruamel.yaml.scalarstring import (
+    DoubleQuotedScalarString,
+    FoldedScalarString,
+    LiteralScalarString,
+    SingleQuotedScalarString,
+)
 from ruamel.yaml.tokens import CommentToken
 
 from labelpool.findings import Finding
@@ -562,12 +567,20 @@ def needs_quotes(s: str, flow: bool = False) -> bool:
     return False
 
 
+_KEPT_STYLES = (
+    SingleQuotedScalarString,
+    DoubleQuotedScalarString,
+    LiteralScalarString,
+    FoldedScalarString,
+)
+
+
 def scalar(s: str, flow: bool = False) -> str:
     """``s`` as a ruamel scalar for a label file: single-quoted when plain would be misread.
 
     Pass ``flow=True`` for a value inside a flow mapping (``- {doc: ID, verdict: null}``).
     """
-    if isinstance(s, (SingleQuotedScalarString, DoubleQuotedScalarString)):
+    if isinstance(s, _KEPT_STYLES):  # quoted or block scalars are strings for every reader
         return s
     s = str(s)
     if _ESCAPE_RE.search(s):
