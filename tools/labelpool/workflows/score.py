@@ -196,28 +196,41 @@ def _join(run: Run, qrels: _Qrels, depth: int, qids: np.ndarray | None = None) -
     to_label = np.array([label_index.get(str(q), -1) for q in qids], dtype=np.int64)
     # run vocabulary -> labels vocabulary (a hash lookup over distinct ids only)
     in_labels = numpy_of(pc.index_in(run.doc_vocab, value_set=qrels.vocab).fill_null(-1)).astype(
-        np.int64
+        np.int32
     )
     scored = run_qi >= 0
+    width = max(len(qrels.vocab), 1)
+    wanted = np.zeros(len(run), dtype=bool)
     top_n = np.where(scored, np.minimum(counts, depth), 0)
-    top_rows = np.repeat(starts, top_n) + _ranks(top_n)
-    labelled = np.flatnonzero(in_labels[run.doc_codes] >= 0) if len(run) else top_rows[:0]
-    rows = np.union1d(top_rows, labelled).astype(np.int64)
+    wanted[np.repeat(starts, top_n) + _ranks(top_n)] = True
+    if len(qrels.keys):
+        # rows whose document is labelled for their own question, found in slices of a
+        # million rows so that no int64 array of the whole run is ever built
+        per_q = np.where(scored, to_label[np.maximum(run_qi, 0)], -1).astype(np.int32)
+        row_lq = np.repeat(per_q, counts)
+        step = 1 << 20
+        for lo in range(0, len(run), step):
+            code = in_labels[run.doc_codes[lo : lo + step]]
+            lq = row_lq[lo : lo + step]
+            cand = np.flatnonzero((code >= 0) & (lq >= 0))
+            key = lq[cand].astype(np.int64) * width + code[cand]
+            at = np.minimum(np.searchsorted(qrels.keys, key), len(qrels.keys) - 1)
+            wanted[lo + cand[qrels.keys[at] == key]] = True
+        del row_lq
+    rows = np.flatnonzero(wanted).astype(np.int64)
+    del wanted
     run_q = np.searchsorted(run.offsets, rows, side="right") - 1
-    keep = scored[run_q] if len(rows) else np.zeros(0, dtype=bool)
-    rows, run_q = rows[keep], run_q[keep]
     row_qi = run_qi[run_q]
     pos = rows - starts[run_q]
     if len(row_qi) and bool((np.diff(row_qi) < 0).any()):
         order = np.lexsort((pos, row_qi))  # questions asked for in another order
         rows, row_qi, pos = rows[order], row_qi[order], pos[order]
-    code = in_labels[run.doc_codes[rows]] if len(rows) else np.zeros(0, dtype=np.int64)
-    width = max(len(qrels.vocab), 1)
+    row_code = in_labels[run.doc_codes[rows]].astype(np.int64)
     lq = to_label[row_qi] if len(row_qi) else np.zeros(0, dtype=np.int64)
-    key = lq * width + code
+    row_key = lq * width + row_code
     if len(qrels.keys):
-        at = np.minimum(np.searchsorted(qrels.keys, key), len(qrels.keys) - 1)
-        found = (code >= 0) & (lq >= 0) & (qrels.keys[at] == key)
+        at = np.minimum(np.searchsorted(qrels.keys, row_key), len(qrels.keys) - 1)
+        found = (row_code >= 0) & (lq >= 0) & (qrels.keys[at] == row_key)
         grade = np.where(found, qrels.grade[at], UNJUDGED)
         target = np.where(found, qrels.target[at], -1)
     else:
