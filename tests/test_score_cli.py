@@ -57,6 +57,7 @@ pool:
 FRESH = """\
 id: not-yet
 question: Nobody judged this yet.
+relevant_doc_ids: []
 judged_ids: []
 """
 

@@ -210,10 +210,10 @@ def _join(run: Run, qrels: _Qrels, depth: int, qids: np.ndarray | None = None) -
         row_lq = np.repeat(per_q, counts)
         step = 1 << 20
         for lo in range(0, len(run), step):
-            code = in_labels[run.doc_codes[lo : lo + step]]
-            lq = row_lq[lo : lo + step]
-            cand = np.flatnonzero((code >= 0) & (lq >= 0))
-            key = lq[cand].astype(np.int64) * width + code[cand]
+            part_code = in_labels[run.doc_codes[lo : lo + step]]
+            part_lq = row_lq[lo : lo + step]
+            cand = np.flatnonzero((part_code >= 0) & (part_lq >= 0))
+            key = part_lq[cand].astype(np.int64) * width + part_code[cand]
             at = np.minimum(np.searchsorted(qrels.keys, key), len(qrels.keys) - 1)
             wanted[lo + cand[qrels.keys[at] == key]] = True
         del row_lq
