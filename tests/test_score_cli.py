@@ -321,3 +321,14 @@ def test_console_script_exit_codes(labelled: Path) -> None:
     )
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["systems"][0]["system"] == "bm25"
+
+
+def test_broken_label_file_exit_1(labelled: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = labelled / "labels" / "opening-hours.yaml"
+    bad.write_text(OTHER.replace("question: When are you open?", "question: [When are you open?"))
+    code, out, err = run_cli(capsys, "score", "bm25", "--format", "json", "--repo", str(labelled))
+    assert code == 1
+    assert out == ""
+    assert err.startswith(f"{bad}:")
+    assert err.split(":")[1].isdigit()  # path:line:col
+    assert "Traceback" not in err

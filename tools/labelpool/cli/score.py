@@ -89,25 +89,32 @@ def score(
                 EXIT_USAGE,
             )
         seen[system] = path
-    try:
-        labels = labelset.load(cfg)
-    except labelset.LabelSetError as exc:
-        fail(str(exc))
+    from concurrent.futures import ThreadPoolExecutor
+
     from labelpool.workflows import score as workflow
 
-    if not len(workflow.scored_qids(labels)):
-        fail(f"error: no judged question in {cfg.labels_dir}: nothing to score against")
-
     results = []
-    with _progress(paths) as advance:
+    # The labels (Python YAML, holds the GIL) load on a thread while pyarrow parses the
+    # first run (multi-threaded C++, releases it): on a cold start they overlap.
+    with ThreadPoolExecutor(max_workers=1) as background, _progress(paths) as advance:
+        pending_labels = background.submit(labelset.load, cfg)
+        labels = None
         for system, path in zip(system_names, paths, strict=True):
             try:
                 run = runs_mod.read_run(path, name=system)
             except runs_mod.RunError as exc:
                 fail(str(exc))
+            if labels is None:
+                try:
+                    labels = pending_labels.result()
+                except labelset.LabelSetError as exc:
+                    fail(str(exc))
+                if not len(workflow.scored_qids(labels)):
+                    fail(f"error: no judged question in {cfg.labels_dir}: nothing to score against")
             results.append(
                 workflow.score(run, labels, chosen, k=k, relevance_level=relevance_level)
             )
+            del run
             advance()
     for result in results:
         for message in result.warnings:
