@@ -317,8 +317,23 @@ def test_shuffled_lines_change_nothing(
 def test_optimistic_at_least_raw(
     tmp_path: Path, data: tuple[dict[str, Label], dict[str, list[str]], int]
 ) -> None:
+    """For P, R, Success and RR the all-relevant scenario is an upper bound of raw."""
     labels, rankings, k = data
     run = read_run(run_file(tmp_path, "r.trec", rankings))
-    result = score(run, labels, parse(["P@5 R@5 Success@5 RR@5 AP@5 RR"]), k=k)
+    result = score(run, labels, parse(["P@5 R@5 Success@5 RR@5 RR"]), k=k)
     for name, sides in result.per_query.items():
         assert (sides["optimistic"] >= sides["raw"] - 1e-12).all(), name
+
+
+def test_optimistic_ap_and_ndcg_are_scenarios_not_bounds(tmp_path: Path) -> None:
+    """Each unjudged document also joins the ideal, so AP and nDCG can fall below raw."""
+    label = label_from_data(
+        {"id": "q", "question": "?", "relevant_doc_ids": ["r"], "judged_ids": ["n", "r"]}
+    )
+    path = run_file(tmp_path, "s.trec", {"q": ["r", "n", "u"]})
+    result = score(read_run(path), {"q": label}, parse(["AP@5 nDCG@5"]), k=5)
+    assert result.means["AP@5"].raw == 1.0
+    assert result.means["AP@5"].optimistic == pytest.approx((1 + 2 / 3) / 2)
+    assert result.means["nDCG@5"].raw == 1.0
+    ideal = 1 + 1 / np.log2(3)
+    assert result.means["nDCG@5"].optimistic == pytest.approx((1 + 1 / np.log2(4)) / ideal)

@@ -80,7 +80,8 @@ FAMILIES: dict[str, Family] = {
             "normalised DCG with the raw grades as gains and log2(rank + 1) discount "
             "(trec_eval ndcg_cut_k); the ideal ranking has one entry per class",
             "unjudged documents in the top k get grade max(level, 1), and the ideal ranking "
-            "gains as many entries of that grade",
+            "gains as many entries of that grade (a scenario, not a bound: it can fall below "
+            "raw)",
             "ndcg_cut_{k}",
         ),
         Family(
@@ -97,7 +98,8 @@ FAMILIES: dict[str, Family] = {
             "average precision over all relevant targets (trec_eval map; @k: map_cut_k, "
             "divided by all relevant targets)",
             "unjudged documents in the top k (the scorer's k for AP without @k) count as "
-            "relevant, and as many relevant targets join the denominator",
+            "relevant, and as many relevant targets join the denominator (a scenario, not a "
+            "bound: it can fall below raw)",
             "map_cut_{k}",
             "map",
             full_depth=True,

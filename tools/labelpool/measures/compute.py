@@ -15,11 +15,18 @@ the ideal gains (one entry per relevance target, a class counted once).
   targets of that grade. Raw is the pessimistic side *for the returned documents only*:
   neither side bounds what documents the system did not return (and nobody judged) could do.
 
-Per-measure bounds (``u`` = unjudged documents in the top k, ``a`` = relevant ones, ``R`` =
-relevant targets): P@k ``(a+u)/k``; R@k ``(a+u)/(R+u)``; nDCG@k unjudged get the grade
-``max(level, 1)`` and the ideal gains ``u`` such entries; RR@k the first relevant *or
-unjudged* document; AP(@k) unjudged in the top k are relevant and ``R+u`` divides; Success@k 1
-when any relevant or unjudged document is in the top k.
+Per-measure optimistic values (``u`` = unjudged documents in the top k, ``a`` = relevant
+ones, ``R`` = relevant targets): P@k ``(a+u)/k``; R@k ``(a+u)/(R+u)``; nDCG@k unjudged get
+the grade ``max(level, 1)`` and the ideal gains ``u`` such entries; RR@k the first relevant
+*or unjudged* document; AP(@k) unjudged in the top k are relevant and ``R+u`` divides;
+Success@k 1 when any relevant or unjudged document is in the top k.
+
+For P, R, RR and Success this is an upper bound of raw. For AP and nDCG it is the
+all-relevant *scenario* the definition asks for, not a bound: each unjudged document also
+joins the ideal ranking (or AP's denominator), so a system whose unjudged documents sit
+below its relevant ones can score lower than raw (relevant at rank 1, unjudged at rank 3:
+AP 1.0 raw, 0.83 optimistic). Read the pair as "what the pool could change", not as an
+interval.
 """
 
 from __future__ import annotations

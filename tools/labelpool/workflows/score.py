@@ -122,29 +122,35 @@ def _build_qrels(labels: Mapping[str, Label], qids: np.ndarray) -> _Qrels:
         lab = labels[qid]
         marked = lab.unjudged_marked
         pending += len(lab.pending_ids)
-        target_code: dict[str, int] = {}
-        class_of = lab.class_of
-        for doc, g in lab.gain.items():
-            if doc in marked:
-                continue
-            t = -1
-            if g > 0:
-                name = class_of.get(doc, doc)
+        gain = lab.gain
+        if marked:
+            gain = {d: g for d, g in gain.items() if d not in marked}
+        n = len(gain)
+        q_of.extend([i] * n)
+        docs.extend(gain)
+        grades.extend(gain.values())
+        relevant = [(d, g) for d, g in gain.items() if g > 0]
+        if relevant:
+            # one relevance target per class (or per relevant document outside classes)
+            class_of = lab.class_of
+            target_code: dict[str, int] = {}
+            for d, g in relevant:
+                name = class_of.get(d, d)
                 if name not in target_code:
-                    target_code[name] = next_target
-                    next_target += 1
+                    target_code[name] = next_target + len(target_code)
                     ideal_q.append(i)
                     ideal_g.append(g)
-                t = target_code[name]
-            q_of.append(i)
-            docs.append(doc)
-            grades.append(g)
-            targets.append(t)
-        for doc in marked:
-            q_of.append(i)
-            docs.append(doc)
-            grades.append(UNJUDGED)
-            targets.append(-1)
+            next_target += len(target_code)
+            targets.extend(
+                target_code[class_of.get(d, d)] if g > 0 else -1 for d, g in gain.items()
+            )
+        else:
+            targets.extend([-1] * n)
+        if marked:
+            q_of.extend([i] * len(marked))
+            docs.extend(marked)
+            grades.extend([UNJUDGED] * len(marked))
+            targets.extend([-1] * len(marked))
     encoded = pc.dictionary_encode(arrow_strings(docs))
     vocab = encoded.dictionary
     codes = numpy_of(encoded.indices).astype(np.int64)
