@@ -198,7 +198,10 @@ class PendingBatch:
 def read(data: Any, path: str, line_of: Any) -> list[PendingBatch]:
     """Batches of a round-trip-loaded label (``line_of(keypath) -> 1-based line``)."""
     out: list[PendingBatch] = []
-    for bi, b in enumerate(data.get("pending") or ()):
+    pending = data.get("pending") or ()
+    if not isinstance(pending, list):
+        raise BatchError(f"{path}:{line_of(('pending',))}:1: `pending` is a list of batches")
+    for bi, b in enumerate(pending):
         if not isinstance(b, Mapping) or not isinstance(b.get("docs") or [], list):
             raise BatchError(f"{path}:{line_of(('pending', bi))}:1: a batch is a mapping with docs")
         entries = []

@@ -9,9 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from labelpool import cache, yamlio
+from labelpool import cache, schemas, yamlio
 from labelpool.config import Config
 from labelpool.model import Label, label_from_data
+
+# What ``label_from_data`` raises on data of the wrong shape (``grades: [1]``, ``pool: 5``).
+SHAPE_ERRORS = (KeyError, TypeError, ValueError, AttributeError)
 
 
 class LabelSetError(Exception):
@@ -43,12 +46,17 @@ def label_files(labels_dir: Path) -> list[Path]:
 
 
 def load(cfg: Config, *, use_cache: bool = True) -> LabelSet:
-    """Load every label file under ``cfg.labels_dir``: guarded fast reader, parsed-label cache."""
+    """Load every label file under ``cfg.labels_dir``: guarded fast reader, parsed-label cache.
+
+    A file that does not match the label schema is refused (:class:`LabelSetError` naming
+    the first problem ``labelpool validate`` reports, with its line and column).
+    """
     return load_files(
         label_files(cfg.labels_dir),
         max_bytes=cfg.max_file_bytes,
         max_depth=cfg.max_depth,
         use_cache=use_cache,
+        schema_file=schemas.schema_path(schemas.LABEL, cfg.root),
     )
 
 
@@ -74,12 +82,84 @@ def digest_of(entries: list[tuple[str, str]]) -> str:
     return h.hexdigest()
 
 
+def schema_valid(data: Any, schema_file: Path) -> bool:
+    """Whether ``data`` matches the schema (jsonschema-rs when installed, else jsonschema)."""
+    from labelpool.rules import schema as schema_rule
+
+    fast = schema_rule.fast_check(schema_file)
+    if fast is not None:
+        try:
+            return fast(data)
+        except (ValueError, TypeError):  # a non-JSON value (an unquoted date): not valid
+            return False
+    return bool(schema_rule.full_validator(schema_file).is_valid(data))
+
+
+def first_problem(
+    where: str,
+    raw: bytes | None,
+    schema_file: Path | None = None,
+    *,
+    max_bytes: int = yamlio.MAX_BYTES,
+    max_depth: int = yamlio.MAX_DEPTH,
+) -> str | None:
+    """The first error ``labelpool validate`` reports on one file's bytes, as
+    ``where:line:col: LPnnn message`` (None when its per-file rules find none)."""
+    if raw is None:
+        return None
+    from labelpool.rules.check import check_bytes
+
+    schema_file = schema_file or schemas.schema_path(schemas.LABEL)
+    try:
+        result = check_bytes(raw, schema_file, max_bytes=max_bytes, max_depth=max_depth)
+    except Exception:  # a better message is only a bonus: the caller has one
+        return None
+    errors = [f for f in result.findings if f.severity == "error"]
+    if not errors:
+        return None
+    f = errors[0]
+    return f"{where}:{f.line}:{f.col}: {f.rule} {f.message}"
+
+
+def label_of(
+    data: Any,
+    where: str,
+    raw: bytes | None = None,
+    *,
+    schema_file: Path | None = None,
+    max_bytes: int = yamlio.MAX_BYTES,
+    max_depth: int = yamlio.MAX_DEPTH,
+) -> Label:
+    """The :class:`Label` of one file's plain data, or :class:`LabelSetError` saying where it
+    is wrong (``where:line:col: ...``, positions from ``raw`` when given).
+
+    With ``schema_file`` the data must match the label schema; without it only data that
+    cannot be built into a label at all is refused.
+    """
+    problem: str
+    if not isinstance(data, dict) or "id" not in data:
+        problem = "not a label (a mapping with an `id`)"
+    elif schema_file is not None and not schema_valid(data, schema_file):
+        problem = "does not match the label schema"
+    else:
+        try:
+            return label_from_data(data)
+        except SHAPE_ERRORS as exc:
+            problem = f"not a valid label ({exc})"
+    precise = first_problem(
+        where, raw, schema_file, max_bytes=max_bytes, max_depth=max_depth
+    )
+    hint = "`labelpool validate` lists every problem"
+    raise LabelSetError(f"{precise or f'{where}:1:1: {problem}'} ({hint})")
+
+
 def load_files(
     paths: list[Path],
     *,
     max_bytes: int = yamlio.MAX_BYTES,
     max_depth: int = yamlio.MAX_DEPTH,
     use_cache: bool = True,
+    schema_file: Path | None = None,
 ) -> LabelSet:
     def parse(path: Path, raw: bytes) -> Any:
         return read_guarded(path, raw, max_bytes=max_bytes, max_depth=max_depth)
@@ -111,14 +191,32 @@ def load_files(
     for entry in entries:
         path, data = entry.path, entry.data
         hashes.append((path.name, entry.sha))
-        if not isinstance(data, dict) or "id" not in data:
-            raise LabelSetError(f"{path}:1:1: not a label (a mapping with an `id`)")
-        try:
-            label = label_from_data(data)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise LabelSetError(
-                f"{path}:1:1: not a valid label ({exc}); run `labelpool validate {path}`"
-            ) from None
+        label = _label_or_none(data, schema_file) or label_of(
+            data,
+            str(path),
+            _raw_or_none(path),
+            schema_file=schema_file,
+            max_bytes=max_bytes,
+            max_depth=max_depth,
+        )
         labels[label.id] = label
         where[label.id] = path
     return LabelSet(labels=labels, paths=where, digest=digest_of(hashes))
+
+
+def _label_or_none(data: Any, schema_file: Path | None) -> Label | None:
+    """The label of good data (the fast path); None when :func:`label_of` must say why not."""
+    if not isinstance(data, dict) or "id" not in data:
+        return None
+    if schema_file is not None and not schema_valid(data, schema_file):
+        return None
+    try:
+        return label_from_data(data)
+    except SHAPE_ERRORS:
+        return None
+
+def _raw_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None

@@ -22,7 +22,7 @@ def bias(
         str, typer.Option("-m", "--measure", help="The measure to rescore with (ir_measures name).")
     ] = "nDCG@10",
     relevance_level: Annotated[
-        int, typer.Option("--relevance-level", min=0, help="As trec_eval's -l.")
+        int, typer.Option("--relevance-level", min=1, help="As trec_eval's -l.")
     ] = 1,
     fmt: Annotated[str, typer.Option("--format", help="text, json or markdown.")] = "text",
     repo: RepoOption = None,

@@ -67,8 +67,12 @@ def check(
     cfg = load_config(repo)
     if k < 1:
         fail(f"error: --k must be at least 1, not {k}", EXIT_USAGE)
-    if budget < 0:
-        fail(f"error: --budget must be >= 0, not {budget}", EXIT_USAGE)
+    if not budget >= 0 or budget == float("inf"):  # also refuses nan
+        fail(f"error: --budget must be a number >= 0, not {budget}", EXIT_USAGE)
+    if relevance_level < 1:
+        fail(f"error: --relevance-level must be at least 1, not {relevance_level}", EXIT_USAGE)
+    if seed < 0:
+        fail(f"error: --seed must be >= 0, not {seed}", EXIT_USAGE)
     try:
         parsed = [m.name for m in measures.parse(measure or list(workflow.COMPARE_DEFAULT))]
     except measures.MeasureError as exc:

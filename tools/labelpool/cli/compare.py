@@ -54,6 +54,10 @@ def compare(
     cfg = load_config(repo)
     if k < 1:
         fail(f"error: --k must be at least 1, not {k}", EXIT_USAGE)
+    if relevance_level < 1:
+        fail(f"error: --relevance-level must be at least 1, not {relevance_level}", EXIT_USAGE)
+    if seed < 0:
+        fail(f"error: --seed must be >= 0, not {seed}", EXIT_USAGE)
     if len(runs) < 2 and baseline is None:
         fail("error: compare needs two runs (BASELINE CHALLENGER) or --baseline NAME", EXIT_USAGE)
     if len(runs) > 2 and baseline is None:

@@ -56,6 +56,8 @@ def pool(
     wanted = None
     if questions is not None:
         wanted = [q.strip() for q in questions.split(",") if q.strip()]
+        if not wanted:
+            fail(f"error: --questions {questions!r}: no question id given", EXIT_USAGE)
     try:
         labels = labelset.load(cfg)
         result = workflow.run(

@@ -107,7 +107,10 @@ def check(
         ref_path = Path(tmp) / run_path.name
         ref_path.write_bytes(data)
         ref_name = f"{run.name}@{against}"
-        ref = runs_mod.read_run(ref_path, name=ref_name)
+        try:
+            ref = runs_mod.read_run(ref_path, name=ref_name)
+        except runs_mod.RunError as exc:  # name the reference, not the temporary copy
+            raise runs_mod.RunError(described, exc.line, exc.message) from None
         same = {
             depth: _same_rankings(ref, run, depth)
             for depth in {m.depth(k) for m in measures_mod.parse(list(measures))}

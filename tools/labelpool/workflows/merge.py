@@ -296,6 +296,22 @@ def _has_pending(path: Path) -> bool:
     return text.startswith("pending:") or "\npending:" in text
 
 
+def _check_label(cfg: Config, path: Path) -> None:
+    """Refuse (``path:line:col: ...``) a label file that does not match the label schema."""
+    from labelpool import labelset, schemas
+
+    try:
+        labelset.load_files(
+            [path],
+            max_bytes=cfg.max_file_bytes,
+            max_depth=cfg.max_depth,
+            use_cache=False,  # one file: do not replace the folder's cache entry
+            schema_file=schemas.schema_path(schemas.LABEL, cfg.root),
+        )
+    except labelset.LabelSetError as exc:
+        raise MergeError(str(exc)) from None
+
+
 def _judges_by_line(cfg: Config, path: Path, me: Judge) -> Callable[[int], Judge]:
     if gitio.toplevel(cfg.root) is None:
         return lambda line: me
@@ -341,7 +357,12 @@ def collect(
     for path in label_files(cfg.labels_dir):
         if not _has_pending(path):
             continue
-        data, text, batches = _read(path)
+        try:
+            data, text, batches = _read(path)
+        except (KeyError, TypeError, ValueError, AttributeError):  # a shape the schema explains
+            _check_label(cfg, path)
+            raise
+        _check_label(cfg, path)
         if not batches:
             continue
         if cache is not None:

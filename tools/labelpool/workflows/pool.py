@@ -368,6 +368,18 @@ def add_pool_entries(data: Any, entries: Sequence[tuple[str, int, str, str | Non
     return True
 
 
+def _require_identity(root: Path) -> None:
+    """Refuse before any branch or file is touched when git could not commit the batch."""
+    for ident in ("GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"):
+        try:
+            gitio.git(root, "var", ident)
+        except gitio.GitError:
+            raise PoolError(
+                "git cannot tell who commits the batch (set user.name and user.email: "
+                "`git config user.name ...`), or use --no-commit"
+            ) from None
+
+
 def run(
     cfg: Config,
     labels: LabelSet,
@@ -394,6 +406,7 @@ def run(
                 f"{cfg.labels_dir}: uncommitted changes; commit or discard them first "
                 "(or use --no-commit)"
             )
+        _require_identity(cfg.root)
     runs_ = load_runs(cfg, specs, depth)
     the_plan = plan(labels, runs_, depth, date, max_docs=max_docs, questions=questions)
     if not the_plan.batched and not the_plan.complete:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from labelpool import gitio, labelset, yamlio
 from labelpool.config import Config
-from labelpool.model import Label, label_from_data
+from labelpool.model import Label
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 WORKTREE = "working tree"
@@ -59,12 +59,10 @@ def parse_label(content: bytes, where: str) -> Label:
         data = yamlio.loads_fast(content.decode("utf-8"), where)
     except yamlio.YamlError as exc:
         raise RevisionError(str(exc)) from None
-    if not isinstance(data, dict) or "id" not in data:
-        raise RevisionError(f"{where}:1:1: not a label (a mapping with an `id`)")
     try:
-        return label_from_data(data)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RevisionError(f"{where}:1:1: not a valid label ({exc})") from None
+        return labelset.label_of(data, where, content)
+    except labelset.LabelSetError as exc:
+        raise RevisionError(str(exc)) from None
 
 
 def parse_many(contents: Mapping[str, bytes]) -> dict[str, Label]:

@@ -1,0 +1,271 @@
+"""Bad input through the CLI: a clear message naming file and line, exit 1 (bad data) or 2
+(usage), never a traceback, and nothing half-written.
+
+Every test works on its own copy of the example repository (pyproject.toml, labels/, runs/,
+corpus/, schema/) committed in a fresh git repository.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from labelpool.cli import main
+
+MAIN = Path(__file__).resolve().parent.parent
+EXAMPLE = ("pyproject.toml", "labels", "runs", "corpus", "schema")
+LABEL = "acme-returns"
+RUNS = ("runs/bm25.trec", "runs/dense.trec")
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout
+
+
+@pytest.fixture(scope="session")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("example") / "repo"
+    root.mkdir()
+    for name in EXAMPLE:
+        src = MAIN / name
+        if src.is_dir():
+            shutil.copytree(src, root / name)
+        else:
+            shutil.copy2(src, root / name)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.name", "QA Runner")
+    git(root, "config", "user.email", "qa@example.invalid")
+    git(root, "add", "--", *EXAMPLE)
+    git(root, "commit", "-q", "-m", "example")
+    return root
+
+
+@pytest.fixture
+def repo(template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    dest = tmp_path / "repo"
+    shutil.copytree(template, dest, symlinks=True)
+    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(dest)
+    return dest
+
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    def call(*args: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err
+        return code, out, err
+
+    return call
+
+
+def label_file(repo: Path, qid: str = LABEL) -> Path:
+    return repo / "labels" / f"{qid}.yaml"
+
+
+def edit(repo: Path, old: str, new: str, qid: str = LABEL) -> int:
+    """Replace ``old`` (once) in a label file; return the 1-based line of the change."""
+    path = label_file(repo, qid)
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return text[: text.index(old)].count("\n") + 1
+
+
+def commit_all(repo: Path, message: str = "edit") -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+# --------------------------------------------------------------------------- schema-invalid labels
+
+# (name, old text, new text, line offset of the bad node from the edit, rule)
+CORRUPTIONS = [
+    # `grades: [1]` raised AttributeError from model.label_from_data (a traceback)
+    ("grades-list", "grades:\n", "grades: [1]\nx_grades:\n", 0, "LP020"),
+    # a negative grade was scored silently although validate refuses it
+    ("grade-negative", "tenant-acme#returns: 2", "tenant-acme#returns: -1", 0, None),
+    # `judged_ids: 5` gave `1:1: not a valid label ('int' object is not iterable)`
+    ("judged-int", "judged_ids:\n", "judged_ids: 5\nx_judged:\n", 0, "LP020"),
+    # a pool entry without k and date was used as if valid
+    ("pool-entry", "  - system: bm25\n    k: 20\n", "  - system: bm25\n", 0, "LP020"),
+    # an unquoted date made jsonschema-rs raise (a traceback) once the schema was checked
+    ("pool-date", "    date: '2026-06-02'", "    date: 2026-06-02", 0, "LP021"),
+]
+
+COMMANDS = [
+    ("score", *RUNS[:1]),
+    ("compare", *RUNS),
+    ("check", RUNS[1], "--against", RUNS[0]),
+    ("pool", *RUNS, "--depth", "5", "--no-commit"),
+    ("pool-info",),
+    ("export", "trec"),
+    ("bias",),
+]
+
+
+@pytest.mark.parametrize("corruption", CORRUPTIONS, ids=[c[0] for c in CORRUPTIONS])
+@pytest.mark.parametrize("command", COMMANDS, ids=[c[0] for c in COMMANDS])
+def test_schema_invalid_label_is_refused_with_its_position(
+    repo: Path, run: Run, corruption: tuple[str, str, str, int, str | None], command: tuple[str]
+) -> None:
+    _name, old, new, offset, rule = corruption
+    line = edit(repo, old, new) + offset
+    before = {p.name: p.read_bytes() for p in (repo / "labels").iterdir()}
+    code, _out, err = run(*command)
+    assert code == 1, err
+    assert re.search(rf"labels/{LABEL}\.yaml:{line}:\d+: LP0\d\d ", err), err
+    if rule:
+        assert f" {rule} " in err
+    assert "labelpool validate" in err
+    after = {p.name: p.read_bytes() for p in (repo / "labels").iterdir()}
+    assert after == before  # nothing written
+
+
+def test_validate_agrees_on_those_labels(repo: Path, run: Run) -> None:
+    for _name, old, new, offset, _rule in CORRUPTIONS:
+        line = edit(repo, old, new) + offset
+        code, out, _err = run("validate", f"labels/{LABEL}.yaml")
+        assert code == 1
+        assert f"{LABEL}.yaml:{line}:" in out
+        edit(repo, new, old)
+
+
+def test_diff_of_worktree_names_the_invalid_label(repo: Path, run: Run) -> None:
+    line = edit(repo, "judged_ids:\n", "judged_ids: 5\nx_judged:\n")
+    code, _out, err = run("diff", "HEAD")
+    assert code == 1
+    assert f"{LABEL}.yaml:{line}:13: LP020 judged_ids: 5 is not of type 'array'" in err
+
+
+def test_history_of_a_misshapen_label_gives_its_position(repo: Path, run: Run) -> None:
+    line = edit(repo, "grades:\n", "grades: [1]\nx_grades:\n")
+    code, _out, err = run("history", LABEL)
+    assert code == 1
+    assert f"{LABEL}.yaml:{line}:9: LP020 grades: [1] is not of type 'object'" in err
+
+
+def test_diff_of_a_misshapen_label_in_a_revision_names_rev_and_line(repo: Path, run: Run) -> None:
+    line = edit(repo, "grades:\n", "grades: [1]\nx_grades:\n")
+    commit_all(repo)
+    code, _out, err = run("diff", "HEAD", "HEAD~1")
+    assert code == 1
+    assert f"HEAD:labels/{LABEL}.yaml:{line}:9: LP020" in err
+
+
+# --------------------------------------------------------------------------- merge
+
+
+def test_merge_with_pending_not_a_list(repo: Path, run: Run) -> None:
+    path = label_file(repo)
+    path.write_text(path.read_text(encoding="utf-8") + "pending: 5\n", encoding="utf-8")
+    commit_all(repo)
+    code, _out, err = run("merge", "--no-commit")
+    assert code == 1
+    assert re.search(rf"labels/{LABEL}\.yaml:\d+:\d+: ", err), err
+    assert "pending" in err
+
+
+def test_merge_refuses_a_schema_invalid_label_before_writing(repo: Path, run: Run) -> None:
+    assert run("pool", *RUNS, "--depth", "20")[0] == 0
+    path = label_file(repo)
+    text = path.read_text(encoding="utf-8")
+    assert "verdict: null" in text
+    line = edit(repo, "judged_ids:\n", "judged_ids: 5\nx_judged:\n")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("verdict: null", "verdict: irrelevant"),
+        encoding="utf-8",
+    )
+    other = label_file(repo, "returns-damaged")
+    other.write_text(
+        other.read_text(encoding="utf-8").replace("verdict: null", "verdict: irrelevant"),
+        encoding="utf-8",
+    )
+    before = {p.name: p.read_bytes() for p in (repo / "labels").iterdir()}
+    code, _out, err = run("merge", "--no-commit")
+    assert code == 1
+    assert f"{LABEL}.yaml:{line}:13: LP020 judged_ids: 5 is not of type 'array'" in err
+    after = {p.name: p.read_bytes() for p in (repo / "labels").iterdir()}
+    assert after == before
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def test_check_names_the_bad_reference_file_not_a_temp_copy(repo: Path, run: Run) -> None:
+    (repo / "runs" / "bad.trec").write_text("q1 Q0 d1 1 2.0 x\nq1 Q0 d2\n", encoding="utf-8")
+    code, _out, err = run("check", RUNS[0], "--against", "runs/bad.trec")
+    assert code == 1
+    assert "runs/bad.trec:2: expected 6 fields" in err
+    assert "labelpool-check-" not in err
+
+
+def test_check_names_the_bad_reference_revision(repo: Path, run: Run) -> None:
+    good = (repo / RUNS[0]).read_bytes()
+    (repo / RUNS[0]).write_text("q1 Q0 d1 1 nan x\n", encoding="utf-8")
+    commit_all(repo, "break the run")
+    (repo / RUNS[0]).write_bytes(good)
+    code, _out, err = run("check", RUNS[0], "--against", "HEAD")
+    assert code == 1
+    assert "HEAD:runs/bm25.trec:1: score 'nan' is not a finite number" in err
+
+
+# --------------------------------------------------------------------------- option values
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("compare", *RUNS, "--relevance-level", "0"), "--relevance-level must be at least 1"),
+        (("compare", *RUNS, "--seed", "-5"), "--seed must be >= 0"),
+        (
+            ("check", RUNS[1], "--against", RUNS[0], "--relevance-level", "0"),
+            "--relevance-level must be at least 1",
+        ),
+        (("check", RUNS[1], "--against", RUNS[0], "--seed", "-1"), "--seed must be >= 0"),
+        (("check", RUNS[1], "--against", RUNS[0], "--budget", "nan"), "--budget must be"),
+        (("check", RUNS[1], "--against", RUNS[0], "--budget", "inf"), "--budget must be"),
+        (("bias", "--relevance-level", "0"), "--relevance-level"),
+        (("pool", *RUNS, "--depth", "5", "--questions", ","), "--questions"),
+    ],
+)
+def test_bad_option_values_are_usage_errors(
+    repo: Path, run: Run, args: tuple[str, ...], message: str
+) -> None:
+    code, _out, err = run(*args)
+    assert code == 2, err
+    assert message in err
+
+
+# --------------------------------------------------------------------------- pool and git
+
+
+def test_pool_without_a_git_identity_touches_nothing(
+    repo: Path, run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for var in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "EMAIL"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.delenv("GIT_COMMITTER_EMAIL", raising=False)
+    git(repo, "config", "--unset", "user.name")
+    git(repo, "config", "--unset", "user.email")
+    git(repo, "config", "user.useConfigOnly", "true")
+    code, _out, err = run("pool", *RUNS, "--depth", "5")
+    assert code == 1
+    assert "user.name and user.email" in err
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "branch", "--list").split() == ["*", "main"]
