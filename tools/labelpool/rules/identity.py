@@ -35,7 +35,7 @@ def non_nfc(view: View) -> list[Finding]:
               for c, _ in view.items(("relevant_classes",))]
     for keypath, label in lists:
         docs = view.get(keypath)
-        if not isinstance(docs, list) or all(isinstance(d, str) and d.isascii() for d in docs):
+        if not isinstance(docs, list) or "".join(map(str, docs)).isascii():
             continue
         for i, doc in enumerate(docs):
             if isinstance(doc, str) and not doc.isascii() and not unicodedata.is_normalized(

@@ -167,18 +167,30 @@ def compose(raw: bytes) -> View:
     return View(root=root, data=data, plain=plain)
 
 
+_Scalar, _Sequence, _Mapping = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+
+
 def _build(node: yaml.Node, path: KeyPath, plain: list[tuple[KeyPath, yaml.ScalarNode]]) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        if not node.style and _SUSPECT.match(node.value):
+    kind = type(node)
+    if kind is _Scalar:
+        value = node.value
+        if not node.style and _SUSPECT.match(value):
             plain.append((path, node))
-            return _plain_value(node.value)
-        return node.value
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(sub, (*path, i), plain) for i, sub in enumerate(node.value)]
-    if isinstance(node, yaml.MappingNode):
+            return _plain_value(value)
+        return value
+    if kind is _Sequence:
+        items = node.value
+        out_list: list[Any] = []
+        for i, sub in enumerate(items):
+            if type(sub) is _Scalar and (sub.style or not _SUSPECT.match(sub.value)):
+                out_list.append(sub.value)  # the common case: a quoted or plain string
+            else:
+                out_list.append(_build(sub, (*path, i), plain))
+        return out_list
+    if kind is _Mapping:
         out: dict[str, Any] = {}
         for knode, vnode in node.value:
-            if not isinstance(knode, yaml.ScalarNode):
+            if type(knode) is not _Scalar:
                 mark = knode.start_mark
                 raise ViewError(mark.line + 1, mark.column + 1, "a mapping key must be a scalar")
             key = knode.value

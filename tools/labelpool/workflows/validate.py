@@ -166,6 +166,13 @@ def _check_all(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    # Import and compile once here: forked workers inherit them instead of each redoing it.
+    from labelpool.rules import check, schema
+
+    schema.fast_check(schema_file)
+    check.check_bytes(b"id: warm-up\n", schema_file, max_bytes=cfg.max_file_bytes,
+                      max_depth=cfg.max_depth)
+
     size = max(50, len(raws) // (workers * 4))
     chunks = [
         (raws[i : i + size], str(schema_file), cfg.max_file_bytes, cfg.max_depth)
