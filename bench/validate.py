@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -67,10 +68,17 @@ def make_set(folder: Path, n: int, seed: int = 0) -> Path:
     return folder
 
 
-def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int, str]:
+CPU: list[float] = []  # CPU seconds (user + sys, children included) of each timed run
+
+
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int, list[str]]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
-    return time.perf_counter() - start, proc.returncode, proc.stderr.strip().splitlines()[-1:]
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return wall, proc.returncode, proc.stderr.strip().splitlines()[-1:]
 
 
 def check_jsonschema(folder: Path, env: dict[str, str]) -> tuple[float, int]:
@@ -93,7 +101,8 @@ def main() -> int:
     args = parser.parse_args()
 
     base = args.keep or Path(tempfile.mkdtemp(prefix="labelpool-bench-"))
-    rows = []
+    rows: list[list[float]] = []
+    cpus: list[list[float]] = []
     try:
         for n in args.sizes:
             folder = base / f"set-{n}"
@@ -105,13 +114,19 @@ def main() -> int:
             cache = Path(tempfile.mkdtemp(prefix="labelpool-bench-cache-"))
             env = {**os.environ, "LABELPOOL_CACHE_DIR": str(cache)}
             cold, code, tail = timed(["labelpool", "validate"], folder, env)
+            cold_cpu = CPU[-1]
             warm, code2, _ = timed(["labelpool", "validate"], folder, env)
+            warm_cpu = CPU[-1]
             shutil.rmtree(cache, ignore_errors=True)
-            row = [n, cold, warm, code, code2]
+            row: list[float] = [n, cold, warm, code, code2]
+            cpu = [cold_cpu, warm_cpu]
             if not args.no_check_jsonschema:
+                mark = len(CPU)
                 cj, cj_code = check_jsonschema(folder, env)
                 row += [cj, cj_code]
+                cpu.append(sum(CPU[mark:]))
             rows.append(row)
+            cpus.append(cpu)
             print(f"  {n}: labelpool {tail}", file=sys.stderr)
     finally:
         if args.keep is None:
@@ -120,11 +135,15 @@ def main() -> int:
     print(f"{'labels':>8} | {'validate cold':>13} | {'validate warm':>13} | "
           f"{'check-jsonschema':>16} | exit codes (cold, warm, cj)")
     print(f"{'-' * 8}-+-{'-' * 13}-+-{'-' * 13}-+-{'-' * 16}-+-{'-' * 27}")
-    for row in rows:
-        cj = f"{row[5]:>14.2f} s" if len(row) > 5 else f"{'-':>16}"
-        codes = ", ".join(str(c) for c in (row[3], row[4], *row[6:7]))
-        print(f"{row[0]:>8} | {row[1]:>11.2f} s | {row[2]:>11.2f} s | {cj} | {codes}")
-    print(f"(cpus: {os.cpu_count()}; every figure is one whole process run)")
+    for row, cpu in zip(rows, cpus, strict=True):
+        cj_text = f"{row[5]:>14.2f} s" if len(row) > 5 else f"{'-':>16}"
+        codes = ", ".join(str(int(c)) for c in (row[3], row[4], *row[6:7]))
+        print(f"{int(row[0]):>8} | {row[1]:>11.2f} s | {row[2]:>11.2f} s | {cj_text} | {codes}")
+        cj_cpu = f"{cpu[2]:>14.2f} s" if len(cpu) > 2 else f"{'-':>16}"
+        print(f"{'cpu':>8} | {cpu[0]:>11.2f} s | {cpu[1]:>11.2f} s | {cj_cpu} |")
+    print(f"(wall clock, then CPU seconds user+sys incl. worker processes; cpus: "
+          f"{os.cpu_count()}; load average at the end: {os.getloadavg()[0]:.2f}; every figure "
+          "is one whole process run)")
     return 0
 
 
