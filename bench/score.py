@@ -87,7 +87,10 @@ def generate(folder: Path, n_questions: int, depth: int, seed: int = 0) -> tuple
                 f"{qid} 0 {d} {int(g)}\n" for d, g in zip(judged_docs, grades, strict=True)
             ]
             text = [f"id: {qid}\n", f"question: Generated question {q}\n"]
-            text.append("relevant_doc_ids:\n" + "".join(f"  - {d}\n" for d in relevant))
+            if relevant:
+                text.append("relevant_doc_ids:\n" + "".join(f"  - {d}\n" for d in relevant))
+            else:
+                text.append("relevant_doc_ids: []\n")
             text.append("judged_ids:\n" + "".join(f"  - {d}\n" for d in judged_docs))
             if graded:
                 text.append("grades:\n" + "".join(f"  {d}: {g}\n" for d, g in graded.items()))

@@ -10,8 +10,10 @@ Public API (other modules build on these names):
   - ``qids``: ``np.ndarray`` of unique question ids (``str``), sorted by code point;
   - ``offsets``: ``np.ndarray[int64]`` of length ``len(qids) + 1``; question ``i``'s rows are
     ``offsets[i]:offsets[i + 1]``;
-  - ``docs``: a ``pyarrow.StringArray`` (compact for millions of rows) of document ids in ranked
-    order; ``scores``: ``np.ndarray[float64]`` aligned with ``docs``;
+  - ``doc_codes``: ``np.ndarray[int32]``, each row's document as an index into ``doc_vocab``
+    (a ``pyarrow.StringArray`` of the run's distinct ids): compact for millions of rows, and
+    what the scorer joins on; ``docs``: the ids of every row in ranked order (a pyarrow string
+    array, built on first use); ``scores``: ``np.ndarray[float64]`` aligned with the rows;
   - helpers ``ranking(qid) -> list[str]``, ``top(k) -> dict[str, list[str]]``, ``qid_set``,
     ``qid_index(qid) -> int | None``, ``tied_questions`` (questions whose scores are all equal).
 
@@ -39,7 +41,7 @@ import hashlib
 import json
 import math
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -312,19 +314,24 @@ _NUMPY_TYPES = {
 }
 
 
-def numpy_of(array: pa.Array) -> np.ndarray:
-    """A numpy view of a primitive pyarrow array without nulls (``to_numpy`` imports pandas)."""
+def numpy_of(array: pa.Array, fill: int | None = None) -> np.ndarray:
+    """A numpy view of a primitive pyarrow array (``to_numpy`` imports pandas); nulls become
+    ``fill`` (a copy), and without ``fill`` an array with nulls is refused."""
     import numpy as np
 
-    if array.null_count:
-        raise ValueError("numpy_of: the array has nulls")
     dtype = np.dtype(_NUMPY_TYPES[str(array.type)])
-    buffer = array.buffers()[1]
-    if buffer is None or len(array) == 0:
+    buffers = array.buffers()
+    if buffers[1] is None or len(array) == 0:
         return np.zeros(0, dtype=dtype)
-    return np.frombuffer(
-        buffer, dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize
-    )
+    start = array.offset * dtype.itemsize
+    values = np.frombuffer(buffers[1], dtype=dtype, count=len(array), offset=start)
+    if array.null_count:
+        if fill is None:
+            raise ValueError("numpy_of: the array has nulls")
+        bits = np.unpackbits(np.frombuffer(buffers[0], dtype=np.uint8), bitorder="little")
+        valid = bits[array.offset : array.offset + len(array)].astype(bool)
+        values = np.where(valid, values, fill).astype(dtype)
+    return values
 
 
 def arrow_array(values: np.ndarray) -> pa.Array:
@@ -735,8 +742,3 @@ def resolve(cfg: Config, spec: str) -> Path:
     raise RunError(
         spec, None, f"no such run file, and no run named so in {runs_dir} (known: {known})"
     )
-
-
-def names(paths: Iterable[Path]) -> list[str]:
-    """System names of several run files (for messages)."""
-    return [system_name(p) for p in paths]

@@ -201,9 +201,8 @@ def _join(run: Run, qrels: _Qrels, depth: int, qids: np.ndarray | None = None) -
     label_index = {str(q): i for i, q in enumerate(qrels.qids)}
     to_label = np.array([label_index.get(str(q), -1) for q in qids], dtype=np.int64)
     # run vocabulary -> labels vocabulary (a hash lookup over distinct ids only)
-    in_labels = numpy_of(pc.index_in(run.doc_vocab, value_set=qrels.vocab).fill_null(-1)).astype(
-        np.int32
-    )
+    found_at = pc.index_in(run.doc_vocab, value_set=qrels.vocab)  # null: not labelled
+    in_labels = numpy_of(found_at, fill=-1).astype(np.int32, copy=False)
     scored = run_qi >= 0
     width = max(len(qrels.vocab), 1)
     wanted = np.zeros(len(run), dtype=bool)
