@@ -85,6 +85,16 @@ def labelled(repo: Path) -> Path:
     return repo
 
 
+@pytest.fixture(autouse=True)
+def private_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Caches in a folder of the test's own (outside the repository), never the user's."""
+    folder = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(folder))
+    return folder
+
+
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out = capsys.readouterr()
@@ -332,3 +342,31 @@ def test_broken_label_file_exit_1(labelled: Path, capsys: pytest.CaptureFixture[
     assert err.startswith(f"{bad}:")
     assert err.split(":")[1].isdigit()  # path:line:col
     assert "Traceback" not in err
+
+
+def test_judgment_cache_follows_label_edits(
+    labelled: Path, capsys: pytest.CaptureFixture[str], private_cache: Path
+) -> None:
+    args = ["score", "bm25", "--format", "json", "--repo", str(labelled)]
+    code, first, _ = run_cli(capsys, *args)
+    assert code == 0
+    assert list(private_cache.glob("score-qrels-*.npz"))  # written on the first run
+    code, again, _ = run_cli(capsys, *args)
+    assert code == 0 and again == first  # served from the cache: same numbers
+    # judge new-doc relevant: the cache must not serve the old judgments
+    path = labelled / "labels" / "opening-hours.yaml"
+    path.write_text(
+        OTHER.replace(
+            "  - faq-hours\njudged_ids:", "  - faq-hours\n  - new-doc\njudged_ids:"
+        ).replace("  - handbook#hours\n", "  - handbook#hours\n  - new-doc\n")
+    )
+    code, edited, err = run_cli(capsys, *args)
+    assert code == 0, err
+    system = json.loads(edited)["systems"][0]
+    assert system["unjudged_rate"] == 0.0
+    assert system["measures"]["P@10"]["raw"] == pytest.approx((0.1 + 0.2) / 2)
+    # a corrupt cache file is rebuilt, not an error
+    for file in private_cache.glob("score-qrels-*.npz"):
+        file.write_bytes(b"not an npz")
+    code, rebuilt, _ = run_cli(capsys, *args)
+    assert code == 0 and rebuilt == edited

@@ -283,21 +283,25 @@ def arrow_strings(values: list[str]) -> pa.Array:
     import numpy as np
     import pyarrow as pa
 
-    encoded = [v.encode("utf-8") for v in values]
-    lengths = np.fromiter((len(b) for b in encoded), dtype=np.int64, count=len(encoded))
-    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    joined = "".join(values)
+    if joined.isascii():  # one byte per character: lengths without encoding each string
+        data = joined.encode("ascii")
+        lengths = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+    else:
+        encoded = [v.encode("utf-8") for v in values]
+        data = b"".join(encoded)
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+    offsets = np.zeros(len(values) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     if offsets[-1] < 2**31:
         return pa.Array.from_buffers(
             pa.string(),
-            len(encoded),
-            [None, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(b"".join(encoded))],
+            len(values),
+            [None, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(data)],
         )
     return pa.Array.from_buffers(
-        pa.large_string(),
-        len(encoded),
-        [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))],
-    ).cast(pa.large_string())
+        pa.large_string(), len(values), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+    )
 
 
 _NUMPY_TYPES = {

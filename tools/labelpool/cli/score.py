@@ -97,7 +97,7 @@ def score(
     # The labels (Python YAML, holds the GIL) load on a thread while pyarrow parses the
     # first run (multi-threaded C++, releases it): on a cold start they overlap.
     with ThreadPoolExecutor(max_workers=1) as background, _progress(paths) as advance:
-        pending_labels = background.submit(labelset.load, cfg)
+        pending_labels = background.submit(_load_labels, cfg)
         labels = None
         for system, path in zip(system_names, paths, strict=True):
             try:
@@ -143,6 +143,16 @@ def score(
 
         width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
         sys.stdout.write(render.render_table(results, **options, width=width))
+
+
+def _load_labels(cfg: Any) -> Any:
+    """The label set, with its judgment arrays made ready (from the cache when unchanged)."""
+    from labelpool import labelset
+    from labelpool.workflows import score as workflow
+
+    labels = labelset.load(cfg)
+    workflow.prepare(labels, workflow.cache_file_for(cfg.labels_dir))
+    return labels
 
 
 def _labels_commit(root: Path) -> tuple[str | None, bool | None]:
