@@ -35,9 +35,10 @@ CANONICAL = re.compile(r"(0|[1-9][0-9]*|null)\Z")
 
 
 # Plain scalars any YAML 1.1 or 1.2 resolver might read as a non-string start like this
-# (numbers, dates, sexagesimals, .inf/.nan, ~, =, <<, y/n, yes/no, on/off, true/false, null);
+# (numbers, dates, sexagesimals, .inf/.nan, ~, =, <<, !, &, *, y/n, yes/no, on/off, true/false,
+# null);
 # every other plain scalar is a string and skips the resolver checks.
-_SUSPECT = re.compile(r"[-+.0-9~=<]|(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|[tT]rue"
+_SUSPECT = re.compile(r"[-+.0-9~=<!&*]|(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|[tT]rue"
                       r"|TRUE|[fF]alse|FALSE|[nN]ull|NULL)\Z|\Z")
 
 

@@ -117,7 +117,24 @@ def _cache_key(schema_file: Path, cfg: Config) -> str:
     from labelpool.rules.registry import RULES_VERSION
 
     schema_hash = hashlib.sha256(schema_file.read_bytes()).hexdigest()
-    return f"{__version__}/{RULES_VERSION}/{schema_hash}/{cfg.max_file_bytes}/{cfg.max_depth}"
+    return (f"{__version__}/{RULES_VERSION}/{schema_hash}/{cfg.max_file_bytes}/{cfg.max_depth}/"
+            f"{_code_stamp()}")
+
+
+def _code_stamp() -> str:
+    """Size and mtime of the modules whose code decides findings: an edited or reinstalled
+    rule invalidates cached results even when nobody bumped ``RULES_VERSION``."""
+    package = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for folder in (package / "rules", package):
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py") and (folder.name == "rules" or name in _CODE_MODULES):
+                st = os.stat(folder / name)
+                h.update(f"{folder.name}/{name}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return h.hexdigest()[:16]
+
+
+_CODE_MODULES = ("yamlio.py", "model.py", "corpus.py", "findings.py", "schemas.py")
 
 
 def _read_cache(path: Path, key: str) -> dict[str, Any] | None:
