@@ -1,6 +1,6 @@
 """Benchmark ``labelpool score`` against pytrec_eval-terrier, ir_measures, ranx and trec_eval.
 
-Usage: ``python bench/score.py [--sizes small,medium,large] [--keep DIR]``
+Usage: ``python bench/score.py [--sizes small,medium,large] [--keep DIR] [--shuffled]``
 
 For each size it generates, in a temp folder, a run file and a matching label repository
 (one YAML label file per question, plus the same judgments as TREC qrels for the peers), then
@@ -8,10 +8,14 @@ times each tool as a whole process (start-up, parsing, scoring) on the same meas
 (nDCG@10, R@10, R@100, AP, RR), and prints a side-by-side table with ratios to labelpool
 (cold) and peak memory (``ru_maxrss`` of the child, from ``os.wait4``).
 
-``labelpool`` runs twice: cold (its cache folder removed first, as in a fresh CI clone) and
-warm (the parsed-label cache filled). Peers not installed are skipped, saying so; trec_eval
-runs only when a binary is on PATH. labelpool computes more than the peers in the same time:
-raw, judged-only and optimistic for every measure, and the unjudged rate.
+``labelpool`` runs twice: cold (an empty ``$LABELPOOL_CACHE_DIR``, as in a fresh CI clone)
+and warm (the parsed-label and judgment caches filled); with ``--shuffled`` also cold on a
+copy of the run with its lines shuffled (generated runs are written in rank order, as
+retrieval systems write them, which lets labelpool skip the sort; shuffled lines force it).
+
+Peers not installed are skipped, saying so; trec_eval runs only when a binary is on PATH.
+labelpool computes more than the peers in the same time: raw, judged-only and optimistic for
+every measure, and the unjudged rate.
 """
 
 from __future__ import annotations
@@ -101,11 +105,13 @@ def generate(folder: Path, n_questions: int, depth: int, seed: int = 0) -> tuple
     return folder / "runs" / "system.trec", qrels
 
 
-def timed(cmd: list[str], cwd: Path) -> tuple[float, float, str]:
+def timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, str]:
     """(wall seconds, peak RSS MiB of the child, stderr tail) of one process."""
     start = time.perf_counter()
     with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(
+            cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, **(env or {})}
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         elapsed = time.perf_counter() - start
         err.seek(0)
@@ -154,12 +160,22 @@ def installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
+SHUFFLE = """
+import random, sys
+lines = open(sys.argv[1], "rb").read().splitlines(keepends=True)
+random.Random(1).shuffle(lines)
+open(sys.argv[2], "wb").write(b"".join(lines))
+"""
+
+
 def shuffled_copy(run: Path) -> Path:
-    """The same run with its lines in random order (labelpool must then sort every row)."""
-    lines = run.read_bytes().splitlines(keepends=True)
-    np.random.default_rng(1).shuffle(lines)  # type: ignore[arg-type]
+    """The same run with its lines in random order (labelpool must then sort every row).
+
+    Shuffled in a child process, so that this process stays small: a child's peak memory
+    (``ru_maxrss``) would otherwise start from its parent's size.
+    """
     out = run.with_name("shuffled.trec")
-    out.write_bytes(b"".join(lines))
+    subprocess.run([sys.executable, "-c", SHUFFLE, str(run), str(out)], check=True)
     return out
 
 
@@ -168,16 +184,17 @@ def bench_size(folder: Path, run: Path, qrels: Path, shuffled: bool) -> list[Tim
     labelpool = shutil.which("labelpool") or "labelpool"
     lp_cmd = [labelpool, "score", str(run), "-m", MEASURES_LP, "--format", "json"]
     lp_cmd += ["--repo", str(folder)]
-    shutil.rmtree(folder / ".labelpool-cache", ignore_errors=True)
-    secs, mib, _ = timed(lp_cmd, folder)
-    out.append(Timing("labelpool (cold)", secs, mib, "no cache"))
-    secs, mib, _ = timed(lp_cmd, folder)
-    out.append(Timing("labelpool (warm)", secs, mib, "label cache filled"))
+    # cold: an empty cache folder (labelpool's caches live in $LABELPOOL_CACHE_DIR)
+    cold = {"LABELPOOL_CACHE_DIR": str(folder / "cache-cold")}
+    secs, mib, _ = timed(lp_cmd, folder, cold)
+    out.append(Timing("labelpool (cold)", secs, mib, "empty cache"))
+    secs, mib, _ = timed(lp_cmd, folder, cold)
+    out.append(Timing("labelpool (warm)", secs, mib, "label and judgment caches filled"))
     if shuffled:
         mixed = shuffled_copy(run)
-        shutil.rmtree(folder / ".labelpool-cache", ignore_errors=True)
         cmd = [labelpool, "score", str(mixed), "-m", MEASURES_LP, "--format", "json"]
-        secs, mib, _ = timed([*cmd, "--repo", str(folder)], folder)
+        fresh = {"LABELPOOL_CACHE_DIR": str(folder / "cache-shuffled")}
+        secs, mib, _ = timed([*cmd, "--repo", str(folder)], folder, fresh)
         out.append(Timing("labelpool (cold)", secs, mib, "run lines shuffled: full sort"))
         mixed.unlink()
     py = sys.executable
