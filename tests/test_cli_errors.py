@@ -269,3 +269,11 @@ def test_pool_without_a_git_identity_touches_nothing(
     assert "user.name and user.email" in err
     assert git(repo, "status", "--porcelain") == ""
     assert git(repo, "branch", "--list").split() == ["*", "main"]
+
+
+def test_compare_warns_when_a_run_shares_no_question_with_the_labels(repo: Path, run: Run) -> None:
+    (repo / "runs" / "other.trec").write_text("q1 Q0 d1 1 1.0 x\n", encoding="utf-8")
+    code, _out, err = run("compare", RUNS[0], "runs/other.trec", "-m", "R@10")
+    assert code == 0
+    assert "other: 60 of 60 judged question(s) are missing from the run and score 0" in err
+    assert "question ids" in err

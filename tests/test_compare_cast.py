@@ -67,6 +67,8 @@ def _build(cast: Path, root: Path) -> tuple[dict[str, dict[str, int]], Path, Pat
         lines = [f"id: {_scalar(qid)}", f"question: {_scalar('CAsT turn ' + qid)}"]
         if rel:
             lines += ["relevant_doc_ids:", *(f"  - {_scalar(d)}" for d in rel)]
+        else:
+            lines += ["relevant_doc_ids: []"]  # required by the schema: compare checks it
         lines += ["judged_ids:", *(f"  - {_scalar(d)}" for d in sorted(judged))]
         graded = {d: g for d, g in judged.items() if g > 1}
         if graded:

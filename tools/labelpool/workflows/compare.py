@@ -328,12 +328,24 @@ def compare(
         comparisons=tuple(comparisons),
         warnings=tuple(
             dict.fromkeys(
-                w if w.startswith(res.system) else f"{res.system}: {w}"
-                for res in scored.values()
-                for w in res.warnings
+                [
+                    w if w.startswith(res.system) else f"{res.system}: {w}"
+                    for res in scored.values()
+                    for w in res.warnings
+                ]
+                + [_missing_note(res.system, res.skipped["missing_from_run"], len(qids))
+                   for res in scored.values()
+                   if res.skipped.get("missing_from_run")]
             )
         ),
     )
+
+
+def _missing_note(system: str, missing: int, total: int) -> str:
+    note = f"{system}: {missing} of {total} judged question(s) are missing from the run and score 0"
+    if missing == total:
+        note += "; does the run use the question ids of the label files?"
+    return note
 
 
 def _means(raw: np.ndarray, jo: np.ndarray, opt: np.ndarray) -> Scores:
