@@ -277,3 +277,50 @@ def test_compare_warns_when_a_run_shares_no_question_with_the_labels(repo: Path,
     assert code == 0
     assert re.search(r"other: (\d+) of \1 judged question\(s\) are missing from the run", err)
     assert "question ids" in err
+
+
+# --------------------------------------------------------------------------- merge --oracle
+
+
+@pytest.mark.parametrize(
+    "content, code, message",
+    [
+        (b"q 0 d 1\nq 0 caf\xe9 1\n", 1, "o.qrels:2:8: not UTF-8 (byte 0xE9)"),
+        (b"", 1, "o.qrels:1:1: empty qrels file"),
+        (b"q 0 d\n", 1, "o.qrels:1:1: expected 4 fields"),
+        (None, 2, "o.qrels: cannot read qrels: No such file or directory"),
+    ],
+)
+def test_merge_oracle_file_problems(
+    repo: Path, run: Run, content: bytes | None, code: int, message: str
+) -> None:
+    oracle = repo.parent / "o.qrels"
+    if content is not None:
+        oracle.write_bytes(content)
+    got, _out, err = run("merge", "--oracle", str(oracle))
+    assert got == code
+    assert message in err
+
+
+# --------------------------------------------------------------------------- history
+
+
+def test_history_of_a_file_name_suggests_the_question_id(repo: Path, run: Run) -> None:
+    code, _out, err = run("history", f"{LABEL}.yaml")
+    assert code == 1
+    assert f"(give the question id: '{LABEL}')" in err
+
+
+def test_history_with_an_empty_doc_is_a_usage_error(repo: Path, run: Run) -> None:
+    code, _out, err = run("history", LABEL, "")
+    assert code == 2
+    assert "DOC is empty" in err
+
+
+def test_diff_refuses_a_schema_invalid_changed_label_in_the_working_tree(
+    repo: Path, run: Run
+) -> None:
+    line = edit(repo, "tenant-acme#returns: 2", "tenant-acme#returns: 0")
+    code, _out, err = run("diff", "HEAD")
+    assert code == 1
+    assert f"labels/{LABEL}.yaml:{line}:" in err and "LP020" in err

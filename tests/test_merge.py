@@ -377,7 +377,7 @@ def test_bad_oracle_file_is_a_positioned_error(
 ) -> None:
     bad = pooled.parent / "bad.qrels"
     bad.write_text("q 0 d 1\nq 0 d2 x\n")
-    assert cli(pooled, "merge", "--oracle", str(bad)) == 2
+    assert cli(pooled, "merge", "--oracle", str(bad)) == 1  # bad data (a missing file: 2)
     err = capsys.readouterr().err
     assert "bad.qrels:2:8: grade 'x' is not an integer" in err
 

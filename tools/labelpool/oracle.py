@@ -16,7 +16,15 @@ ORACLE_EMAIL = "oracle@labelpool.invalid"
 
 
 class OracleError(Exception):
-    """The qrels file cannot be read; ``str()`` is a ``path:line:col: message`` line."""
+    """The qrels file cannot be read; ``str()`` is a ``path:line:col: message`` line.
+
+    ``missing`` is True when there is no file to read (a usage error), False when its
+    content is wrong (bad data).
+    """
+
+    def __init__(self, message: str, *, missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing
 
 
 @dataclass(frozen=True)
@@ -37,9 +45,21 @@ def read_qrels(path: Path) -> Oracle:
     """Read a TREC qrels file; a malformed line raises :class:`OracleError` with its position."""
     grades: dict[str, dict[str, int]] = {}
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise OracleError(f"{path}:1:1: cannot read qrels: {exc}") from None
+        raw_bytes = path.read_bytes()
+    except OSError as exc:
+        raise OracleError(
+            f"{path}: cannot read qrels: {exc.strerror or exc}", missing=True
+        ) from None
+    try:
+        text = raw_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at_line = raw_bytes.count(b"\n", 0, exc.start) + 1
+        at_col = exc.start - (raw_bytes.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise OracleError(
+            f"{path}:{at_line}:{at_col}: not UTF-8 (byte 0x{raw_bytes[exc.start]:02X})"
+        ) from None
+    if not text.strip():
+        raise OracleError(f"{path}:1:1: empty qrels file (no `qid iteration doc grade` line)")
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue

@@ -26,6 +26,8 @@ def history(
 
     if fmt not in ("text", "json"):
         fail(f"error: --format must be text or json, not {fmt!r}", EXIT_USAGE)
+    if doc is not None and not doc.strip():
+        fail("error: DOC is empty: give a document id, or leave it out", EXIT_USAGE)
     cfg = load_config(repo)
     try:
         result = question_history(cfg, question, doc)

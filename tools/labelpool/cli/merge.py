@@ -50,7 +50,7 @@ def merge(
         try:
             reference = oracle_mod.read_qrels(oracle)
         except oracle_mod.OracleError as exc:
-            fail(f"error: {exc}", EXIT_USAGE)
+            fail(f"error: {exc}", EXIT_USAGE if exc.missing else 1)
     elif oracle_missing is not OracleMissing.pending:
         fail("error: --oracle-missing needs --oracle", EXIT_USAGE)
     try:

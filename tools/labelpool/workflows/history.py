@@ -181,7 +181,10 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
     except gitio.GitError:
         commits = []  # no HEAD yet
     if not commits and not disk.is_file():
-        raise HistoryError(f"{path}: no such label file, now or in the history of HEAD")
+        hint = ""
+        if question.endswith((".yaml", ".yml")):
+            hint = f" (give the question id: {question.rsplit('.', 1)[0]!r})"
+        raise HistoryError(f"{path}: no such label file, now or in the history of HEAD{hint}")
 
     # Every version of the file the walk needs, fetched in one `git cat-file --batch`.
     specs = [f"{c.commit}:{path}" for c in commits]

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from labelpool import gitio, labelset, yamlio
+from labelpool import gitio, labelset, schemas, yamlio
 from labelpool.config import Config
 from labelpool.model import Label
 
@@ -102,8 +102,9 @@ def labels_at(cfg: Config, rev: str | None, only: set[str] | None = None) -> dic
     if rev is None:
         assert only is not None
         paths = [place.top / n for n in sorted(only) if (place.top / n).is_file()]
-        try:
-            return dict(labelset.load_files(paths).labels)
+        try:  # the working tree is checked against the schema, as by labelset.load
+            schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
+            return dict(labelset.load_files(paths, schema_file=schema_file).labels)
         except labelset.LabelSetError as exc:
             raise RevisionError(str(exc)) from None
     try:
