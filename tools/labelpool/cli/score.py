@@ -182,7 +182,9 @@ class _progress:
         from rich.console import Console
         from rich.progress import Progress
 
-        self.progress = Progress(console=Console(stderr=True), transient=True)
+        console = Console(stderr=True)
+        # on a terminal only: a log or a pipe gets no bar (and no stray blank line)
+        self.progress = Progress(console=console, transient=True, disable=not console.is_terminal)
         self.task = self.progress.add_task("scoring", total=self.total)
         self.timer = threading.Timer(PROGRESS_AFTER, self.progress.start)
         self.timer.daemon = True
