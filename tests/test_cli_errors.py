@@ -324,3 +324,48 @@ def test_diff_refuses_a_schema_invalid_changed_label_in_the_working_tree(
     code, _out, err = run("diff", "HEAD")
     assert code == 1
     assert f"labels/{LABEL}.yaml:{line}:" in err and "LP020" in err
+
+
+# --------------------------------------------------------------------------- pool: all or nothing
+
+
+def _untouched(repo: Path) -> None:
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "branch", "--list").split() == ["*", "main"]
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"\xd3\x00garbage\n", "corpus/corpus.jsonl:1:1: not JSON"),
+        (b'{"_id": 5}\n', "corpus/corpus.jsonl:1:1: no string `_id`"),
+        (None, "corpus/corpus.jsonl:1:1: cannot read corpus"),
+    ],
+)
+def test_pool_with_a_bad_corpus_is_refused_before_branching(
+    repo: Path, run: Run, content: bytes | None, message: str
+) -> None:
+    corpus = repo / "corpus" / "corpus.jsonl"
+    if content is None:
+        corpus.unlink()
+    else:
+        corpus.write_bytes(content)
+    commit_all(repo, "break the corpus")
+    code, _out, err = run("pool", *RUNS, "--depth", "5")
+    assert code == 1
+    assert message in err and "--no-text" in err
+    _untouched(repo)
+
+
+def test_pool_refusing_one_file_writes_no_other(repo: Path, run: Run) -> None:
+    # a flow-style `pending` cannot take a batch; the file sorts after others that can
+    last = sorted((repo / "labels").iterdir())[-1]
+    last.write_text(last.read_text(encoding="utf-8") + "pending: [\n  ]\n", encoding="utf-8")
+    commit_all(repo)
+    code, _out, err = run("pool", *RUNS, "--depth", "25")
+    assert code == 1
+    assert f"labels/{last.name}:" in err and "not a block list" in err
+    _untouched(repo)
+    code, _out, err = run("pool", *RUNS, "--depth", "25", "--no-commit")
+    assert code == 1
+    _untouched(repo)

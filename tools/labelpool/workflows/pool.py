@@ -284,16 +284,28 @@ def load_texts(cfg: Config, plan_: PoolPlan) -> tuple[dict[str, str | None], str
 
 def write(cfg: Config, plan_: PoolPlan, with_text: bool = True) -> tuple[list[Path], list[str]]:
     """Write the batch and the ``pool`` entries of complete questions; return changed files."""
-    from labelpool import yamlio
+    changes, notes = prepare(cfg, plan_, with_text)
+    return apply(changes), notes
+
+
+def prepare(
+    cfg: Config, plan_: PoolPlan, with_text: bool = True
+) -> tuple[list[tuple[Path, str]], list[str]]:
+    """The new text of every file the batch changes, each checked, and notes; nothing is
+    written, so a problem in any file (or in the corpus) leaves the tree untouched."""
+    from labelpool import corpus, yamlio
 
     notes: list[str] = []
     texts: Mapping[str, str | None] | None = None
     if with_text and plan_.batched:
-        texts, note = load_texts(cfg, plan_)
+        try:
+            texts, note = load_texts(cfg, plan_)
+        except corpus.CorpusError as exc:
+            raise PoolError(f"{exc} (or use --no-text)") from None
         if note:
             notes.append(note)
     blobs = {r.name: r.blob for r in plan_.runs}
-    written: list[Path] = []
+    changes: list[tuple[Path, str]] = []
     for q in plan_.batched:
         item = batch_mod.render(
             batch_mod.NewBatch(
@@ -319,15 +331,29 @@ def write(cfg: Config, plan_: PoolPlan, with_text: bool = True) -> tuple[list[Pa
         back = label_from_data(yamlio.loads_fast(text, q.path))
         if not back.pending or [d.doc for d in back.pending[-1].docs] != list(q.docs):
             raise PoolError(f"{q.path}: the batch does not read back as written (a bug)")
-        yamlio.atomic_write_text(q.path, text)
-        written.append(q.path)
+        changes.append((q.path, text))
     for q in plan_.complete:
         doc = yamlio.load_roundtrip(q.path)
-        if add_pool_entries(
+        if not add_pool_entries(
             doc.data, [(s, plan_.depth, plan_.date, blobs[s]) for s in plan_.systems]
-        ) and yamlio.save(doc):
-            written.append(q.path)
-    return written, notes
+        ):
+            continue
+        text = yamlio.dumps(doc.data)
+        if text == doc.text:
+            continue
+        if q.path.is_symlink():
+            raise PoolError(f"{q.path}:1:1: LP037 symlink; not replaced by a file")
+        changes.append((q.path, text))
+    return changes, notes
+
+
+def apply(changes: Sequence[tuple[Path, str]]) -> list[Path]:
+    """Write what :func:`prepare` computed (each file atomically); return the files."""
+    from labelpool import yamlio
+
+    for path, text in changes:
+        yamlio.atomic_write_text(path, text)
+    return [path for path, _ in changes]
 
 
 def add_pool_entries(data: Any, entries: Sequence[tuple[str, int, str, str | None]]) -> bool:
@@ -418,8 +444,11 @@ def run(
             raise PoolUsageError(f"--branch {name!r}: not a valid branch name")
         if gitio.branch_exists(cfg.root, name):
             raise PoolError(f"branch {name!r} exists already; name another with --branch")
+    changes, notes = prepare(cfg, the_plan, with_text=with_text)  # every check before a change
+    if commit:
+        assert name is not None
         gitio.create_branch(cfg.root, name)
-    written, notes = write(cfg, the_plan, with_text=with_text)
+    written = apply(changes)
     sha: str | None = None
     if commit and written:
         rel = [str(p.relative_to(cfg.root)) for p in written]
