@@ -205,3 +205,46 @@ def test_generated_runs_agree_with_trec_eval(
     rr_at_k_check(ours, sub, path, 3, level)
     assert ours.skipped["missing_from_run"] == len(judged_q - set(run))
     assert ours.skipped["not_in_labels"] == len(set(run) - set(qrels))
+
+
+# ---------------------------------------------------------------- Judged@k and ir_measures
+
+
+def test_judged_at_k_matches_ir_measures_on_cast(cast_dir: Path) -> None:
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels_path = cast_dir / "trec-cast-qrels-docs.2021.qrel"
+    labels = labels_from_qrels(cast_qrels(cast_dir))
+    wanted = [ir_measures.Judged @ 10, ir_measures.Judged @ 100]
+    qrels = list(ir_measures.read_trec_qrels(str(qrels_path)))
+    for name in CAST_RUNS:
+        path = cast_dir / "baselines" / "document_runs" / name
+        ours = score(read_run(path), labels, ["Judged@10", "Judged@100"])
+        index = {str(q): i for i, q in enumerate(ours.qids)}
+        run = list(ir_measures.read_trec_run(str(path)))
+        for m in ir_measures.iter_calc(wanted, qrels, run):
+            if m.query_id in index:
+                value = ours.per_query[str(m.measure)]["raw"][index[m.query_id]]
+                assert value == pytest.approx(m.value, abs=TOL), (name, m)
+
+
+def test_judged_at_k_ties_follow_trec_eval_not_ir_measures(tmp_path: Path) -> None:
+    """ir_measures breaks a score tie by doc id ascending; trec_eval (and we) descending."""
+    ir_measures = pytest.importorskip("ir_measures")
+    labels = labels_from_qrels({"q": {"a": 1}})
+    path = tmp_path / "tie.trec"
+    path.write_text("q Q0 a 1 1.0 s\nq Q0 b 2 1.0 s\n")
+    ours = score(read_run(path), labels, ["Judged@1"])
+    assert read_run(path).ranking("q") == ["b", "a"]
+    assert ours.per_query["Judged@1"]["raw"].tolist() == [0.0]  # b first: unjudged
+    theirs = ir_measures.calc_aggregate(
+        [ir_measures.Judged @ 1],
+        list(ir_measures.read_trec_qrels(_qrels_file(tmp_path, "q 0 a 1\n"))),
+        list(ir_measures.read_trec_run(str(path))),
+    )
+    assert theirs[ir_measures.Judged @ 1] == 1.0  # a first
+
+
+def _qrels_file(folder: Path, text: str) -> str:
+    path = folder / "qrels.txt"
+    path.write_text(text)
+    return str(path)
