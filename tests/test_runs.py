@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from labelpool.config import load as load_config
-from labelpool.runs import Run, RunError, read_run, resolve, system_name
+from labelpool.runs import Run, RunError, expand, read_run, resolve, system_name
 
 RUN = """\
 q1 Q0 d1 1 1.5 sys
@@ -190,3 +190,19 @@ def test_every_layout_gives_trec_order(tmp_path: Path, text: str) -> None:
     assert run.docs.to_pylist() == ["z", "y", "b", "a"]
     assert run.scores.tolist() == [1.0, 0.0, 3.0, 3.0]
     assert len(run) == 4
+
+
+def test_expand_folder_to_its_run_files(repo: Path) -> None:
+    cfg = load_config(repo)
+    write(repo / "runs" / "bm25.trec", RUN)
+    write(
+        repo / "runs" / "dense.jsonl.gz", gzip.compress(b'{"qid": "q", "doc_id": "d", "score": 1}')
+    )
+    write(repo / "runs" / "README.md", "# how the runs were made\n")
+    write(repo / "runs" / "make_runs.py", "print('hi')\n")
+    names = [p.name for p in expand(cfg, str(repo / "runs"))]
+    assert names == ["bm25.trec", "dense.jsonl.gz"]
+    assert expand(cfg, "bm25") == [repo / "runs" / "bm25.trec"]
+    (repo / "empty").mkdir()
+    with pytest.raises(RunError, match="no run files in this folder"):
+        expand(cfg, str(repo / "empty"))

@@ -370,3 +370,14 @@ def test_judgment_cache_follows_label_edits(
         file.write_bytes(b"not an npz")
     code, rebuilt, _ = run_cli(capsys, *args)
     assert code == 0 and rebuilt == edited
+
+
+def test_folder_argument_scores_every_run(
+    labelled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (labelled / "runs" / "README.md").write_text("# not a run\n")
+    code, out, err = run_cli(
+        capsys, "score", str(labelled / "runs"), "--format", "json", "--repo", str(labelled)
+    )
+    assert code == 0, err
+    assert [s["system"] for s in json.loads(out)["systems"]] == ["bm25", "dense"]

@@ -18,7 +18,8 @@ Public API (other modules build on these names):
     ``qid_index(qid) -> int | None``, ``tied_questions`` (questions whose scores are all equal).
 
 * :func:`resolve` ``(cfg, spec) -> Path``: a run file path, or a system name looked up in
-  ``cfg.runs_dir``.
+  ``cfg.runs_dir``; :func:`expand` ``(cfg, spec) -> list[Path]`` also takes a folder (its run
+  files).
 * :func:`system_name` ``(path) -> str``: the name a run file gives its system.
 
 Ranking follows trec_eval exactly: score descending, ties broken by document id descending
@@ -730,6 +731,23 @@ def _check_duplicates(row_q: np.ndarray, codes: np.ndarray, n_vocab: int) -> Non
 
 class _DuplicateFound(Exception):
     pass
+
+
+def is_run_file(path: Path) -> bool:
+    """A file whose name ends with a known run suffix (``.trec .run .txt .tsv .jsonl .gz``)."""
+    return path.is_file() and path.name.endswith(RUN_SUFFIXES) and system_name(path) != path.name
+
+
+def expand(cfg: Config, spec: str) -> list[Path]:
+    """:func:`resolve`, except that a folder stands for every run file in it (sorted by name;
+    other files such as a README or the script that made the runs are left out)."""
+    folder = Path(spec)
+    if folder.is_dir():
+        found = sorted(p for p in folder.iterdir() if is_run_file(p))
+        if not found:
+            raise RunError(spec, None, f"no run files in this folder ({', '.join(RUN_SUFFIXES)})")
+        return found
+    return [resolve(cfg, spec)]
 
 
 def resolve(cfg: Config, spec: str) -> Path:

@@ -76,7 +76,7 @@ def score(
     paths: list[Path] = []
     for spec in runs:
         try:
-            paths.append(runs_mod.resolve(cfg, spec))
+            paths.extend(runs_mod.expand(cfg, spec))
         except runs_mod.RunError as exc:
             fail(str(exc))
     system_names = names or [runs_mod.system_name(p) for p in paths]
