@@ -369,3 +369,28 @@ def test_pool_refusing_one_file_writes_no_other(repo: Path, run: Run) -> None:
     code, _out, err = run("pool", *RUNS, "--depth", "25", "--no-commit")
     assert code == 1
     _untouched(repo)
+
+
+# --------------------------------------------------------------------------- huge cut-offs
+
+HUGE = str(10**20)  # numpy cannot hold it: an OverflowError traceback before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("compare", *RUNS, "--k", HUGE),
+        ("compare", *RUNS, "-m", f"P@{HUGE}"),
+        ("check", RUNS[1], "--against", RUNS[0], "--k", HUGE),
+        ("check", RUNS[1], "--against", RUNS[0], "-m", f"R@{HUGE}"),
+        ("pool", *RUNS, "--depth", HUGE, "--no-commit"),
+        ("bias", "--k", HUGE),
+        ("bias", "-m", f"P@{HUGE}"),
+        ("diff", "HEAD", "--scores", RUNS[0], "-m", f"P@{HUGE}"),
+    ],
+)
+def test_huge_cutoffs_are_usage_errors(repo: Path, run: Run, args: tuple[str, ...]) -> None:
+    code, _out, err = run(*args)
+    assert code == 2, err
+    assert "must be at most 1,000,000,000" in err
+    _untouched(repo)

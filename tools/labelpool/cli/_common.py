@@ -31,6 +31,13 @@ RepoOption = Annotated[
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+MAX_CUTOFF = 1_000_000_000  # larger cut-offs (--k, --depth, P@k) overflow numpy's integers
+
+
+def check_cutoff(option: str, value: int | None) -> None:
+    """Usage error (exit 2) for a cut-off above :data:`MAX_CUTOFF` (numpy cannot hold it)."""
+    if value is not None and value > MAX_CUTOFF:
+        fail(f"error: {option} must be at most {MAX_CUTOFF:,}, not {value}", EXIT_USAGE)
 
 
 def fail(message: str, code: int = EXIT_FINDINGS) -> NoReturn:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config
+from labelpool.cli._common import EXIT_USAGE, RepoOption, app, check_cutoff, fail, load_config
 
 FORMATS = ("text", "json", "markdown")
 
@@ -36,6 +36,7 @@ def bias(
     """
     if fmt not in FORMATS:
         fail(f"error: --format must be one of {', '.join(FORMATS)} (got {fmt!r})", EXIT_USAGE)
+    check_cutoff("--k", k)
     cfg = load_config(repo)
 
     from labelpool import labelset
@@ -48,6 +49,9 @@ def bias(
         measure = workflow.canonical_measure(measure)
     except ValueError as exc:
         fail(f"error: -m: {exc}", EXIT_USAGE)
+    from labelpool import measures as measures_mod
+
+    check_cutoff(f"the cut-off of {measure}", measures_mod.parse([measure])[0].depth(k))
     try:
         labels = labelset.load(cfg)
         report = workflow.audit(cfg, labels, measure=measure, k=k, relevance_level=relevance_level)

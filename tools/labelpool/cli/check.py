@@ -9,7 +9,15 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
+from labelpool.cli._common import (
+    EXIT_USAGE,
+    RepoOption,
+    app,
+    check_cutoff,
+    fail,
+    load_config,
+    warn,
+)
 
 
 class CheckFormat(str, Enum):
@@ -73,10 +81,14 @@ def check(
         fail(f"error: --relevance-level must be at least 1, not {relevance_level}", EXIT_USAGE)
     if seed < 0:
         fail(f"error: --seed must be >= 0, not {seed}", EXIT_USAGE)
+    check_cutoff("--k", k)
     try:
-        parsed = [m.name for m in measures.parse(measure or list(workflow.COMPARE_DEFAULT))]
+        chosen = measures.parse(measure or list(workflow.COMPARE_DEFAULT))
     except measures.MeasureError as exc:
         fail(f"error: {exc}", EXIT_USAGE)
+    for m in chosen:
+        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
+    parsed = [m.name for m in chosen]
     try:
         run_path = runs_mod.resolve(cfg, in_repo(cfg, run))
     except runs_mod.RunError as exc:

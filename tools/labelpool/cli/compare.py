@@ -8,7 +8,15 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
+from labelpool.cli._common import (
+    EXIT_USAGE,
+    RepoOption,
+    app,
+    check_cutoff,
+    fail,
+    load_config,
+    warn,
+)
 
 MEASURE_HELP = (
     "Measure(s), repeatable or space/comma-separated "
@@ -62,10 +70,14 @@ def compare(
         fail("error: compare needs two runs (BASELINE CHALLENGER) or --baseline NAME", EXIT_USAGE)
     if len(runs) > 2 and baseline is None:
         fail("error: with more than two runs, say which is the baseline: --baseline NAME", 2)
+    check_cutoff("--k", k)
     try:
-        parsed = [m.name for m in measures.parse(measure or list(workflow.COMPARE_DEFAULT))]
+        chosen = measures.parse(measure or list(workflow.COMPARE_DEFAULT))
     except measures.MeasureError as exc:
         fail(f"error: {exc}", EXIT_USAGE)
+    for m in chosen:
+        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
+    parsed = [m.name for m in chosen]
     try:
         labels = labelset.load(cfg)
         loaded, base_name = workflow.load_runs(cfg, runs, baseline)

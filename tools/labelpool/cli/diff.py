@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
+from labelpool.cli._common import (
+    EXIT_USAGE,
+    RepoOption,
+    app,
+    check_cutoff,
+    fail,
+    load_config,
+    warn,
+)
 
 RUN_SUFFIXES = (".trec", ".run", ".txt", ".tsv", ".jsonl", ".gz")
 
@@ -48,6 +56,14 @@ def diff(
     if fmt not in ("text", "json", "markdown"):
         fail(f"error: --format must be text, json or markdown, not {fmt!r}", EXIT_USAGE)
     rev, rev2, runs = _split(revs, scores)
+    if runs and measure:
+        from labelpool import measures as measures_mod
+
+        try:
+            for m in measures_mod.parse(measure):
+                check_cutoff(f"the cut-off of {m.name}", m.depth(10))
+        except measures_mod.MeasureError as exc:
+            fail(f"error: {exc}", EXIT_USAGE)
     cfg = load_config(repo)
     try:
         result = diff(cfg, rev, rev2)

@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
+from labelpool.cli._common import (
+    EXIT_USAGE,
+    RepoOption,
+    app,
+    check_cutoff,
+    fail,
+    load_config,
+    warn,
+)
 
 
 class PoolFormat(str, Enum):
@@ -51,6 +59,7 @@ def pool(
     cfg = load_config(repo)
     if depth < 1:
         fail(f"error: --depth must be at least 1, not {depth}", EXIT_USAGE)
+    check_cutoff("--depth", depth)
     if max_docs is not None and max_docs < 0:
         fail(f"error: --max-docs must be >= 0, not {max_docs}", EXIT_USAGE)
     wanted = None
