@@ -394,3 +394,12 @@ def test_huge_cutoffs_are_usage_errors(repo: Path, run: Run, args: tuple[str, ..
     assert code == 2, err
     assert "must be at most 1,000,000,000" in err
     _untouched(repo)
+
+
+def test_two_label_files_with_one_id_are_refused(repo: Path, run: Run) -> None:
+    shutil.copy2(label_file(repo), repo / "labels" / "zz-copy.yaml")
+    for command in (("score", RUNS[0]), ("compare", *RUNS), ("pool-info",)):
+        code, _out, err = run(*command)
+        assert code == 1
+        assert f"labels/zz-copy.yaml:3:5: id '{LABEL}' is also the id of " in err
+        assert f"labels/{LABEL}.yaml" in err

@@ -199,6 +199,8 @@ def load_files(
             max_bytes=max_bytes,
             max_depth=max_depth,
         )
+        if label.id in labels:
+            raise LabelSetError(_duplicate(path, label.id, where[label.id]))
         labels[label.id] = label
         where[label.id] = path
     return LabelSet(labels=labels, paths=where, digest=digest_of(hashes))
@@ -220,3 +222,15 @@ def _raw_or_none(path: Path) -> bytes | None:
         return path.read_bytes()
     except OSError:
         return None
+
+
+def _duplicate(path: Path, qid: str, first: Path) -> str:
+    """``path:line:col: ...`` for a second label file with the id ``qid``."""
+    from labelpool.rules.view import locate
+
+    raw = _raw_or_none(path)
+    line, col = locate(raw, ("id",)) if raw is not None else (1, 1)
+    return (
+        f"{path}:{line}:{col}: id {qid!r} is also the id of {first}; a question has one "
+        "label file (`labelpool validate` lists every problem)"
+    )
