@@ -403,3 +403,30 @@ def test_two_label_files_with_one_id_are_refused(repo: Path, run: Run) -> None:
         assert code == 1
         assert f"labels/zz-copy.yaml:3:5: id '{LABEL}' is also the id of " in err
         assert f"labels/{LABEL}.yaml" in err
+
+
+def _labels_outside(repo: Path) -> Path:
+    outside = repo.parent / "outside-labels"
+    shutil.copytree(repo / "labels", outside)
+    (repo / "pyproject.toml").write_text(
+        f'[tool.labelpool]\nformat = 1\nlabels = "{outside.as_posix()}"\n', encoding="utf-8"
+    )
+    commit_all(repo, "labels elsewhere")
+    return outside
+
+
+def test_pool_and_merge_with_labels_outside_the_repository(repo: Path, run: Run) -> None:
+    outside = _labels_outside(repo)
+    code, _out, err = run("pool", *RUNS, "--depth", "5")
+    assert code == 1
+    assert "outside the repository" in err and "--no-commit" in err
+    _untouched(repo)
+    assert run("pool", *RUNS, "--depth", "5", "--no-commit")[0] == 0
+    code, _out, err = run("merge")
+    assert code == 1
+    assert "outside the repository" in err
+    batch = next(p for p in sorted(outside.iterdir()) if "verdict: null" in p.read_text())
+    batch.write_text(batch.read_text().replace("verdict: null", "verdict: irrelevant", 1))
+    before = batch.read_text()
+    assert run("merge", "--no-commit", "--partial")[0] == 0  # no blame outside: no traceback
+    assert batch.read_text() != before

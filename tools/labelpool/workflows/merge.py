@@ -317,7 +317,7 @@ def _judges_by_line(cfg: Config, path: Path, me: Judge) -> Callable[[int], Judge
         return lambda line: me
     try:
         lines = gitio.blame(cfg.root, str(path.relative_to(cfg.root)))
-    except gitio.GitError:  # an untracked file: nothing of it is committed
+    except (gitio.GitError, ValueError):  # untracked, or outside the repository: uncommitted
         return lambda line: me
     by_line = {b.line: b.info for b in lines}
 
@@ -434,6 +434,11 @@ def merge(
     in_git = gitio.toplevel(cfg.root) is not None
     if commit and not in_git:
         raise MergeError(f"{cfg.root}: not a git repository (use --no-commit to just write)")
+    if commit and not cfg.labels_dir.resolve().is_relative_to(cfg.root.resolve()):
+        raise MergeError(
+            f"{cfg.labels_dir}: the labels folder is outside the repository {cfg.root}; "
+            "verdicts can only be committed inside it (use --no-commit to just write)"
+        )
     name, email = gitio.user_identity(cfg.root) if in_git else ("", "")
     if commit and not (name and email):
         raise MergeError("git user.name and user.email must be set: merge commits as a judge")

@@ -426,7 +426,12 @@ def run(
         top = gitio.toplevel(cfg.root)
         if top is None:
             raise PoolError(f"{cfg.root}: not a git repository (use --no-commit to just write)")
-        labels_rel = str(cfg.labels_dir.relative_to(cfg.root))
+        if not cfg.labels_dir.resolve().is_relative_to(cfg.root.resolve()):
+            raise PoolError(
+                f"{cfg.labels_dir}: the labels folder is outside the repository {cfg.root}; "
+                "a batch can only be committed inside it (use --no-commit to just write)"
+            )
+        labels_rel = str(cfg.labels_dir.resolve().relative_to(cfg.root.resolve()))
         if gitio.is_dirty(cfg.root, (labels_rel,)):
             raise PoolError(
                 f"{cfg.labels_dir}: uncommitted changes; commit or discard them first "
