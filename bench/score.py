@@ -118,7 +118,7 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple
         tail = err.read().decode("utf-8", "replace").strip().splitlines()[-1:]
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
-        raise RuntimeError(f"{' '.join(cmd[:3])}... exited {code}: {' '.join(tail)}")
+        raise RuntimeError(f"exited {code}: {' '.join(tail)}")
     return elapsed, usage.ru_maxrss / 1024, " ".join(tail)
 
 
