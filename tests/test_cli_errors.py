@@ -239,6 +239,10 @@ def test_check_names_the_bad_reference_revision(repo: Path, run: Run) -> None:
         (("check", RUNS[1], "--against", RUNS[0], "--budget", "inf"), "--budget must be"),
         (("bias", "--relevance-level", "0"), "--relevance-level"),
         (("pool", *RUNS, "--depth", "5", "--questions", ","), "--questions"),
+        (("pool", "runs/nope.trec", "--depth", "5"), "runs/nope.trec: no such run file"),
+        (("pool", RUNS[0], RUNS[0], "--depth", "5"), "system 'bm25' is given twice"),
+        (("diff", "HEAD", "--scores", "runs/nope.trec"), "runs/nope.trec: no such run file"),
+        (("compare", RUNS[0], "runs/nope.trec"), "runs/nope.trec: no such run file"),
     ],
 )
 def test_bad_option_values_are_usage_errors(

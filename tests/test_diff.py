@@ -366,7 +366,8 @@ def test_errors_are_messages(
     assert main(["diff", "no-such-rev", "--repo", str(scenario.repo)]) == 1
     assert "not a commit" in capsys.readouterr().err
     assert main(["diff", "HEAD", "--format", "yaml", "--repo", str(scenario.repo)]) == 2
-    assert main(["diff", "HEAD", "--scores", "nope", "--repo", str(scenario.repo)]) == 1
+    # no such run file: a usage error (2), as in compare, check, pool and validate
+    assert main(["diff", "HEAD", "--scores", "nope", "--repo", str(scenario.repo)]) == 2
     err = capsys.readouterr().err
     assert "nope" in err and "Traceback" not in err
     assert main(["diff", "HEAD", "HEAD~1", "HEAD~2", "--repo", str(scenario.repo)]) == 2

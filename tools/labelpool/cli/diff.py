@@ -65,6 +65,13 @@ def diff(
         except measures_mod.MeasureError as exc:
             fail(f"error: {exc}", EXIT_USAGE)
     cfg = load_config(repo)
+    from labelpool import runs as runs_mod
+
+    for spec in runs:
+        try:
+            runs_mod.resolve(cfg, spec)
+        except runs_mod.RunError as exc:  # no such file or system: a usage error
+            fail(f"error: {exc}", EXIT_USAGE)
     try:
         result = diff(cfg, rev, rev2)
         if runs:

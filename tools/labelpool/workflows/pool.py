@@ -130,11 +130,14 @@ def load_runs(cfg: Config, specs: Sequence[str], depth: int) -> tuple[SystemRun,
     for spec in specs:
         try:
             path = runs.resolve(cfg, spec)
+        except runs.RunError as exc:  # no such file or system: a usage error, as in compare
+            raise PoolUsageError(str(exc)) from None
+        try:
             run = runs.read_run(path)
         except runs.RunError as exc:
             raise PoolError(str(exc)) from None
         if any(r.name == run.name for r in out):
-            raise PoolError(f"{spec}: system {run.name!r} is given twice")
+            raise PoolUsageError(f"{spec}: system {run.name!r} is given twice")
         out.append(SystemRun(run.name, path, gitio.blob_id(cfg.root, path), run.top(depth), run))
     return tuple(out)
 
