@@ -434,3 +434,27 @@ def test_pool_and_merge_with_labels_outside_the_repository(repo: Path, run: Run)
     before = batch.read_text()
     assert run("merge", "--no-commit", "--partial")[0] == 0  # no blame outside: no traceback
     assert batch.read_text() != before
+
+
+# --------------------------------------------------------------------------- markdown reports
+
+ODD = "a|b<img src=x> @someone"
+
+
+def test_markdown_reports_escape_run_file_names(repo: Path, run: Run) -> None:
+    shutil.copy2(repo / RUNS[1], repo / "runs" / f"{ODD}.trec")
+    code, out, _err = run(
+        "compare", RUNS[0], f"runs/{ODD}.trec", "-m", "R@10", "--format", "markdown"
+    )
+    assert code == 0
+    code, pooled, _err = run(
+        "pool", RUNS[0], f"runs/{ODD}.trec", "--depth", "12", "--no-commit", "--format", "markdown"
+    )
+    assert code == 0
+    for md in (out, pooled):
+        outside_code = re.sub(r"`[^`]*`", "", md)  # a code span shows HTML as text
+        assert "<img" not in outside_code and " @someone" not in outside_code
+        assert "a\\|b&lt;img src=x&gt; &#64;someone" in md
+        for row in (line for line in md.splitlines() if line.startswith("| a")):
+            assert row.count(" | ") == row.count("|") - row.count("\\|") - 2  # no extra cell
+    assert "R@10" in out  # measure names are left alone

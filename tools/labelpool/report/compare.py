@@ -7,6 +7,7 @@ The JSON is described by ``schema/compare-report.schema.json``. Numbers that are
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from labelpool.delta_range import METHOD_TEXT
@@ -97,10 +98,18 @@ def _changed(c: Comparison) -> str:
     return ", ".join(f"{q} ({d:+.2f})" for q, d in c.most_changed) or "none"
 
 
+def md(text: str) -> str:
+    """Untrusted text (system names come from file names) safe in a markdown table cell: one
+    line, no ``|`` opening a cell, no HTML, no @mention."""
+    text = " ".join(str(text).split()).replace("|", "\\|")
+    text = text.replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"(?<![A-Za-z0-9])@", "&#64;", text)  # `R@10` stays, `@someone` does not
+
+
 def to_markdown(result: CompareResult) -> str:
     """A pull-request comment or ``$GITHUB_STEP_SUMMARY`` section."""
     lines = ["## labelpool compare", ""]
-    built = ", ".join(result.built_by) or "no recorded pool"
+    built = ", ".join(md(s) for s in result.built_by) or "no recorded pool"
     lines.append(
         f"Labels `{(result.labels_commit or 'uncommitted')[:12]}`, k = {result.k}, "
         f"alpha = {result.alpha:g}, seed = {result.seed}; the judged set was built by: {built}."
@@ -109,7 +118,7 @@ def to_markdown(result: CompareResult) -> str:
     lines.append("### Verdicts")
     lines.append("")
     for c in result.comparisons:
-        lines.append(f"- **{c.challenger} vs {c.baseline}, {c.measure}**: {c.verdict}")
+        lines.append(f"- **{md(c.challenger)} vs {md(c.baseline)}, {c.measure}**: {md(c.verdict)}")
     lines.append("")
     lines.append(
         "| challenger | baseline | measure | challenger (raw / judged-only / optimistic) "
@@ -121,7 +130,7 @@ def to_markdown(result: CompareResult) -> str:
     for c in result.comparisons:
         cs, bs = c.challenger_score, c.baseline_score
         lines.append(
-            f"| {c.challenger} | {c.baseline} | {c.measure} "
+            f"| {md(c.challenger)} | {md(c.baseline)} | {c.measure} "
             f"| {cs.raw:.3f} / {cs.judged_only:.3f} / {cs.optimistic:.3f} "
             f"| {bs.raw:.3f} / {bs.judged_only:.3f} / {bs.optimistic:.3f} "
             f"| {c.delta:+.3f} | {_pct(c.challenger_unjudged)} / {_pct(c.baseline_unjudged)} "
@@ -135,10 +144,10 @@ def to_markdown(result: CompareResult) -> str:
     lines.append("<details><summary>Pool membership and most changed questions</summary>")
     lines.append("")
     for c in result.comparisons:
-        pooled = ", ".join(f"{s}: {n}" for s, n in c.pooled.items())
+        pooled = ", ".join(f"{md(s)}: {n}" for s, n in c.pooled.items())
         lines.append(
-            f"- {c.challenger} vs {c.baseline}, {c.measure}: pooled at k >= {c.cutoff} on "
-            f"{pooled} of {c.questions} questions; most changed: {_changed(c)}"
+            f"- {md(c.challenger)} vs {md(c.baseline)}, {c.measure}: pooled at k >= {c.cutoff} on "
+            f"{pooled} of {c.questions} questions; most changed: {md(_changed(c))}"
         )
     lines.append("")
     lines.append("</details>")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from labelpool.workflows.pool import PoolResult
 
 
@@ -41,13 +43,23 @@ def text(result: PoolResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def md(text: str) -> str:
+    """Untrusted text (system names come from file names) safe in markdown: one line, no
+    ``|`` opening a table cell, no HTML, no @mention."""
+    text = " ".join(str(text).split()).replace("|", "\\|")
+    text = text.replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"(?<![A-Za-z0-9])@", "&#64;", text)  # `R@10` stays, `@someone` does not
+
+
 def markdown(result: PoolResult) -> str:
     """A pull-request description: what to judge, how, and what it costs."""
     plan = result.plan
+    batch = " ".join(plan.batch.replace("`", "'").split())  # a code span holds anything else
     out = [
-        f"## Judging batch `{plan.batch}`",
+        f"## Judging batch `{batch}`",
         "",
-        f"Pooled **{', '.join(plan.systems)}** at depth **{plan.depth}** on {plan.date}.",
+        f"Pooled **{', '.join(md(s) for s in plan.systems)}** at depth **{plan.depth}** "
+        f"on {plan.date}.",
         "",
         "| | documents |",
         "|---|---:|",
@@ -64,7 +76,7 @@ def markdown(result: PoolResult) -> str:
         "",
         "| system | unjudged |",
         "|---|---:|",
-        *(f"| {s} | {plan.unjudged_before.get(s, float('nan')):.3f} |" for s in plan.systems),
+        *(f"| {md(s)} | {plan.unjudged_before.get(s, float('nan')):.3f} |" for s in plan.systems),
         "",
         "### How to judge",
         "",
