@@ -458,3 +458,12 @@ def test_markdown_reports_escape_run_file_names(repo: Path, run: Run) -> None:
         for row in (line for line in md.splitlines() if line.startswith("| a")):
             assert row.count(" | ") == row.count("|") - row.count("\\|") - 2  # no extra cell
     assert "R@10" in out  # measure names are left alone
+
+
+def test_pool_default_branch_name_survives_odd_run_file_names(repo: Path, run: Run) -> None:
+    shutil.copy2(repo / RUNS[1], repo / "runs" / "a b~c:d..e.trec")
+    commit_all(repo)
+    code, _out, err = run("pool", RUNS[0], "runs/a b~c:d..e.trec", "--depth", "5")
+    assert code == 0, err
+    branch = git(repo, "branch", "--show-current").strip()
+    assert branch.startswith("labelpool/batch-") and branch.endswith("-bm25+a-b-c-d.e")

@@ -22,6 +22,7 @@ entries assume the earlier batches of that question are merged too.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -233,7 +234,11 @@ def plan(
 
 
 def branch_name(plan: PoolPlan) -> str:
-    return f"labelpool/batch-{plan.date}-{'+'.join(plan.systems)}"
+    """``labelpool/batch-DATE-SYS1+SYS2``; characters git refuses in a branch name (system
+    names come from file names) become ``-``."""
+    systems = "+".join(plan.systems)
+    systems = re.sub(r"\.{2,}", ".", re.sub(r"[^A-Za-z0-9._+-]+", "-", systems)).strip(".-")
+    return f"labelpool/batch-{plan.date}-{systems or 'runs'}"
 
 
 def commit_message(plan: PoolPlan) -> str:
@@ -449,6 +454,8 @@ def run(
     if commit:
         name = branch or branch_name(the_plan)
         if not gitio.check_branch_name(cfg.root, name):
+            if branch is None:
+                raise PoolError(f"{name!r} is not a valid branch name; name one with --branch")
             raise PoolUsageError(f"--branch {name!r}: not a valid branch name")
         if gitio.branch_exists(cfg.root, name):
             raise PoolError(f"branch {name!r} exists already; name another with --branch")
