@@ -7,6 +7,7 @@ corpus/, schema/) committed in a fresh git repository.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -467,3 +468,15 @@ def test_pool_default_branch_name_survives_odd_run_file_names(repo: Path, run: R
     assert code == 0, err
     branch = git(repo, "branch", "--show-current").strip()
     assert branch.startswith("labelpool/batch-") and branch.endswith("-bm25+a-b-c-d.e")
+
+
+@pytest.mark.parametrize(
+    "command", [("score", RUNS[0]), ("compare", *RUNS), ("pool-info",), ("merge", "--no-commit")]
+)
+def test_a_fifo_among_the_labels_is_refused_not_read(
+    repo: Path, run: Run, command: tuple[str, ...]
+) -> None:
+    os.mkfifo(repo / "labels" / "fifo.yaml")
+    code, _out, err = run(*command)  # reading it would block forever
+    assert code == 1
+    assert "labels/fifo.yaml:1:1: not a regular file" in err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,6 +168,13 @@ def load_files(
     labels: dict[str, Label] = {}
     where: dict[str, Path] = {}
     hashes: list[tuple[str, str]] = []
+    for path in paths:  # a FIFO or a device would block the read or never end
+        try:
+            special = not stat.S_ISREG(path.stat().st_mode) and not path.is_dir()
+        except OSError:
+            special = False  # reading it reports the problem
+        if special:
+            raise LabelSetError(f"{path}:1:1: not a regular file")
     try:
         if use_cache:
             by_folder: dict[Path, list[Path]] = {}

@@ -289,7 +289,11 @@ def _read(path: Path, text: str | None = None) -> tuple[Any, str, list[batch_mod
 
 
 def _has_pending(path: Path) -> bool:
+    import stat
+
     try:
+        if not stat.S_ISREG(path.stat().st_mode) and not path.is_dir():
+            raise MergeError(f"{path}:1:1: not a regular file")  # a FIFO would block the read
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return True  # let the real reader report it
