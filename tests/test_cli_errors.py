@@ -480,3 +480,15 @@ def test_a_fifo_among_the_labels_is_refused_not_read(
     code, _out, err = run(*command)  # reading it would block forever
     assert code == 1
     assert "labels/fifo.yaml:1:1: not a regular file" in err
+
+
+def test_merge_reads_a_crlf_label_file(repo: Path, run: Run) -> None:
+    assert run("pool", *RUNS, "--depth", "20")[0] == 0
+    path = label_file(repo)
+    text = path.read_text(encoding="utf-8").replace("verdict: null", "verdict: irrelevant")
+    path.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))  # a Windows checkout
+    commit_all(repo, "verdicts, CRLF")
+    code, out, err = run("merge", "--partial")
+    assert code == 0, err  # was: "the pending block changed in a rewrite"
+    assert "QA Runner" in out
+    assert b"\r" not in path.read_bytes() and "pending" not in path.read_text(encoding="utf-8")

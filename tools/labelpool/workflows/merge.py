@@ -281,6 +281,9 @@ def _read(path: Path, text: str | None = None) -> tuple[Any, str, list[batch_mod
     if text is None:
         doc = yamlio.load_roundtrip(path)
         data, text = doc.data, doc.text
+        if "\r" in text:  # CRLF: read as LF (as pool does); the file is written back with LF
+            text = text.replace("\r\n", "\n")
+            data = yamlio.loads_roundtrip(text, path)
     else:
         data = yamlio.loads_roundtrip(text, path)
     batches = batch_mod.read(data, str(path), lambda kp: yamlio.node_position(data, tuple(kp))[0])
