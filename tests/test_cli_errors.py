@@ -492,3 +492,24 @@ def test_merge_reads_a_crlf_label_file(repo: Path, run: Run) -> None:
     assert code == 0, err  # was: "the pending block changed in a rewrite"
     assert "QA Runner" in out
     assert b"\r" not in path.read_bytes() and "pending" not in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "table, message",
+    [
+        ("alpha = 5", "alpha must be between 0 and 1, not 5"),  # was a StatisticsError traceback
+        ("alpha = nan", "alpha must be between 0 and 1"),
+        ("[tool.labelpool.readings]\nhigh = -1", "readings.high must be between 0 and 1"),
+        ("[tool.labelpool.readings]\nratio = 0.5", "readings.ratio must be at least 1"),
+    ],
+)
+def test_out_of_range_thresholds_in_pyproject(
+    repo: Path, run: Run, table: str, message: str
+) -> None:
+    (repo / "pyproject.toml").write_text(
+        f"[tool.labelpool]\nformat = 1\n{table}\n", encoding="utf-8"
+    )
+    for command in (("compare", *RUNS, "-m", "R@10"), ("check", RUNS[1], "--against", RUNS[0])):
+        code, _out, err = run(*command)
+        assert code == 2
+        assert "pyproject.toml: [tool.labelpool] thresholds: " + message in err

@@ -114,6 +114,13 @@ def load(repo: Path | None = None) -> Config:
         if not isinstance(raw_alpha, int | float) or isinstance(raw_alpha, bool):
             raise ValueError(f"alpha must be a number, not {raw_alpha!r}")
         alpha = float(raw_alpha)
+        if not 0.0 < alpha < 1.0:  # also refuses nan
+            raise ValueError(f"alpha must be between 0 and 1, not {raw_alpha!r}")
+        for name in ("high", "min_difference"):
+            if not 0.0 <= getattr(readings, name) <= 1.0:
+                raise ValueError(f"readings.{name} must be between 0 and 1")
+        if not readings.ratio >= 1.0:
+            raise ValueError("readings.ratio must be at least 1")
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{pyproject}: [tool.labelpool] thresholds: {exc}") from None
 
