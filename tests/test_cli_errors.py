@@ -513,3 +513,21 @@ def test_out_of_range_thresholds_in_pyproject(
         code, _out, err = run(*command)
         assert code == 2
         assert "pyproject.toml: [tool.labelpool] thresholds: " + message in err
+
+
+def test_a_bad_run_at_a_recorded_blob_is_named_by_blob_and_system(repo: Path, run: Run) -> None:
+    garbage = repo.parent / "garbage.trec"
+    garbage.write_bytes(b"acme-returns Q0 d1 1 \xff\xfe x\n")
+    blob = git(repo, "hash-object", "-w", str(garbage)).strip()
+    path = label_file(repo)
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "    date: '2026-06-02'", f"    date: '2026-06-02'\n    run: {blob}"
+        ),
+        encoding="utf-8",
+    )
+    commit_all(repo, "pool entry names a broken run")
+    code, _out, err = run("validate", "--provenance")
+    assert code == 1
+    assert f"git blob {blob[:12]} (pooled run of bm25):1: not valid UTF-8" in err
+    assert "labelpool-runs-" not in err

@@ -122,7 +122,7 @@ class PooledRuns:
 
     def entry_tops(self, labels: Mapping[str, Label]) -> list[EntryTop]:
         """Every pool entry of every label with its top ``k`` (reading each run once)."""
-        from labelpool.runs import read_run
+        from labelpool.runs import RunError, read_run
 
         sources: list[tuple[str, int, PoolEntry, Source | str]] = []
         depth: dict[Source, int] = {}
@@ -154,7 +154,12 @@ class PooledRuns:
                         continue
                     path = Path(tmp) / f"{where}.run"
                     path.write_bytes(data)
-                    run = read_run(path)
+                    try:
+                        run = read_run(path)
+                    except RunError as exc:  # name the blob and its system, not the temp file
+                        systems = sorted({e.system for *_, e, sr in sources if sr == src})
+                        name = f"git blob {where[:12]} (pooled run of {', '.join(systems)})"
+                        raise RunError(name, exc.line, exc.message) from None
                 tops[src] = run.top(k)
 
         out: list[EntryTop] = []
