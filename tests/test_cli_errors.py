@@ -392,6 +392,9 @@ HUGE = str(10**20)  # numpy cannot hold it: an OverflowError traceback before
         ("bias", "--k", HUGE),
         ("bias", "-m", f"P@{HUGE}"),
         ("diff", "HEAD", "--scores", RUNS[0], "-m", f"P@{HUGE}"),
+        ("compare", *RUNS, "--relevance-level", HUGE),
+        ("check", RUNS[1], "--against", RUNS[0], "--relevance-level", HUGE),
+        ("bias", "--relevance-level", HUGE),
     ],
 )
 def test_huge_cutoffs_are_usage_errors(repo: Path, run: Run, args: tuple[str, ...]) -> None:

@@ -37,6 +37,7 @@ def bias(
     if fmt not in FORMATS:
         fail(f"error: --format must be one of {', '.join(FORMATS)} (got {fmt!r})", EXIT_USAGE)
     check_cutoff("--k", k)
+    check_cutoff("--relevance-level", relevance_level)
     cfg = load_config(repo)
 
     from labelpool import labelset

@@ -82,6 +82,7 @@ def check(
     if seed < 0:
         fail(f"error: --seed must be >= 0, not {seed}", EXIT_USAGE)
     check_cutoff("--k", k)
+    check_cutoff("--relevance-level", relevance_level)
     try:
         chosen = measures.parse(measure or list(workflow.COMPARE_DEFAULT))
     except measures.MeasureError as exc:

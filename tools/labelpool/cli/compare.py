@@ -71,6 +71,7 @@ def compare(
     if len(runs) > 2 and baseline is None:
         fail("error: with more than two runs, say which is the baseline: --baseline NAME", 2)
     check_cutoff("--k", k)
+    check_cutoff("--relevance-level", relevance_level)
     try:
         chosen = measures.parse(measure or list(workflow.COMPARE_DEFAULT))
     except measures.MeasureError as exc:
