@@ -534,3 +534,18 @@ def test_a_bad_run_at_a_recorded_blob_is_named_by_blob_and_system(repo: Path, ru
     assert code == 1
     assert f"git blob {blob[:12]} (pooled run of bm25):1: not valid UTF-8" in err
     assert "labelpool-runs-" not in err
+
+
+def test_merge_with_a_broken_blame_ignore_file_names_no_wrong_judge(repo: Path, run: Run) -> None:
+    assert run("pool", *RUNS, "--depth", "20")[0] == 0
+    path = label_file(repo)
+    path.write_text(path.read_text().replace("verdict: null", "verdict: irrelevant", 1))
+    (repo / ".git-blame-ignore-revs").write_text("deadbeef\n", encoding="utf-8")
+    commit_all(repo, "a verdict; an ignore file naming no commit")
+    before = label_file(repo).read_bytes()
+    code, _out, err = run("merge", "--partial")
+    assert code == 1
+    assert f"labels/{LABEL}.yaml: cannot tell who wrote its verdicts" in err
+    assert ".git-blame-ignore-revs" in err
+    assert "attributed to the current git user" not in err  # was: every verdict misattributed
+    assert label_file(repo).read_bytes() == before

@@ -323,9 +323,24 @@ def _judges_by_line(cfg: Config, path: Path, me: Judge) -> Callable[[int], Judge
     if gitio.toplevel(cfg.root) is None:
         return lambda line: me
     try:
-        lines = gitio.blame(cfg.root, str(path.relative_to(cfg.root)))
-    except (gitio.GitError, ValueError):  # untracked, or outside the repository: uncommitted
+        rel = str(path.relative_to(cfg.root))
+    except ValueError:  # outside the repository: nothing of it is committed
         return lambda line: me
+    try:
+        lines = gitio.blame(cfg.root, rel)
+    except gitio.GitError as exc:
+        if gitio.head_commit(cfg.root) is None:  # no commit yet: nothing is committed
+            return lambda line: me
+        try:
+            gitio.git(cfg.root, "ls-files", "--error-unmatch", "--", rel)
+        except gitio.GitError:  # an untracked file: nothing of it is committed
+            return lambda line: me
+        # a tracked file blame cannot read (a bad .git-blame-ignore-revs): never guess judges
+        top = gitio.toplevel(cfg.root)
+        hint = ""
+        if top is not None and gitio.ignore_revs_file(top) is not None:
+            hint = f" (check {gitio.BLAME_IGNORE_FILE}: every line a commit of this repository)"
+        raise MergeError(f"{path}: cannot tell who wrote its verdicts: {exc}{hint}") from None
     by_line = {b.line: b.info for b in lines}
 
     def judge(line: int) -> Judge:
