@@ -68,11 +68,9 @@ def read_guarded(
     max_bytes: int = yamlio.MAX_BYTES,
     max_depth: int = yamlio.MAX_DEPTH,
 ) -> Any:
-    """Plain data of one label file's bytes: the safety guard, then the fast loader."""
-    findings = yamlio.guard(path, raw, max_bytes=max_bytes, max_depth=max_depth)
-    if findings:
-        raise yamlio.YamlError.from_finding(findings[0])
-    return yamlio.loads_fast(raw.decode("utf-8"), path)
+    """Plain data of one label file's bytes: the safety guard and the fast loader in one pass
+    (``yamlio.loads_checked``: the same data and errors as ``guard`` then ``loads_fast``)."""
+    return yamlio.loads_checked(raw, path, max_bytes=max_bytes, max_depth=max_depth)
 
 
 def digest_of(entries: list[tuple[str, str]]) -> str:

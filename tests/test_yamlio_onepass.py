@@ -1,0 +1,283 @@
+"""The one-pass reader (``yamlio.loads_checked`` / ``scan_events``) against the two-pass one.
+
+Before it, reading a label file took two parses: the guard's libyaml event pass, then PyYAML's
+C safe loader. These properties pin the one pass to that behaviour: the same data (also the
+same as the round-trip loader on canonical files), and for bad input the same findings, in
+the same order, as the guard as it was (``tests/guard_reference.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from guard_reference import reference_guard
+from labelpool import labelset, yamlio
+
+WHERE = Path("labels/q.yaml")
+
+# Plain scalars every YAML reader sees differently, and plain strings.
+TRICKY = [
+    "0123", "1e3", "1.5", ".5", "3.", "-1", "+5", "1_000", "0x1F", "0o17", "0b101", "12:30",
+    "190:20:30", ".inf", "-.Inf", ".nan", "no", "No", "NO", "yes", "on", "Off", "y", "n",
+    "true", "False", "TRUE", "null", "Null", "~", "", "2026-06-02", "2026-6-2",
+    "2026-06-02T10:00:00Z", "2026-06-02 10:00:00.5 +02:00", "2026-02-30", "=", "<<", "0",
+    "-0", "007", "1,000", "nul", "tru", "D12345", "faq-shipping#damaged", "a b", "über",
+    "x:y", "- a", "#x", "@x", "`x`", "%x", "!x", "&x", "*x", "|", ">", "?", "[a]", "{a: b}",
+]
+word = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9#._-]{0,8}", fullmatch=True)
+text_value = st.text(
+    st.characters(exclude_categories=["Cs"], exclude_characters="\x85\u2028\u2029"),
+    max_size=12,
+)
+
+
+def _quoted(value: str, style: str) -> str:
+    if style == "'":
+        return "'" + value.replace("'", "''") + "'"
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    escaped = "".join(c if c.isprintable() or c == " " else f"\\u{ord(c):04x}" for c in escaped)
+    return '"' + escaped + '"'
+
+
+@st.composite
+def scalars(draw: st.DrawFn, flow: bool = False) -> str:
+    """A scalar as written in a file: plain, single- or double-quoted."""
+    style = draw(st.sampled_from(["plain", "plain", "'", '"']))
+    value = draw(st.one_of(st.sampled_from(TRICKY), word, text_value))
+    if style == "plain":
+        if value in TRICKY or draw(st.booleans()):
+            candidate = value if value in TRICKY else draw(word)
+            if flow and any(c in candidate for c in ",[]{}"):
+                return _quoted(candidate, "'")
+            return candidate
+        return draw(word)
+    return _quoted(value, style)
+
+
+@st.composite
+def label_texts(draw: st.DrawFn) -> str:
+    """Label-shaped YAML: block and flow lists, nested mappings, comments, tricky scalars."""
+    lines = ["# judged by someone"] if draw(st.booleans()) else []
+    lines.append(f"id: {draw(scalars())}")
+    lines.append(f"question: {draw(scalars())}")
+    for key in ("relevant_doc_ids", "judged_ids"):
+        items = draw(st.lists(scalars(), max_size=5))
+        if draw(st.booleans()) or not items:
+            flow_items = draw(st.lists(scalars(flow=True), max_size=4))
+            lines.append(f"{key}: [{', '.join(flow_items)}]")
+        else:
+            lines.append(f"{key}:")
+            lines += [f"  - {v}" + ("  # note" if draw(st.booleans()) else "") for v in items]
+    grades = draw(st.lists(st.tuples(word, scalars()), max_size=3, unique_by=lambda t: t[0]))
+    if grades:
+        lines.append("grades:")
+        lines += [f"  {k}: {v}" for k, v in grades]
+    if draw(st.booleans()):
+        lines.append("relevant_classes:")
+        lines.append(f"  - - {draw(scalars())}")
+        lines.append(f"    - {draw(scalars())}")
+    if draw(st.booleans()):
+        lines += ["pool:", f"  - system: {draw(scalars())}", f"    k: {draw(scalars())}",
+                  f"    date: {draw(scalars())}"]
+    if draw(st.booleans()):
+        lines += ["pending:", "  - batch: b1", "    docs:",
+                  f"      - {{doc: {draw(scalars(flow=True))}, verdict: "
+                  f"{draw(scalars(flow=True))}}}"]
+    if draw(st.booleans()):
+        lines += ["notes: |", "  a block scalar", "  over two lines"]
+    return "\n".join(lines) + "\n"
+
+
+HAZARDS = [
+    " &a", " *a", "&a ", "*a", "!!str ", "!x ", "!!python/object/apply:os.system ", "<<: x\n",
+    "<<: {a: 1}\n", "'<<': x\n", "%YAML 1.1\n", "%TAG ! tag:x,2026:\n", "---\n", "\n---\n",
+    "...\n", "\n--- a\n", "[", "{", "]", "}", "- ", ": ", "a: 1\n", "id: again\n", "\t", "'",
+    '"', "? ", "? [a]\n: b\n", "#", "\x00", "\x85", "\u202e", "\ufeff", "=======\n",
+    "<<<<<<< HEAD\n", "|", ">", "\n  - x\n", "a: " + "[" * 34 + "x" + "]" * 34 + "\n",
+    "2026-02-30", "=", "~", "yes", "\\", "\r\n", "\n\n", " ", "é",
+]
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    """A label text with one to three hazards put in at random places (or bits cut out)."""
+    text = draw(label_texts())
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        if draw(st.integers(0, 4)) == 0:
+            text = text[:at] + text[at + draw(st.integers(1, 5)) :]
+        else:
+            text = text[:at] + draw(st.sampled_from(HAZARDS)) + text[at:]
+    return text
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, with equal types all the way down (``True`` is not ``1``; nan is nan)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return bool(a == b)
+
+
+def two_pass(raw: bytes, **bounds: int) -> tuple[str, Any]:
+    """What the reader did before: the reference guard, then PyYAML's C safe loader."""
+    findings = reference_guard(WHERE, raw, **bounds)
+    if findings:
+        return "error", str(findings[0])
+    try:
+        return "data", yamlio.loads_fast(raw.decode("utf-8"), WHERE)
+    except yamlio.YamlError as exc:
+        return "error", str(exc)
+
+
+def one_pass(raw: bytes, **bounds: int) -> tuple[str, Any]:
+    try:
+        return "data", yamlio.loads_checked(raw, WHERE, **bounds)
+    except yamlio.YamlError as exc:
+        return "error", str(exc)
+
+
+def _agree(text: str) -> None:
+    raw = text.encode("utf-8")
+    before, after = two_pass(raw), one_pass(raw)
+    assert before[0] == after[0], (before, after)
+    assert _same(before[1], after[1]), (before, after)
+    assert yamlio.guard(WHERE, raw) == reference_guard(WHERE, raw)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(label_texts())
+def test_one_pass_reads_generated_label_files_as_the_two_passes_did(text: str) -> None:
+    _agree(text)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_one_pass_refuses_bad_files_with_the_guards_findings(text: str) -> None:
+    _agree(text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(HAZARDS + TRICKY + ["\n", "a", ":", "- ", "  "]), max_size=12))
+def test_one_pass_agrees_on_yaml_made_of_hazards_alone(parts: list[str]) -> None:
+    _agree("".join(parts))
+
+
+@st.composite
+def canonical_labels(draw: st.DrawFn) -> str:
+    """Label files as labelpool writes them (``yamlio.scalar`` quotes what could be misread)."""
+    judged = sorted(set(draw(st.lists(st.one_of(word, st.sampled_from(TRICKY)), max_size=6))))
+    data = yamlio.loads_roundtrip("id: q\n")
+    data["id"] = yamlio.scalar(draw(st.one_of(word, st.sampled_from(TRICKY))))
+    data["question"] = yamlio.scalar(draw(text_value.filter(str.strip)))
+    yamlio.set_sorted_list(data, "relevant_doc_ids", judged[: draw(st.integers(0, 3))])
+    yamlio.set_sorted_list(data, "judged_ids", judged)
+    for doc in judged[:2]:
+        yamlio.set_mapping_item(data, "grades", doc, draw(st.integers(2, 4)))
+    if judged:
+        entry = yamlio.loads_roundtrip("{system: x, k: 1, date: '2026-06-02'}")
+        entry["system"] = yamlio.scalar(draw(word))
+        entry["k"] = draw(st.one_of(st.none(), st.integers(1, 1000)))
+        data["pool"] = yamlio.loads_roundtrip("- {}\n")
+        data["pool"][0] = entry
+    return yamlio.dumps(data)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    return value
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(canonical_labels())
+def test_one_pass_equals_fast_and_round_trip_loaders_on_canonical_files(text: str) -> None:
+    got = yamlio.loads_checked(text.encode("utf-8"), WHERE)
+    assert _same(got, yamlio.loads_fast(text))
+    assert _same(got, _plain(yamlio.loads_roundtrip(text)))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a: 1\nb: 0123\nc: 0x1F\nd: 12:30\n", {"a": 1, "b": 83, "c": 31, "d": 750}),
+        ("a: on\nb: 'on'\nc: no\nd: y\n", {"a": True, "b": "on", "c": False, "d": "y"}),
+        ("a:\nb: ~\nc: ''\nd: null\n", {"a": None, "b": None, "c": "", "d": None}),
+        ("a: 1e3\nb: 1.0e+3\nc: .5\n", {"a": "1e3", "b": 1000.0, "c": 0.5}),
+        ("1: a\n'2': b\nnull: c\n", {1: "a", "2": "b", None: "c"}),
+        ("- [a, 2]\n- {b: [c]}\n", [["a", 2], {"b": ["c"]}]),
+        ("text", "text"),
+    ],
+)
+def test_one_pass_resolves_plain_scalars_as_pyyaml(text: str, expected: Any) -> None:
+    got = yamlio.loads_checked(text.encode(), WHERE)
+    assert _same(got, expected)
+    assert _same(got, yamlio.loads_fast(text))
+
+
+def test_dates_and_odd_scalars_read_as_before() -> None:
+    import datetime
+
+    got = yamlio.loads_checked(b"a: 2026-06-02\n", WHERE)
+    assert got == {"a": datetime.date(2026, 6, 2)}
+    for text, message in [
+        ("a: 2026-02-30\n", "labels/q.yaml:1:4: LP015 invalid date '2026-02-30'"),
+        ("a: =\n", "labels/q.yaml:1:4: LP015 could not determine a constructor"),
+        ("? [a]\n: b\n", "labels/q.yaml:1:3: LP015 found unhashable key"),
+    ]:
+        with pytest.raises(yamlio.YamlError) as err:
+            yamlio.loads_checked(text.encode(), WHERE)
+        assert str(err.value).startswith(message)
+
+
+def test_one_pass_refuses_a_billion_laughs_at_once() -> None:
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    raw = ("\n".join(lines) + "\n").encode()
+    start = time.perf_counter()
+    with pytest.raises(yamlio.YamlError, match="LP009 anchor &a0"):
+        yamlio.loads_checked(raw, WHERE)
+    assert time.perf_counter() - start < 5  # catches a hang only
+
+
+def test_one_pass_keeps_the_byte_checks_and_bounds() -> None:
+    cases = [
+        (b"id: q\n" + b"x" * 200, {"max_bytes": 100}, "LP001"),
+        (b"id: q\xff\n", {}, "LP002"),
+        (b"id: q\x00\n", {}, "LP003"),
+        ("id: q\u202e\n".encode(), {}, "LP004"),
+        (b"id: q\n=======\n", {}, "LP005"),
+        (b"a: [[[x]]]\n", {"max_depth": 3}, "LP013"),
+    ]
+    for raw, bounds, rule in cases:
+        with pytest.raises(yamlio.YamlError) as err:
+            yamlio.loads_checked(raw, WHERE, **bounds)
+        assert err.value.rule == rule
+        assert one_pass(raw, **bounds) == two_pass(raw, **bounds)
+
+
+def test_labelset_reads_each_file_once_with_the_one_pass_reader() -> None:
+    raw = b"id: q\nquestion: x\njudged_ids: [a]\nk: 20\n"
+    assert labelset.read_guarded(WHERE, raw) == yamlio.loads_fast(raw.decode())
+    with pytest.raises(yamlio.YamlError, match="LP014"):
+        labelset.read_guarded(WHERE, b"id: q\nid: r\n")
