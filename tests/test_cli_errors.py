@@ -549,3 +549,15 @@ def test_merge_with_a_broken_blame_ignore_file_names_no_wrong_judge(repo: Path, 
     assert ".git-blame-ignore-revs" in err
     assert "attributed to the current git user" not in err  # was: every verdict misattributed
     assert label_file(repo).read_bytes() == before
+
+
+def test_bias_markdown_escapes_run_file_names(repo: Path, run: Run) -> None:
+    shutil.copy2(repo / RUNS[1], repo / "runs" / f"{ODD}.trec")
+    commit_all(repo, "an oddly named run")
+    assert run("pool", RUNS[0], f"runs/{ODD}.trec", "--depth", "10")[0] == 0
+    qrels = str(repo / "corpus" / "ground-truth.qrels")
+    assert run("merge", "--oracle", qrels, "--oracle-missing", "irrelevant")[0] == 0
+    code, md, err = run("bias", "--format", "markdown")
+    assert code == 0, err
+    assert "<img" not in md and " @someone" not in md
+    assert "a\\|b&lt;img src=x&gt; &#64;someone" in md

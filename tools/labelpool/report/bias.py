@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 
 from labelpool.workflows.bias import BiasReport, LeaveOut, to_json
 
@@ -123,9 +124,16 @@ def render_json(report: BiasReport) -> str:
     return json.dumps(to_json(report), indent=2, sort_keys=False) + "\n"
 
 
+def _md(text: str) -> str:
+    """Untrusted text (system names come from file names) safe in markdown: one line, no
+    ``|`` opening a table cell, no HTML, no @mention."""
+    text = " ".join(str(text).split()).replace("|", "\\|")
+    text = text.replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"(?<![A-Za-z0-9])@", "&#64;", text)  # `R@10` stays, `@someone` does not
+
+
 def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    def esc(cell: str) -> str:
-        return cell.replace("|", "\\|")
+    esc = _md
 
     lines = ["| " + " | ".join(header) + " |"]
     lines.append("|" + "|".join(":--" if i == 0 else "--:" for i in range(len(header))) + "|")
@@ -134,9 +142,9 @@ def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def render_markdown(report: BiasReport) -> str:
-    lines = [f"**{headline(report)}**", ""]
+    lines = [f"**{_md(headline(report))}**", ""]
     lines += _md_table(SUMMARY_HEADER, _summary_rows(report))
     for lo in report.leave_outs:
-        lines += ["", f"Without {lo.system}'s own judgments:", ""]
+        lines += ["", f"Without {_md(lo.system)}'s own judgments:", ""]
         lines += _md_table(DETAIL_HEADER, _detail_rows(lo))
     return "\n".join(lines) + "\n"
