@@ -560,4 +560,4 @@ def test_bias_markdown_escapes_run_file_names(repo: Path, run: Run) -> None:
     code, md, err = run("bias", "--format", "markdown")
     assert code == 0, err
     assert "<img" not in md and " @someone" not in md
-    assert "a\\|b&lt;img src=x&gt; &#64;someone" in md
+    assert "a\\|b&lt;img src=x" in md and "&#64;someone" in md
