@@ -561,3 +561,10 @@ def test_bias_markdown_escapes_run_file_names(repo: Path, run: Run) -> None:
     assert code == 0, err
     assert "<img" not in md and " @someone" not in md
     assert "a\\|b&lt;img src=x" in md and "&#64;someone" in md
+
+
+def test_identical_runs_read_sign_cannot_flip(repo: Path, run: Run) -> None:
+    shutil.copy2(repo / RUNS[0], repo / "runs" / "same.trec")
+    code, out, _err = run("compare", RUNS[0], "runs/same.trec", "-m", "R@10")
+    assert code == 0
+    assert "delta range  [+0.000, +0.000] (exact): the sign cannot flip" in out

@@ -66,8 +66,9 @@ class DeltaRange:
 
     @property
     def sign_can_flip(self) -> bool:
-        """True when zero is inside the range (the delta's sign is not settled)."""
-        return self.low <= 0.0 <= self.high
+        """True when zero is inside the range (the delta's sign is not settled); a range that
+        is exactly zero is settled (no assignment of the unjudged documents moves it)."""
+        return self.low <= 0.0 <= self.high and not self.low == self.high == 0.0
 
 
 def _targets(label: Label, level: int) -> dict[str, int]:
