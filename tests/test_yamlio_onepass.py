@@ -281,3 +281,73 @@ def test_labelset_reads_each_file_once_with_the_one_pass_reader() -> None:
     assert labelset.read_guarded(WHERE, raw) == yamlio.loads_fast(raw.decode())
     with pytest.raises(yamlio.YamlError, match="LP014"):
         labelset.read_guarded(WHERE, b"id: q\nid: r\n")
+
+
+# --------------------------------------------------------------------------- validate's view
+
+
+def _keypaths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _keypaths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _keypaths(v, (*prefix, i))
+    return out
+
+
+def _views_agree(text: str) -> None:
+    """``view.scan`` (one pass) against the guard then ``view.compose`` (two passes)."""
+    from labelpool.rules import view
+
+    raw = text.encode("utf-8")
+    old_findings = reference_guard(Path(""), raw)
+    try:
+        new_findings, new = view.scan(raw, max_bytes=yamlio.MAX_BYTES, max_depth=yamlio.MAX_DEPTH)
+    except view.ViewError as exc:
+        assert not old_findings
+        with pytest.raises(view.ViewError) as err:
+            view.compose(raw)
+        assert (err.value.line, err.value.col, err.value.message) == (
+            exc.line, exc.col, exc.message)
+        return
+    assert new_findings == old_findings
+    if old_findings:
+        assert new is None
+        return
+    assert new is not None
+    old = view.compose(raw)
+    assert _same(new.data, old.data)
+    assert [(k, n.value, n.start_mark.line, n.start_mark.column) for k, n in new.plain] == [
+        (k, n.value, n.start_mark.line, n.start_mark.column) for k, n in old.plain
+    ]
+    probes = [*_keypaths(old.data), ("missing",), ("id", "deeper"), (0,)]
+    for keypath in probes:
+        assert new.pos(keypath) == old.pos(keypath), keypath
+        assert new.pos(keypath, key=True) == old.pos(keypath, key=True), keypath
+        assert new.is_plain(keypath) == old.is_plain(keypath), keypath
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(label_texts())
+def test_validate_view_in_one_pass_equals_guard_then_compose(text: str) -> None:
+    _views_agree(text)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_validate_view_in_one_pass_on_bad_files(text: str) -> None:
+    _views_agree(text)
+
+
+def test_validate_view_top_level_positions_need_no_second_parse() -> None:
+    from labelpool.rules import view
+
+    raw = b"# c\nid: q\nquestion:   'x'\npool:\n  - {system: a}\n"
+    _, v = view.scan(raw, max_bytes=yamlio.MAX_BYTES, max_depth=yamlio.MAX_DEPTH)
+    assert v is not None
+    assert v.pos(("id",)) == (2, 5) and v.pos(("question",), key=True) == (3, 1)
+    assert v.composed is None  # top-level positions come from the event pass
+    assert v.pos(("pool", 0, "system")) == (5, 14)
+    assert v.composed is not None  # deeper ones compose the tree, once

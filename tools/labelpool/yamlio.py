@@ -129,10 +129,31 @@ def guard(
     path: Path, raw: bytes, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH
 ) -> list[Finding]:
     """Safety findings for the bytes ``raw`` of the file ``path`` (empty list: safe to load)."""
+    return scan(path, raw, max_bytes=max_bytes, max_depth=max_depth).findings
+
+
+def scan(
+    path: Path,
+    raw: bytes,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
+    suspect: Callable[[str], Any] | None = None,
+    on_plain: PlainHook | None = None,
+    paths: bool = False,
+) -> EventScan:
+    """Every safety check of :func:`guard` and the plain data of ``raw``, in one pass.
+
+    The byte and text checks first (size, UTF-8, controls, conflict markers, directives: the
+    events are not read when one fails), then :func:`scan_events` (see there for
+    ``suspect``, ``on_plain`` and ``paths``).
+    """
     found, text = _byte_findings(path, raw, max_bytes)
     if found or text is None:
-        return found
-    return scan_events(str(path), text, max_depth).findings
+        return EventScan(found)
+    return scan_events(
+        str(path), text, max_depth, suspect=suspect, on_plain=on_plain, paths=paths
+    )
 
 
 def _byte_findings(path: Path, raw: bytes, max_bytes: int) -> tuple[list[Finding], str | None]:
@@ -405,16 +426,12 @@ def loads_checked(
     scalars are resolved as PyYAML's safe loader does; a file with one this reader does not
     handle (``=``, an impossible date, a collection as a key) is read by :func:`loads_fast`.
     """
-    where = Path(path)
-    found, text = _byte_findings(where, raw, max_bytes)
-    if found or text is None:
-        raise YamlError.from_finding(found[0])
-    scan = scan_events(str(where), text, max_depth)
-    if scan.findings:
-        raise YamlError.from_finding(scan.findings[0])
-    if scan.odd:
-        return loads_fast(text, path)
-    return scan.data
+    result = scan(Path(path), raw, max_bytes=max_bytes, max_depth=max_depth)
+    if result.findings:
+        raise YamlError.from_finding(result.findings[0])
+    if result.odd:
+        return loads_fast(raw.decode("utf-8"), path)
+    return result.data
 
 
 # First characters of the plain scalars PyYAML's resolver may read as a non-string (its

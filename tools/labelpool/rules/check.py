@@ -12,7 +12,7 @@ from typing import Any
 
 from labelpool.findings import Finding
 from labelpool.rules import classes, identity, keys, lists, pending, pool, scalars, schema
-from labelpool.rules.view import ViewError, compose
+from labelpool.rules.view import ViewError, scan
 
 JUDGED_LISTS = ("judged_ids", "relevant_doc_ids")
 
@@ -55,16 +55,12 @@ def check_bytes(
     raw: bytes, schema_file: Path, *, max_bytes: int, max_depth: int
 ) -> FileResult:
     """Every per-file rule on the bytes of one label file."""
-    from labelpool import yamlio
-
-    safety = yamlio.guard(Path(""), raw, max_bytes=max_bytes, max_depth=max_depth)
-    if any(f.severity == "error" for f in safety):
-        return FileResult(findings=safety)
-    try:
-        view = compose(raw)
+    try:  # the safety guard and the view in one pass over the YAML events
+        safety, view = scan(raw, max_bytes=max_bytes, max_depth=max_depth)
     except ViewError as exc:
-        return FileResult(findings=[*safety, Finding("", exc.line, exc.col, "LP039",
-                                                     exc.message)])
+        return FileResult(findings=[Finding("", exc.line, exc.col, "LP039", exc.message)])
+    if view is None:
+        return FileResult(findings=safety)
     if not isinstance(view.data, dict):
         return FileResult(findings=[*safety, Finding("", 1, 1, "LP039",
                                                      "a label is a mapping with an `id` at the "

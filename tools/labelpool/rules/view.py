@@ -1,9 +1,12 @@
 """A label file seen by the rules: its plain data, every node's position, its plain scalars.
 
-Built from PyYAML's C composer (libyaml) because the rules need, per file and fast, what the
-round-trip loader gives only slowly: the source position of every node (schema errors are
-mapped back to them) and each scalar's style (plain or quoted). It runs only on bytes that
-``yamlio.guard`` has already accepted (no tags, anchors, directives, duplicate keys...).
+Built from libyaml because the rules need, per file and fast, what the round-trip loader
+gives only slowly: the source position of every node (schema errors are mapped back to them)
+and each scalar's style (plain or quoted). :func:`scan` reads the events once for the
+safety guard and the view together (``yamlio.scan``): data, plain scalars and the positions
+of the top-level keys; the node tree behind :meth:`View.pos` is composed (PyYAML's C
+composer) only when a rule asks for a deeper position, i.e. only for a file with a problem.
+:func:`compose` builds the same view from bytes the guard has already accepted.
 Plain scalars are resolved as YAML 1.2 core would; the ambiguous ones are reported by LP021
 anyway, so a valid file reads the same here as through ``yamlio``.
 """
@@ -13,9 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
+
+from labelpool import yamlio
+from labelpool.findings import Finding
 
 try:
     from yaml._yaml import CParser
@@ -62,9 +69,24 @@ def _plain_value(text: str) -> Any:
 
 @dataclass
 class View:
-    root: yaml.Node
+    """``plain``: (keypath, node or event) of each plain scalar ``_SUSPECT`` matched (keys
+    end in ``"<key>"``); both carry ``value`` and ``start_mark``. ``top``: top-level key ->
+    [start mark of the key, of its value] (from :func:`scan`)."""
+
     data: Any
-    plain: list[tuple[KeyPath, yaml.ScalarNode]] = field(default_factory=list)
+    plain: list[tuple[KeyPath, Any]] = field(default_factory=list)
+    raw: bytes | None = None
+    top: dict[str, list[Any]] = field(default_factory=dict)
+    composed: yaml.Node | None = None
+
+    @property
+    def root(self) -> yaml.Node:
+        """The node tree (composed on first use when the view came from :func:`scan`)."""
+        if self.composed is None:
+            if self.raw is None:
+                raise ViewError(1, 1, "no YAML to compose")
+            self.composed = _compose_root(self.raw)
+        return self.composed
 
     def node(self, keypath: KeyPath, *, key: bool = False) -> yaml.Node:
         """The deepest node on ``keypath`` (the key's node itself when ``key``)."""
@@ -89,6 +111,11 @@ class View:
 
     def pos(self, keypath: KeyPath, *, key: bool = False) -> tuple[int, int]:
         """1-based (line, col) of the node on ``keypath`` (or of its deepest existing parent)."""
+        if len(keypath) == 1 and self.top:
+            entry = self.top.get(str(keypath[0]))
+            mark = entry[0 if key else 1] if entry is not None else None
+            if mark is not None:
+                return mark.line + 1, mark.column + 1
         mark = self.node(keypath, key=key).start_mark
         return mark.line + 1, mark.column + 1
 
@@ -146,8 +173,37 @@ class _Composer(CParser or object):  # type: ignore[misc]
         pass
 
 
+def scan(raw: bytes, *, max_bytes: int, max_depth: int) -> tuple[list[Finding], View | None]:
+    """The safety guard's findings on ``raw`` (path left empty) and, when none of them is an
+    error, its view: one pass over the libyaml events for both. ``ViewError`` when a
+    mapping key is not a scalar."""
+    plain: list[tuple[KeyPath, Any]] = []
+
+    def on_plain(event: Any, keypath: KeyPath, is_key: bool) -> Any:
+        plain.append((keypath, event))
+        return event.value if is_key else _plain_value(event.value)
+
+    result = yamlio.scan(
+        Path(""), raw, max_bytes=max_bytes, max_depth=max_depth,
+        suspect=_SUSPECT.match, on_plain=on_plain, paths=True,
+    )
+    if any(f.severity == "error" for f in result.findings):
+        return result.findings, None
+    if result.complex_key is not None:
+        mark = result.complex_key
+        raise ViewError(mark.line + 1, mark.column + 1, "a mapping key must be a scalar")
+    return result.findings, View(data=result.data, plain=plain, raw=raw, top=result.top)
+
+
 def compose(raw: bytes) -> View:
     """The view of one YAML document; ``ViewError`` (with a position) when it cannot be read."""
+    root = _compose_root(raw)
+    plain: list[tuple[KeyPath, Any]] = []
+    data = _build(root, (), plain)
+    return View(data=data, plain=plain, raw=raw, composed=root)
+
+
+def _compose_root(raw: bytes) -> yaml.Node:
     if CParser is None:  # pragma: no cover - pure-Python fallback
         return _compose_slow(raw)
     parser = _Composer(raw)
@@ -163,15 +219,13 @@ def compose(raw: bytes) -> View:
         parser.dispose()
     if root is None:
         raise ViewError(1, 1, "empty file: a label is a mapping with an `id`")
-    plain: list[tuple[KeyPath, yaml.ScalarNode]] = []
-    data = _build(root, (), plain)
-    return View(root=root, data=data, plain=plain)
+    return root
 
 
 _Scalar, _Sequence, _Mapping = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
 
 
-def _build(node: yaml.Node, path: KeyPath, plain: list[tuple[KeyPath, yaml.ScalarNode]]) -> Any:
+def _build(node: yaml.Node, path: KeyPath, plain: list[tuple[KeyPath, Any]]) -> Any:
     kind = type(node)
     if kind is _Scalar:
         value = node.value
@@ -202,7 +256,7 @@ def _build(node: yaml.Node, path: KeyPath, plain: list[tuple[KeyPath, yaml.Scala
     raise ViewError(1, 1, f"unexpected node {node!r}")  # pragma: no cover
 
 
-def _compose_slow(raw: bytes) -> View:  # pragma: no cover - PyYAML without libyaml
+def _compose_slow(raw: bytes) -> yaml.Node:  # pragma: no cover - PyYAML without libyaml
     try:
         root = yaml.compose(raw, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -213,8 +267,7 @@ def _compose_slow(raw: bytes) -> View:  # pragma: no cover - PyYAML without liby
         raise ViewError(1, 1, f"cannot read YAML: {exc}") from None
     if root is None:
         raise ViewError(1, 1, "empty file: a label is a mapping with an `id`")
-    plain: list[tuple[KeyPath, yaml.ScalarNode]] = []
-    return View(root=root, data=_build(root, (), plain), plain=plain)
+    return root
 
 
 def locate(raw: bytes, keypath: KeyPath) -> tuple[int, int]:
