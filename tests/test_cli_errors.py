@@ -405,12 +405,36 @@ def test_huge_cutoffs_are_usage_errors(repo: Path, run: Run, args: tuple[str, ..
 
 
 def test_two_label_files_with_one_id_are_refused(repo: Path, run: Run) -> None:
-    shutil.copy2(label_file(repo), repo / "labels" / "zz-copy.yaml")
+    shutil.copy2(label_file(repo), repo / "labels" / f"{LABEL}.yml")  # one was dropped silently
     for command in (("score", RUNS[0]), ("compare", *RUNS), ("pool-info",)):
         code, _out, err = run(*command)
         assert code == 1
-        assert f"labels/zz-copy.yaml:3:5: id '{LABEL}' is also the id of " in err
+        assert f"labels/{LABEL}.yml:3:5: id '{LABEL}' is also the id of " in err
         assert f"labels/{LABEL}.yaml" in err
+
+
+# (old, new, rule): schema-valid labels validate refuses and that would change scores
+MEANING = [
+    ("relevant_doc_ids:\n", "relevant_doc_ids:\n  - zz-not-judged\n", "LP025"),
+    ("grades:\n", "grades:\n  export-pdf-2026#p5: 3\n", "LP027"),
+    ("grades:\n", "pooled_unjudged_ids:\n  - tenant-acme#returns\ngrades:\n", "LP040"),
+    (f"id: {LABEL}\n", "id: other-id\n", "LP022"),
+]
+
+
+@pytest.mark.parametrize("old, new, rule", MEANING, ids=[m[2] for m in MEANING])
+def test_labels_validate_refuses_for_their_meaning_are_refused(
+    repo: Path, run: Run, old: str, new: str, rule: str
+) -> None:
+    line = edit(repo, old, new)
+    for command in (("score", RUNS[0]), ("compare", *RUNS), ("pool", *RUNS, "--depth", "5")):
+        code, _out, err = run(*command)
+        assert code == 1
+        assert re.search(rf"labels/{LABEL}\.yaml:{line}:\d+: {rule} ", err) or re.search(
+            rf"labels/{LABEL}\.yaml:{line + 1}:\d+: {rule} ", err
+        ), err
+    code, out, _err = run("validate", f"labels/{LABEL}.yaml")
+    assert code == 1 and f" {rule} " in out
 
 
 def _labels_outside(repo: Path) -> Path:

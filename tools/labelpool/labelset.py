@@ -14,6 +14,8 @@ from labelpool import cache, schemas, yamlio
 from labelpool.config import Config
 from labelpool.model import Label, label_from_data
 
+_HINT = "`labelpool validate` lists every problem"
+
 # What ``label_from_data`` raises on data of the wrong shape (``grades: [1]``, ``pool: 5``).
 SHAPE_ERRORS = (KeyError, TypeError, ValueError, AttributeError)
 
@@ -148,8 +150,7 @@ def label_of(
     precise = first_problem(
         where, raw, schema_file, max_bytes=max_bytes, max_depth=max_depth
     )
-    hint = "`labelpool validate` lists every problem"
-    raise LabelSetError(f"{precise or f'{where}:1:1: {problem}'} ({hint})")
+    raise LabelSetError(f"{precise or f'{where}:1:1: {problem}'} ({_HINT})")
 
 
 def load_files(
@@ -205,6 +206,8 @@ def load_files(
             max_bytes=max_bytes,
             max_depth=max_depth,
         )
+        if schema_file is not None:
+            _check_meaning(path, label, schema_file, max_bytes, max_depth)
         if label.id in labels:
             raise LabelSetError(_duplicate(path, label.id, where[label.id]))
         labels[label.id] = label
@@ -222,6 +225,42 @@ def _label_or_none(data: Any, schema_file: Path | None) -> Label | None:
         return label_from_data(data)
     except SHAPE_ERRORS:
         return None
+
+
+def _contradicts(label: Label) -> bool:
+    """Cheap test for what would change scores if let through, and validate refuses: a
+    relevant document not in ``judged_ids`` (LP025), a grade of a document neither relevant
+    nor in a class (LP027), a judged document also marked pooled-unjudged (LP040)."""
+    judged = set(label.judged_ids)
+    members = label.class_members
+    relevant = set(label.relevant_doc_ids)
+    return (
+        not relevant <= judged
+        or any(d not in relevant and d not in members for d in label.grades)
+        or any(d in judged or d in members for d in label.pooled_unjudged_ids)
+    )
+
+
+def _check_meaning(
+    path: Path, label: Label, schema_file: Path, max_bytes: int, max_depth: int
+) -> None:
+    """Refuse a schema-valid label whose id is not its file name (LP022), or which
+    :func:`_contradicts` flags and validate's per-file rules refuse (their first error)."""
+    if label.id != path.stem:
+        from labelpool.rules.identity import stem_mismatch
+        from labelpool.rules.view import locate
+
+        raw = _raw_or_none(path)
+        line, col = locate(raw, ("id",)) if raw is not None else (1, 1)
+        f = stem_mismatch(label.id, line, col, path.stem)[0]
+        raise LabelSetError(f"{path}:{f.line}:{f.col}: {f.rule} {f.message} ({_HINT})")
+    if _contradicts(label):
+        problem = first_problem(
+            str(path), _raw_or_none(path), schema_file, max_bytes=max_bytes, max_depth=max_depth
+        )
+        if problem is not None:
+            raise LabelSetError(f"{problem} ({_HINT})")
+
 
 def _raw_or_none(path: Path) -> bytes | None:
     try:
