@@ -592,3 +592,17 @@ def test_identical_runs_read_sign_cannot_flip(repo: Path, run: Run) -> None:
     code, out, _err = run("compare", RUNS[0], "runs/same.trec", "-m", "R@10")
     assert code == 0
     assert "delta range  [+0.000, +0.000] (exact): the sign cannot flip" in out
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", [("pool-info",), ("export", "trec"), ("history", LABEL)])
+def test_output_that_cannot_be_written_is_an_error_not_a_traceback(
+    repo: Path, args: tuple[str, ...]
+) -> None:
+    with open("/dev/full", "w") as full:  # every write fails: disk full
+        proc = subprocess.run(
+            ["labelpool", *args], cwd=repo, stdout=full, stderr=subprocess.PIPE, text=True
+        )
+    assert proc.returncode == 1
+    assert "No space left on device" in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -4,13 +4,39 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
 from labelpool import config as config_mod
 
-app = typer.Typer(
+
+class _App(typer.Typer):
+    """The typer app, turning output that cannot be written (disk full, a closed pipe) into
+    ``error: ...`` and exit 1 instead of a traceback."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except OSError as exc:
+            _quiet_stdout()
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+            raise SystemExit(EXIT_FINDINGS) from None
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush cannot fail again."""
+    import contextlib
+    import os
+
+    with contextlib.suppress(OSError):
+        sys.stdout.flush()
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no real stdout in tests
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+app = _App(
     name="labelpool",
     help="A git-native label repository for retrieval evaluation.",
     no_args_is_help=True,
