@@ -606,3 +606,22 @@ def test_output_that_cannot_be_written_is_an_error_not_a_traceback(
     assert proc.returncode == 1
     assert "No space left on device" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_bug_is_one_line_not_a_traceback(
+    repo: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from labelpool.workflows import poolinfo
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(poolinfo, "pool_info", broken)
+    monkeypatch.delenv("LABELPOOL_DEBUG", raising=False)
+    code, _out, err = run("pool-info")
+    assert code == 70
+    assert "error: internal error: ZeroDivisionError: a bug" in err
+    assert "LABELPOOL_DEBUG=1" in err
+    monkeypatch.setenv("LABELPOOL_DEBUG", "1")
+    with pytest.raises(ZeroDivisionError):
+        main(["pool-info"])

@@ -23,6 +23,17 @@ class _App(typer.Typer):
             where = f"{exc.filename}: " if exc.filename else ""
             print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
             raise SystemExit(EXIT_FINDINGS) from None
+        except Exception as exc:  # a bug: one line, not a traceback (unless LABELPOOL_DEBUG)
+            import os
+
+            if os.environ.get("LABELPOOL_DEBUG"):
+                raise
+            print(
+                f"error: internal error: {type(exc).__name__}: {exc} (a labelpool bug; "
+                "set LABELPOOL_DEBUG=1 to see where)",
+                file=sys.stderr,
+            )
+            raise SystemExit(EXIT_INTERNAL) from None
 
 
 def _quiet_stdout() -> None:
@@ -57,6 +68,7 @@ RepoOption = Annotated[
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70  # a bug (sysexits EX_SOFTWARE): never mistaken for check's 0, 1 or 3
 MAX_CUTOFF = 1_000_000_000  # larger cut-offs (--k, --depth, P@k) overflow numpy's integers
 
 
