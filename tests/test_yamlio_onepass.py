@@ -351,3 +351,65 @@ def test_validate_view_top_level_positions_need_no_second_parse() -> None:
     assert v.composed is None  # top-level positions come from the event pass
     assert v.pos(("pool", 0, "system")) == (5, 14)
     assert v.composed is not None  # deeper ones compose the tree, once
+
+
+# --------------------------------------------------------------------------- canonical reader
+
+
+def _canonical_agrees(text: str) -> bool:
+    """``_canonical`` reads ``text`` (True) exactly as the event pass, or leaves it (False).
+
+    It runs after the byte checks (controls, conflict markers...), so only on text they pass.
+    """
+    if yamlio._byte_findings(WHERE, text.encode("utf-8"), yamlio.MAX_BYTES)[0]:
+        return False
+    got = yamlio._canonical(text, yamlio.MAX_DEPTH)
+    if got is yamlio.ODD:
+        return False
+    assert reference_guard(WHERE, text.encode("utf-8")) == [], text
+    assert _same(got, yamlio.loads_fast(text)), text
+    return True
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(label_texts(), canonical_labels()))
+def test_canonical_reader_reads_label_files_as_libyaml(text: str) -> None:
+    _canonical_agrees(text)
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(mutated(), st.lists(st.sampled_from(
+    [*HAZARDS, *TRICKY, "\n", "a", ":", "- ", "  ", "  - ", "- - ", "k: v\n", "# c\n"]
+), max_size=16).map("".join)))
+def test_canonical_reader_never_accepts_what_the_event_pass_reads_otherwise(text: str) -> None:
+    _canonical_agrees(text)
+
+
+def test_canonical_reader_takes_labelpools_own_files_and_leaves_the_rest() -> None:
+    seed = (
+        "# c\nid: q\nquestion: 'no'\nrelevant_doc_ids:\n  - a\njudged_ids:\n  - '0123'\n"
+        "  - a  # eol\n  # above\n  - b\ngrades:\n  '0123': 2\nrelevant_classes:\n  - - a\n"
+        "    - b\npool:\n  - system: bm25\n    k: 20\n    date: '2026-06-02'\npending:\n"
+        "  - batch: b1\n    systems: [bm25]\n    depth: 5\n    date: '2026-12-02'\n    docs:\n"
+        "      - {doc: c, verdict: null}\nx-extra: kept\n"
+    )
+    assert _canonical_agrees(seed)
+    for other in [
+        "id: q\nquestion: two\n  lines\n",  # a multi-line plain scalar
+        "id: q\nnotes: |\n  block\n",
+        "id: &a q\n", "id: !!str q\n", "id: q\nid: r\n", "<<: {a: 1}\n", "id: q\n---\nid: r\n",
+        "id: q\n  x: 1\n", "id: q\nk: 2026-02-30\n", "- a\n", "id: q\r\n", "a:\n\t- b\n",
+    ]:
+        assert not _canonical_agrees(other), other
+
+
+def test_the_byte_checks_prefilter_misses_no_character() -> None:
+    for code in range(0x10000):
+        if 0xD800 <= code < 0xE000:
+            continue
+        ch = chr(code)
+        fast = bool(yamlio._CONTROL_OR_BIDI_RE.search(ch))
+        assert fast == bool(yamlio._CONTROL_RE.search(ch) or yamlio._BIDI_RE.search(ch)), code
+    for marker in ("<" * 7, "=" * 7, ">" * 7, "|" * 7):
+        raw = f"id: q\n{marker} x\n".encode()
+        assert yamlio.guard(WHERE, raw) == reference_guard(WHERE, raw) != []

@@ -82,7 +82,13 @@ def _write(file: Path, blob: dict[str, Any]) -> None:
         pass  # a cache that cannot be written is only a slower next read
 
 
+_LEAF_TYPES = frozenset({str, bool, int, float, type(None)})
+
+
 def _json_native(value: Any) -> bool:
+    kind = type(value)
+    if kind is list and set(map(type, value)) <= _LEAF_TYPES:
+        return True  # the common case (a list of ids), checked in C
     if value is None or isinstance(value, (str, bool, int, float)):
         return True
     if isinstance(value, list):

@@ -78,6 +78,10 @@ _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _BIDI_RE = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]")
 _CONFLICT_RE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?=[ \t\r\n]|$)", re.MULTILINE)
 _DIRECTIVE_RE = re.compile(r"^%", re.MULTILINE)
+_CONTROL_OR_BIDI_RE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]"
+)
+_CONFLICT_MARKERS = ("<" * 7, "=" * 7, ">" * 7, "|" * 7)
 
 _C0_NAMES = {0: "NUL", 0x7F: "DEL", 0x85: "NEL"}
 # characters a written string must carry as escapes (double quotes), never raw
@@ -189,12 +193,15 @@ def _byte_findings(path: Path, raw: bytes, max_bytes: int) -> tuple[list[Finding
         ("LP003", _CONTROL_RE, "control character"),
         ("LP004", _BIDI_RE, "bidirectional control character"),
     ):
+        if not _CONTROL_OR_BIDI_RE.search(text):
+            break  # the common case: one search for both
         for n, match in enumerate(regex.finditer(text)):
             if n >= _TEXT_FINDINGS_CAP:
                 break
             line, col = _line_col(text, match.start())
             found.append(at(line, col, rule, f"{what} {_char_name(match.group())}"))
-    for n, match in enumerate(_CONFLICT_RE.finditer(text)):
+    markers = any(m in text for m in _CONFLICT_MARKERS)  # a substring test is cheaper
+    for n, match in enumerate(_CONFLICT_RE.finditer(text) if markers else ()):
         if n >= _TEXT_FINDINGS_CAP:
             break
         line, _ = _line_col(text, match.start())
@@ -421,16 +428,25 @@ def loads_checked(
     """Plain data of one YAML file's bytes, guarded, in one pass; raises :class:`YamlError`
     with the guard's first finding.
 
-    The same result as :func:`guard` then :func:`loads_fast`, at about a third of the cost:
-    the libyaml events are read once, for the safety checks and the data together. Plain
-    scalars are resolved as PyYAML's safe loader does; a file with one this reader does not
-    handle (``=``, an impossible date, a collection as a key) is read by :func:`loads_fast`.
+    The same result as :func:`guard` then :func:`loads_fast`, at a fraction of the cost: a
+    file in the block style labelpool writes is read line by line (:func:`_canonical`, about
+    a sixth of the cost of libyaml's events); any other is read by :func:`scan_events`, one
+    pass over the libyaml events for the safety checks and the data together. Plain scalars
+    are resolved as PyYAML's safe loader does; a file with one this reader does not handle
+    (``=``, an impossible date, a collection as a key) is read by :func:`loads_fast`.
     """
-    result = scan(Path(path), raw, max_bytes=max_bytes, max_depth=max_depth)
+    where = Path(path)
+    found, text = _byte_findings(where, raw, max_bytes)
+    if found or text is None:
+        raise YamlError.from_finding(found[0])
+    data = _canonical(text, max_depth)  # most label files: read line by line
+    if data is not ODD:
+        return data
+    result = scan_events(str(where), text, max_depth)
     if result.findings:
         raise YamlError.from_finding(result.findings[0])
     if result.odd:
-        return loads_fast(raw.decode("utf-8"), path)
+        return loads_fast(text, path)
     return result.data
 
 
@@ -473,6 +489,271 @@ def _read_guarded(path: Path, max_bytes: int, max_depth: int) -> str:
     if findings:
         raise YamlError.from_finding(findings[0])
     return raw.decode("utf-8")
+
+
+# --------------------------------------------------------------------------- canonical files
+
+
+class _NotCanonical(Exception):
+    """The text leaves the small YAML subset :func:`_canonical` reads: use the event pass."""
+
+
+# Characters a plain scalar in this subset never starts with (YAML indicators: anchors,
+# aliases, tags, block scalars, directives, flow collections, quotes, comments, `-?:`).
+_BAD_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@`")
+# Anything that makes line-by-line reading unsafe: tabs, CR, YAML's other line breaks, BOM.
+_NOT_LINEWISE = re.compile("[\t\r\u2028\u2029\ufeff\ufffe\uffff]")
+
+
+def _canonical(text: str, max_depth: int) -> Any:
+    """Plain data of ``text`` when it is written in the block style labelpool writes, else
+    :data:`ODD`; the result is then exactly what :func:`scan_events` (and PyYAML) give.
+
+    Small on purpose: a top-level block mapping whose values are one-line plain or quoted
+    scalars, one-line flow lists and mappings of scalars, or block mappings and sequences
+    (``- - a`` and ``- k: v`` compact forms); comments. A block list of plain ids, the bulk
+    of a label, is split in C. Anything else (anchors, aliases, tags, block scalars,
+    multi-line scalars, directives, several documents, duplicate keys, deep nesting, odd
+    indentation, a scalar the resolver leaves to PyYAML) is not read here: the caller falls
+    back to the event pass, which applies every check. Property tests hold it to that pass.
+    """
+    if _NOT_LINEWISE.search(text) or not text.endswith("\n") or " \n" in text:
+        return ODD
+    body_text = _COMMENT_LINES.sub("", text)
+    if not body_text or body_text[0] == " ":
+        return ODD
+    out: dict[Any, Any] = {}
+    seen: set[str] = set()
+    try:
+        for section in _SECTION_SPLIT.split(body_text):
+            head, _, body = section.partition("\n")
+            if head.startswith(("---", "...", "- ")) or head == "-":
+                return ODD
+            split = _key_split(head)
+            if split is None:
+                return ODD
+            key_text, key, rest = split
+            if key_text in seen or key in out:
+                return ODD  # duplicate keys: the event pass reports them
+            seen.add(key_text)
+            rest = rest.lstrip(" ")
+            if rest and rest[0] != "#":
+                if body:
+                    return ODD  # a multi-line scalar
+                value = _scalar(rest, 1, max_depth)
+            elif not body:
+                value = None
+            elif _PLAIN_LIST.fullmatch(body) and ": " not in body and " #" not in body:
+                if max_depth < 2:
+                    return ODD
+                value = body[4:-1].split("\n  - ")
+                if any(map(_suspect_11, value)):
+                    value = [_plain(v) for v in value]
+            else:
+                rows: list[tuple[int, str]] = []
+                for line in body[:-1].split("\n"):
+                    content = line.lstrip(" ")
+                    rows.append((len(line) - len(content), content))
+                value, end = _block(rows, 0, rows[0][0], 2, max_depth)
+                if end != len(rows):
+                    return ODD
+            out[key] = value
+    except _NotCanonical:
+        return ODD
+    return out
+
+
+# full-line comments and blank lines (what the event pass skips too)
+_COMMENT_LINES = re.compile(r"^ *(?:#[^\n]*)?\n", re.MULTILINE)
+_SECTION_SPLIT = re.compile(r"(?<=\n)(?=[^ ])")
+# a block list of one-line plain scalars at indent 2 (no indicator first; checked for `: `
+# and ` #` separately)
+_PLAIN_LIST = re.compile(r"(?:  - [^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*\n)+")
+
+
+def _block(rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int
+           ) -> tuple[Any, int]:
+    if depth > max_depth:
+        raise _NotCanonical
+    content = rows[i][1]
+    if content == "-" or content.startswith("- "):
+        return _seq(rows, i, indent, depth, max_depth)
+    return _map(rows, i, indent, depth, max_depth)
+
+
+def _seq(rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int
+         ) -> tuple[list[Any], int]:
+    out: list[Any] = []
+    n = len(rows)
+    while i < n and rows[i][0] == indent:
+        content = rows[i][1]
+        if not (content == "-" or content.startswith("- ")):
+            break
+        rest = content[1:].lstrip(" ")
+        if not rest:  # the item is the block below
+            if i + 1 < n and rows[i + 1][0] > indent:
+                item, i = _block(rows, i + 1, rows[i + 1][0], depth + 1, max_depth)
+            else:
+                raise _NotCanonical  # an empty item
+        elif rest == "-" or rest.startswith("- ") or _key_split(rest) is not None:
+            rows[i] = (indent + len(content) - len(rest), rest)  # compact: `- - a`, `- k: v`
+            item, i = _block(rows, i, rows[i][0], depth + 1, max_depth)
+        else:
+            item = _scalar(rest, depth, max_depth)
+            i += 1
+            if i < n and rows[i][0] > indent:
+                raise _NotCanonical  # a multi-line scalar
+        out.append(item)
+    if i < n and rows[i][0] > indent:
+        raise _NotCanonical
+    return out, i
+
+
+def _map(rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int
+         ) -> tuple[dict[Any, Any], int]:
+    out: dict[Any, Any] = {}
+    seen: set[str] = set()
+    n = len(rows)
+    while i < n and rows[i][0] == indent:
+        split = _key_split(rows[i][1])
+        if split is None:
+            raise _NotCanonical
+        key_text, key, rest = split
+        if key_text in seen or key in out:
+            raise _NotCanonical  # duplicate keys: the event pass reports them
+        seen.add(key_text)
+        rest = rest.lstrip(" ")
+        i += 1
+        if rest and rest[0] != "#":
+            value = _scalar(rest, depth, max_depth)
+            if i < n and rows[i][0] > indent:
+                raise _NotCanonical  # a multi-line scalar
+        elif i < n and rows[i][0] > indent:
+            value, i = _block(rows, i, rows[i][0], depth + 1, max_depth)
+        elif i < n and rows[i][0] == indent and (
+            rows[i][1] == "-" or rows[i][1].startswith("- ")
+        ):
+            value, i = _seq(rows, i, indent, depth + 1, max_depth)  # `key:` then `- a`
+        else:
+            value = None
+        out[key] = value
+    if i < n and rows[i][0] > indent:
+        raise _NotCanonical
+    return out, i
+
+
+def _quoted(s: str) -> tuple[str, int] | None:
+    """(value, index after the closing quote) of a one-line quoted scalar at the start of
+    ``s`` (single quotes with ``''``, double quotes without escapes), else None."""
+    quote = s[0]
+    if quote == "'":
+        j = 1
+        while True:
+            j = s.find("'", j)
+            if j < 0:
+                return None
+            if s.startswith("''", j):
+                j += 2
+                continue
+            return s[1:j].replace("''", "'"), j + 1
+    if quote == '"':
+        j = s.find('"', 1)
+        if j < 0 or "\\" in s[1:j]:
+            return None
+        return s[1:j], j + 1
+    return None
+
+
+def _plain(text: str) -> Any:
+    """The value of a plain scalar as PyYAML reads it (``_NotCanonical`` when it must)."""
+    if _suspect_11(text):
+        value = _resolve_11(text)
+        if value is ODD:
+            raise _NotCanonical
+        return value
+    return text
+
+
+def _key_split(content: str) -> tuple[str, Any, str] | None:
+    """(key as written, key's value, the rest after the colon) of a ``key: ...`` line."""
+    if content[0] in "'\"":
+        quoted = _quoted(content)
+        if quoted is None:
+            return None
+        key, end = quoted
+        after = content[end:]
+        if after == ":" or after.startswith(": "):
+            return content[:end], key, after[1:]
+        return None
+    pos = content.find(": ")
+    if pos < 0:
+        if not content.endswith(":"):
+            return None
+        pos = len(content) - 1
+    text = content[:pos]
+    if (not text or text[0] in _BAD_FIRST or ":" in text or " #" in text
+            or text != text.rstrip(" ") or len(text) > 1000):
+        return None
+    return text, _plain(text), content[pos + 1 :]
+
+
+def _after_value(rest: str) -> None:
+    """What follows a scalar on its line must be nothing or a comment."""
+    if rest and not (rest[0] == " " and rest.lstrip(" ")[:1] == "#"):
+        raise _NotCanonical
+
+
+def _scalar(s: str, depth: int, max_depth: int) -> Any:
+    """A one-line block-context value: a quoted or plain scalar, or a flow list/mapping."""
+    first = s[0]
+    if first in "'\"":
+        quoted = _quoted(s)
+        if quoted is None:
+            raise _NotCanonical
+        _after_value(s[quoted[1] :])
+        return quoted[0]
+    if first in "[{":
+        close = s.find("]" if first == "[" else "}")
+        if close < 0 or depth + 1 > max_depth:
+            raise _NotCanonical
+        _after_value(s[close + 1 :])
+        inner = s[1:close].strip(" ")
+        if not inner:
+            return [] if first == "[" else {}
+        tokens = [t.strip(" ") for t in inner.split(",")]
+        if first == "[":
+            return [_flow_scalar(t) for t in tokens]
+        out: dict[Any, Any] = {}
+        for token in tokens:
+            key_text, sep, value = token.partition(": ")
+            if not sep or key_text in out:
+                raise _NotCanonical
+            key = _flow_scalar(key_text)
+            if key in out:
+                raise _NotCanonical
+            out[key] = _flow_scalar(value.lstrip(" "))
+        return out
+    if first in _BAD_FIRST:
+        raise _NotCanonical
+    cut = s.find(" #")
+    text = s if cut < 0 else s[:cut].rstrip(" ")
+    if ": " in text or text.endswith(":") or len(text) > 100_000:
+        raise _NotCanonical
+    return _plain(text)
+
+
+def _flow_scalar(token: str) -> Any:
+    """One item of a one-line flow collection: a whole quoted scalar or a simple plain one."""
+    if not token:
+        raise _NotCanonical
+    if token[0] in "'\"":
+        quoted = _quoted(token)
+        if quoted is None or quoted[1] != len(token):
+            raise _NotCanonical
+        return quoted[0]
+    if token[0] in _BAD_FIRST or any(c in token for c in ":#[]{}'\""):
+        raise _NotCanonical
+    return _plain(token)
 
 
 # --------------------------------------------------------------------------- fast read
