@@ -89,6 +89,10 @@ def _json_native(value: Any) -> bool:
     kind = type(value)
     if kind is list and set(map(type, value)) <= _LEAF_TYPES:
         return True  # the common case (a list of ids), checked in C
+    if kind is dict and set(map(type, value)) <= {str} and set(map(type, value.values())) <= (
+        _LEAF_TYPES
+    ):
+        return True
     if value is None or isinstance(value, (str, bool, int, float)):
         return True
     if isinstance(value, list):

@@ -549,6 +549,12 @@ def _canonical(text: str, max_depth: int) -> Any:
                 value = body[4:-1].split("\n  - ")
                 if any(map(_suspect_11, value)):
                     value = [_plain(v) for v in value]
+            elif _GRADE_MAP.fullmatch(body) and " #" not in body:
+                if max_depth < 2:
+                    return ODD
+                value = {_plain(k): int(v) for k, v in _GRADE_ITEM.findall(body)}
+                if len(value) != body.count("\n"):
+                    return ODD  # duplicate keys: the event pass reports them
             else:
                 rows: list[tuple[int, str]] = []
                 for line in body[:-1].split("\n"):
@@ -569,6 +575,9 @@ _SECTION_SPLIT = re.compile(r"(?<=\n)(?=[^ ])")
 # a block list of one-line plain scalars at indent 2 (no indicator first; checked for `: `
 # and ` #` separately)
 _PLAIN_LIST = re.compile(r"(?:  - [^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*\n)+")
+# a block mapping of plain keys to small positive integers at indent 2 (``grades``)
+_GRADE_MAP = re.compile(r"(?:  [^\s\-?:,\[\]{}#&*!|>'\"%@`][^\s:]*: [1-9][0-9]{0,8}\n)+")
+_GRADE_ITEM = re.compile(r"^  ([^\s:]+): ([0-9]+)$", re.MULTILINE)
 
 
 def _block(rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int
