@@ -75,7 +75,9 @@ def label_texts(draw: st.DrawFn) -> str:
         else:
             lines.append(f"{key}:")
             lines += [f"  - {v}" + ("  # note" if draw(st.booleans()) else "") for v in items]
-    grades = draw(st.lists(st.tuples(word, scalars()), max_size=3, unique_by=lambda t: t[0]))
+    grade_keys = st.one_of(word, st.sampled_from(TRICKY))
+    grade_values = st.one_of(scalars(), st.integers(0, 12).map(str))
+    grades = draw(st.lists(st.tuples(grade_keys, grade_values), max_size=4))  # duplicates too
     if grades:
         lines.append("grades:")
         lines += [f"  {k}: {v}" for k, v in grades]
@@ -399,8 +401,11 @@ def test_canonical_reader_takes_labelpools_own_files_and_leaves_the_rest() -> No
         "id: q\nnotes: |\n  block\n",
         "id: &a q\n", "id: !!str q\n", "id: q\nid: r\n", "<<: {a: 1}\n", "id: q\n---\nid: r\n",
         "id: q\n  x: 1\n", "id: q\nk: 2026-02-30\n", "- a\n", "id: q\r\n", "a:\n\t- b\n",
+        "grades:\n  a: 2\n  a: 3\n", "grades:\n  1: 2\n  01: 3\n",
     ]:
         assert not _canonical_agrees(other), other
+    assert _canonical_agrees("grades:\n  no: 2\n  d1: 3\n  12: 4\n")
+    assert yamlio._canonical("grades:\n  no: 2\n  12: 4\n", 32) == {"grades": {False: 2, 12: 4}}
 
 
 def test_the_byte_checks_prefilter_misses_no_character() -> None:
