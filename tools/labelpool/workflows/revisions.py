@@ -49,14 +49,12 @@ def git_place(cfg: Config) -> GitPlace:
 def parse_label(content: bytes, where: str) -> Label:
     """A :class:`Label` from the bytes of one label file (``where`` names it in messages).
 
-    The same guard and fast loader as the working tree (``yamlio.guard`` + ``loads_fast``), so
-    a label from git and a label on disk are read alike.
+    The same guarded one-pass reader as the working tree (``yamlio.loads_checked``: the
+    guard's first finding, else the fast loader's data), so a label from git and a label on
+    disk are read alike.
     """
-    findings = yamlio.guard(Path(where), content)
-    if findings:
-        raise RevisionError(str(findings[0]))
     try:
-        data = yamlio.loads_fast(content.decode("utf-8"), where)
+        data = yamlio.loads_checked(content, where)
     except yamlio.YamlError as exc:
         raise RevisionError(str(exc)) from None
     try:
