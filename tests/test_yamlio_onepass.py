@@ -324,11 +324,39 @@ def _views_agree(text: str) -> None:
     assert [(k, n.value, n.start_mark.line, n.start_mark.column) for k, n in new.plain] == [
         (k, n.value, n.start_mark.line, n.start_mark.column) for k, n in old.plain
     ]
+    from labelpool.rules.check import check_bytes
+    from labelpool.schemas import LABEL, schema_path
+
+    bounds = {"max_bytes": yamlio.MAX_BYTES, "max_depth": yamlio.MAX_DEPTH}
+    assert check_bytes(raw, schema_path(LABEL), **bounds).to_json() == (
+        _check_two_pass(raw, schema_path(LABEL)).to_json()
+    )
     probes = [*_keypaths(old.data), ("missing",), ("id", "deeper"), (0,)]
     for keypath in probes:
         assert new.pos(keypath) == old.pos(keypath), keypath
         assert new.pos(keypath, key=True) == old.pos(keypath, key=True), keypath
         assert new.is_plain(keypath) == old.is_plain(keypath), keypath
+
+
+def _check_two_pass(raw: bytes, schema_file: Path) -> Any:
+    """``rules.check.check_bytes`` as it was: the guard, then ``view.compose``."""
+    from labelpool.findings import Finding
+    from labelpool.rules import check, view
+
+    safety = reference_guard(Path(""), raw)
+    if safety:
+        return check.FileResult(findings=safety)
+    try:
+        composed = view.compose(raw)
+    except view.ViewError as exc:
+        return check.FileResult(findings=[Finding("", exc.line, exc.col, "LP039", exc.message)])
+    original = check.scan
+    check.scan = lambda raw, **_: ([], composed)
+    try:
+        return check.check_bytes(raw, schema_file, max_bytes=yamlio.MAX_BYTES,
+                                 max_depth=yamlio.MAX_DEPTH)
+    finally:
+        check.scan = original
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -346,13 +374,21 @@ def test_validate_view_in_one_pass_on_bad_files(text: str) -> None:
 def test_validate_view_top_level_positions_need_no_second_parse() -> None:
     from labelpool.rules import view
 
-    raw = b"# c\nid: q\nquestion:   'x'\npool:\n  - {system: a}\n"
-    _, v = view.scan(raw, max_bytes=yamlio.MAX_BYTES, max_depth=yamlio.MAX_DEPTH)
+    bounds = {"max_bytes": yamlio.MAX_BYTES, "max_depth": yamlio.MAX_DEPTH}
+    raw = b"# c\nid: q\nquestion:   'x'\npool:\n  - {system: a}\n"  # labelpool's style
+    _, v = view.scan(raw, **bounds)
     assert v is not None
-    assert v.pos(("id",)) == (2, 5) and v.pos(("question",), key=True) == (3, 1)
-    assert v.composed is None  # top-level positions come from the event pass
+    assert v.pos(("id",)) == (2, 5)
+    assert v.composed is None  # the id's position comes with the line-by-line read
+    assert v.pos(("question",), key=True) == (3, 1)
     assert v.pos(("pool", 0, "system")) == (5, 14)
-    assert v.composed is not None  # deeper ones compose the tree, once
+    assert v.composed is not None  # others compose the tree, once
+
+    raw = b"id: q\nquestion: two\n  lines\n"  # a multi-line scalar: the event pass
+    _, v = view.scan(raw, **bounds)
+    assert v is not None and v.data["question"] == "two lines"
+    assert v.pos(("id",)) == (1, 5) and v.pos(("question",), key=True) == (2, 1)
+    assert v.composed is None  # top-level positions come from the events
 
 
 # --------------------------------------------------------------------------- canonical reader
@@ -363,9 +399,9 @@ def _canonical_agrees(text: str) -> bool:
 
     It runs after the byte checks (controls, conflict markers...), so only on text they pass.
     """
-    if yamlio._byte_findings(WHERE, text.encode("utf-8"), yamlio.MAX_BYTES)[0]:
+    if yamlio.text_findings(WHERE, text.encode("utf-8"), yamlio.MAX_BYTES)[0]:
         return False
-    got = yamlio._canonical(text, yamlio.MAX_DEPTH)
+    got = yamlio.read_canonical(text, yamlio.MAX_DEPTH)
     if got is yamlio.ODD:
         return False
     assert reference_guard(WHERE, text.encode("utf-8")) == [], text
@@ -405,7 +441,7 @@ def test_canonical_reader_takes_labelpools_own_files_and_leaves_the_rest() -> No
     ]:
         assert not _canonical_agrees(other), other
     assert _canonical_agrees("grades:\n  no: 2\n  d1: 3\n  12: 4\n")
-    assert yamlio._canonical("grades:\n  no: 2\n  12: 4\n", 32) == {"grades": {False: 2, 12: 4}}
+    assert yamlio.read_canonical("grades:\n  no: 2\n  12: 4\n", 32) == {"grades": {False: 2, 12: 4}}
 
 
 def test_the_byte_checks_prefilter_misses_no_character() -> None:

@@ -152,7 +152,7 @@ def scan(
     events are not read when one fails), then :func:`scan_events` (see there for
     ``suspect``, ``on_plain`` and ``paths``).
     """
-    found, text = _byte_findings(path, raw, max_bytes)
+    found, text = text_findings(path, raw, max_bytes)
     if found or text is None:
         return EventScan(found)
     return scan_events(
@@ -160,7 +160,9 @@ def scan(
     )
 
 
-def _byte_findings(path: Path, raw: bytes, max_bytes: int) -> tuple[list[Finding], str | None]:
+def text_findings(
+    path: Path, raw: bytes, max_bytes: int = MAX_BYTES
+) -> tuple[list[Finding], str | None]:
     """Checks on the bytes and the text (size, UTF-8, controls, conflict markers, directives):
     (sorted findings, the decoded text; None when it is too large or not UTF-8)."""
     where = str(path)
@@ -223,6 +225,9 @@ _STREAM_END = yaml.StreamEndEvent
 KeyPath = tuple[Any, ...]
 # on_plain(event, keypath, is_key) -> the value of a plain scalar that ``suspect`` matched
 PlainHook = Callable[[Any, KeyPath, bool], Any]
+# plain(text, is_key) -> the value of a plain scalar for :func:`read_canonical` (raise
+# ``NotCanonical`` to leave the file to the event pass)
+PlainText = Callable[[str, bool], Any]
 
 
 class _Marker:
@@ -429,17 +434,17 @@ def loads_checked(
     with the guard's first finding.
 
     The same result as :func:`guard` then :func:`loads_fast`, at a fraction of the cost: a
-    file in the block style labelpool writes is read line by line (:func:`_canonical`, about
+    file in the block style labelpool writes is read line by line (:func:`read_canonical`, about
     a sixth of the cost of libyaml's events); any other is read by :func:`scan_events`, one
     pass over the libyaml events for the safety checks and the data together. Plain scalars
     are resolved as PyYAML's safe loader does; a file with one this reader does not handle
     (``=``, an impossible date, a collection as a key) is read by :func:`loads_fast`.
     """
     where = Path(path)
-    found, text = _byte_findings(where, raw, max_bytes)
+    found, text = text_findings(where, raw, max_bytes)
     if found or text is None:
         raise YamlError.from_finding(found[0])
-    data = _canonical(text, max_depth)  # most label files: read line by line
+    data = read_canonical(text, max_depth)  # most label files: read line by line
     if data is not ODD:
         return data
     result = scan_events(str(where), text, max_depth)
@@ -494,8 +499,8 @@ def _read_guarded(path: Path, max_bytes: int, max_depth: int) -> str:
 # --------------------------------------------------------------------------- canonical files
 
 
-class _NotCanonical(Exception):
-    """The text leaves the small YAML subset :func:`_canonical` reads: use the event pass."""
+class NotCanonical(Exception):
+    """The text leaves the small YAML subset :func:`read_canonical` reads: use the event pass."""
 
 
 # Characters a plain scalar in this subset never starts with (YAML indicators: anchors,
@@ -505,7 +510,12 @@ _BAD_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _NOT_LINEWISE = re.compile("[\t\r\u2028\u2029\ufeff\ufffe\uffff]")
 
 
-def _canonical(text: str, max_depth: int) -> Any:
+def read_canonical(
+    text: str,
+    max_depth: int,
+    suspect: Callable[[str], Any] | None = None,
+    plain: PlainText | None = None,
+) -> Any:
     """Plain data of ``text`` when it is written in the block style labelpool writes, else
     :data:`ODD`; the result is then exactly what :func:`scan_events` (and PyYAML) give.
 
@@ -516,7 +526,13 @@ def _canonical(text: str, max_depth: int) -> Any:
     multi-line scalars, directives, several documents, duplicate keys, deep nesting, odd
     indentation, a scalar the resolver leaves to PyYAML) is not read here: the caller falls
     back to the event pass, which applies every check. Property tests hold it to that pass.
+    Run it only on text :func:`text_findings` accepts.
+
+    ``suspect`` and ``plain`` work as in :func:`scan_events`, but ``plain(text, is_key)`` gets
+    the scalar's text and may raise :class:`NotCanonical`; the defaults read as PyYAML does.
     """
+    if suspect is None or plain is None:
+        suspect, plain = _suspect_11, _plain
     if _NOT_LINEWISE.search(text) or not text.endswith("\n") or " \n" in text:
         return ODD
     body_text = _COMMENT_LINES.sub("", text)
@@ -529,7 +545,7 @@ def _canonical(text: str, max_depth: int) -> Any:
             head, _, body = section.partition("\n")
             if head.startswith(("---", "...", "- ")) or head == "-":
                 return ODD
-            split = _key_split(head)
+            split = _key_split(head, plain)
             if split is None:
                 return ODD
             key_text, key, rest = split
@@ -540,19 +556,19 @@ def _canonical(text: str, max_depth: int) -> Any:
             if rest and rest[0] != "#":
                 if body:
                     return ODD  # a multi-line scalar
-                value = _scalar(rest, 1, max_depth)
+                value = _scalar(rest, 1, max_depth, plain)
             elif not body:
                 value = None
             elif _PLAIN_LIST.fullmatch(body) and ": " not in body and " #" not in body:
                 if max_depth < 2:
                     return ODD
                 value = body[4:-1].split("\n  - ")
-                if any(map(_suspect_11, value)):
-                    value = [_plain(v) for v in value]
+                if any(map(suspect, value)):
+                    value = [plain(v, False) for v in value]
             elif _GRADE_MAP.fullmatch(body) and " #" not in body:
                 if max_depth < 2:
                     return ODD
-                value = {_plain(k): int(v) for k, v in _GRADE_ITEM.findall(body)}
+                value = {plain(k, True): int(v) for k, v in _GRADE_ITEM.findall(body)}
                 if len(value) != body.count("\n"):
                     return ODD  # duplicate keys: the event pass reports them
             else:
@@ -560,11 +576,11 @@ def _canonical(text: str, max_depth: int) -> Any:
                 for line in body[:-1].split("\n"):
                     content = line.lstrip(" ")
                     rows.append((len(line) - len(content), content))
-                value, end = _block(rows, 0, rows[0][0], 2, max_depth)
+                value, end = _block(rows, 0, rows[0][0], 2, max_depth, plain)
                 if end != len(rows):
                     return ODD
             out[key] = value
-    except _NotCanonical:
+    except NotCanonical:
         return ODD
     return out
 
@@ -580,18 +596,18 @@ _GRADE_MAP = re.compile(r"(?:  [^\s\-?:,\[\]{}#&*!|>'\"%@`][^\s:]*: [1-9][0-9]{0
 _GRADE_ITEM = re.compile(r"^  ([^\s:]+): ([0-9]+)$", re.MULTILINE)
 
 
-def _block(rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int
-           ) -> tuple[Any, int]:
+def _block(rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int,
+           plain: PlainText) -> tuple[Any, int]:
     if depth > max_depth:
-        raise _NotCanonical
+        raise NotCanonical
     content = rows[i][1]
     if content == "-" or content.startswith("- "):
-        return _seq(rows, i, indent, depth, max_depth)
-    return _map(rows, i, indent, depth, max_depth)
+        return _seq(rows, i, indent, depth, max_depth, plain)
+    return _map(rows, i, indent, depth, max_depth, plain)
 
 
-def _seq(rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int
-         ) -> tuple[list[Any], int]:
+def _seq(rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int,
+         plain: PlainText) -> tuple[list[Any], int]:
     out: list[Any] = []
     n = len(rows)
     while i < n and rows[i][0] == indent:
@@ -601,53 +617,53 @@ def _seq(rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth
         rest = content[1:].lstrip(" ")
         if not rest:  # the item is the block below
             if i + 1 < n and rows[i + 1][0] > indent:
-                item, i = _block(rows, i + 1, rows[i + 1][0], depth + 1, max_depth)
+                item, i = _block(rows, i + 1, rows[i + 1][0], depth + 1, max_depth, plain)
             else:
-                raise _NotCanonical  # an empty item
-        elif rest == "-" or rest.startswith("- ") or _key_split(rest) is not None:
+                raise NotCanonical  # an empty item
+        elif rest == "-" or rest.startswith("- ") or _key_split(rest, plain) is not None:
             rows[i] = (indent + len(content) - len(rest), rest)  # compact: `- - a`, `- k: v`
-            item, i = _block(rows, i, rows[i][0], depth + 1, max_depth)
+            item, i = _block(rows, i, rows[i][0], depth + 1, max_depth, plain)
         else:
-            item = _scalar(rest, depth, max_depth)
+            item = _scalar(rest, depth, max_depth, plain)
             i += 1
             if i < n and rows[i][0] > indent:
-                raise _NotCanonical  # a multi-line scalar
+                raise NotCanonical  # a multi-line scalar
         out.append(item)
     if i < n and rows[i][0] > indent:
-        raise _NotCanonical
+        raise NotCanonical
     return out, i
 
 
-def _map(rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int
-         ) -> tuple[dict[Any, Any], int]:
+def _map(rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int,
+         plain: PlainText) -> tuple[dict[Any, Any], int]:
     out: dict[Any, Any] = {}
     seen: set[str] = set()
     n = len(rows)
     while i < n and rows[i][0] == indent:
-        split = _key_split(rows[i][1])
+        split = _key_split(rows[i][1], plain)
         if split is None:
-            raise _NotCanonical
+            raise NotCanonical
         key_text, key, rest = split
         if key_text in seen or key in out:
-            raise _NotCanonical  # duplicate keys: the event pass reports them
+            raise NotCanonical  # duplicate keys: the event pass reports them
         seen.add(key_text)
         rest = rest.lstrip(" ")
         i += 1
         if rest and rest[0] != "#":
-            value = _scalar(rest, depth, max_depth)
+            value = _scalar(rest, depth, max_depth, plain)
             if i < n and rows[i][0] > indent:
-                raise _NotCanonical  # a multi-line scalar
+                raise NotCanonical  # a multi-line scalar
         elif i < n and rows[i][0] > indent:
-            value, i = _block(rows, i, rows[i][0], depth + 1, max_depth)
+            value, i = _block(rows, i, rows[i][0], depth + 1, max_depth, plain)
         elif i < n and rows[i][0] == indent and (
             rows[i][1] == "-" or rows[i][1].startswith("- ")
         ):
-            value, i = _seq(rows, i, indent, depth + 1, max_depth)  # `key:` then `- a`
+            value, i = _seq(rows, i, indent, depth + 1, max_depth, plain)  # `key:` then `- a`
         else:
             value = None
         out[key] = value
     if i < n and rows[i][0] > indent:
-        raise _NotCanonical
+        raise NotCanonical
     return out, i
 
 
@@ -673,17 +689,17 @@ def _quoted(s: str) -> tuple[str, int] | None:
     return None
 
 
-def _plain(text: str) -> Any:
-    """The value of a plain scalar as PyYAML reads it (``_NotCanonical`` when it must)."""
+def _plain(text: str, is_key: bool = False) -> Any:
+    """The value of a plain scalar as PyYAML reads it (``NotCanonical`` when it must)."""
     if _suspect_11(text):
         value = _resolve_11(text)
         if value is ODD:
-            raise _NotCanonical
+            raise NotCanonical
         return value
     return text
 
 
-def _key_split(content: str) -> tuple[str, Any, str] | None:
+def _key_split(content: str, plain: PlainText) -> tuple[str, Any, str] | None:
     """(key as written, key's value, the rest after the colon) of a ``key: ...`` line."""
     if content[0] in "'\"":
         quoted = _quoted(content)
@@ -703,66 +719,66 @@ def _key_split(content: str) -> tuple[str, Any, str] | None:
     if (not text or text[0] in _BAD_FIRST or ":" in text or " #" in text
             or text != text.rstrip(" ") or len(text) > 1000):
         return None
-    return text, _plain(text), content[pos + 1 :]
+    return text, plain(text, True), content[pos + 1 :]
 
 
 def _after_value(rest: str) -> None:
     """What follows a scalar on its line must be nothing or a comment."""
     if rest and not (rest[0] == " " and rest.lstrip(" ")[:1] == "#"):
-        raise _NotCanonical
+        raise NotCanonical
 
 
-def _scalar(s: str, depth: int, max_depth: int) -> Any:
+def _scalar(s: str, depth: int, max_depth: int, plain: PlainText) -> Any:
     """A one-line block-context value: a quoted or plain scalar, or a flow list/mapping."""
     first = s[0]
     if first in "'\"":
         quoted = _quoted(s)
         if quoted is None:
-            raise _NotCanonical
+            raise NotCanonical
         _after_value(s[quoted[1] :])
         return quoted[0]
     if first in "[{":
         close = s.find("]" if first == "[" else "}")
         if close < 0 or depth + 1 > max_depth:
-            raise _NotCanonical
+            raise NotCanonical
         _after_value(s[close + 1 :])
         inner = s[1:close].strip(" ")
         if not inner:
             return [] if first == "[" else {}
         tokens = [t.strip(" ") for t in inner.split(",")]
         if first == "[":
-            return [_flow_scalar(t) for t in tokens]
+            return [_flow_scalar(t, plain) for t in tokens]
         out: dict[Any, Any] = {}
         for token in tokens:
             key_text, sep, value = token.partition(": ")
             if not sep or key_text in out:
-                raise _NotCanonical
-            key = _flow_scalar(key_text)
+                raise NotCanonical
+            key = _flow_scalar(key_text, plain, is_key=True)
             if key in out:
-                raise _NotCanonical
-            out[key] = _flow_scalar(value.lstrip(" "))
+                raise NotCanonical
+            out[key] = _flow_scalar(value.lstrip(" "), plain)
         return out
     if first in _BAD_FIRST:
-        raise _NotCanonical
+        raise NotCanonical
     cut = s.find(" #")
     text = s if cut < 0 else s[:cut].rstrip(" ")
     if ": " in text or text.endswith(":") or len(text) > 100_000:
-        raise _NotCanonical
-    return _plain(text)
+        raise NotCanonical
+    return plain(text, False)
 
 
-def _flow_scalar(token: str) -> Any:
+def _flow_scalar(token: str, plain: PlainText, is_key: bool = False) -> Any:
     """One item of a one-line flow collection: a whole quoted scalar or a simple plain one."""
     if not token:
-        raise _NotCanonical
+        raise NotCanonical
     if token[0] in "'\"":
         quoted = _quoted(token)
         if quoted is None or quoted[1] != len(token):
-            raise _NotCanonical
+            raise NotCanonical
         return quoted[0]
     if token[0] in _BAD_FIRST or any(c in token for c in ":#[]{}'\""):
-        raise _NotCanonical
-    return _plain(token)
+        raise NotCanonical
+    return plain(token, is_key)
 
 
 # --------------------------------------------------------------------------- fast read

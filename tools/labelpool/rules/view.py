@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -70,8 +70,10 @@ def _plain_value(text: str) -> Any:
 @dataclass
 class View:
     """``plain``: (keypath, node or event) of each plain scalar ``_SUSPECT`` matched (keys
-    end in ``"<key>"``); both carry ``value`` and ``start_mark``. ``top``: top-level key ->
-    [start mark of the key, of its value] (from :func:`scan`)."""
+    end in ``"<key>"``), except values such as ``20`` and ``null`` that read the same in
+    YAML 1.1 and 1.2 (no rule reports them); both carry ``value`` and ``start_mark``.
+    ``top``: top-level key -> [start mark of the key, of its value] (from :func:`scan`;
+    other positions come from the node tree, composed on first use)."""
 
     data: Any
     plain: list[tuple[KeyPath, Any]] = field(default_factory=list)
@@ -175,24 +177,68 @@ class _Composer(CParser or object):  # type: ignore[misc]
 
 def scan(raw: bytes, *, max_bytes: int, max_depth: int) -> tuple[list[Finding], View | None]:
     """The safety guard's findings on ``raw`` (path left empty) and, when none of them is an
-    error, its view: one pass over the libyaml events for both. ``ViewError`` when a
-    mapping key is not a scalar."""
+    error, its view, from one pass: the block style labelpool writes is read line by line
+    (``yamlio.read_canonical``), anything else in one pass over the libyaml events.
+    ``ViewError`` when a mapping key is not a scalar."""
+    found, text = yamlio.text_findings(Path(""), raw, max_bytes)
+    if any(f.severity == "error" for f in found) or text is None:
+        return found, None
+    data = yamlio.read_canonical(text, max_depth, suspect=_SUSPECT.match, plain=_canonical_plain)
+    if data is not yamlio.ODD:
+        return found, View(data=data, raw=raw, top=_top_marks(text))
     plain: list[tuple[KeyPath, Any]] = []
 
     def on_plain(event: Any, keypath: KeyPath, is_key: bool) -> Any:
-        plain.append((keypath, event))
-        return event.value if is_key else _plain_value(event.value)
+        value = event.value
+        if is_key:
+            plain.append((keypath, event))
+            return value
+        if not CANONICAL.match(value):  # `20`, `null`: the same in YAML 1.1 and 1.2
+            plain.append((keypath, event))
+        return _plain_value(value)
 
-    result = yamlio.scan(
-        Path(""), raw, max_bytes=max_bytes, max_depth=max_depth,
-        suspect=_SUSPECT.match, on_plain=on_plain, paths=True,
+    result = yamlio.scan_events(
+        str(Path("")), text, max_depth, suspect=_SUSPECT.match, on_plain=on_plain, paths=True
     )
-    if any(f.severity == "error" for f in result.findings):
-        return result.findings, None
+    found = sorted(found + result.findings) if found else result.findings
+    if any(f.severity == "error" for f in found):
+        return found, None
     if result.complex_key is not None:
         mark = result.complex_key
         raise ViewError(mark.line + 1, mark.column + 1, "a mapping key must be a scalar")
-    return result.findings, View(data=result.data, plain=plain, raw=raw, top=result.top)
+    return found, View(data=result.data, plain=plain, raw=raw, top=result.top)
+
+
+def _canonical_plain(text: str, is_key: bool) -> Any:
+    """Plain scalars of a file read line by line: strings, and the values that read the same
+    in YAML 1.1 and 1.2 and that no rule reports (``k: 20``, ``k: null``); any other is left
+    to the event pass, which records it for LP021."""
+    if not _SUSPECT.match(text):
+        return text
+    if is_key or not CANONICAL.match(text):
+        raise yamlio.NotCanonical
+    return _plain_value(text)
+
+
+class _Mark(NamedTuple):
+    line: int  # 0-based, as libyaml's marks
+    column: int
+
+
+def _top_marks(text: str) -> dict[str, list[Any]]:
+    """[key mark, value mark] of the top-level ``id: value`` line of a file in labelpool's
+    block style (every file's finding needs it; other positions are found by composing the
+    tree, only when a rule reports one)."""
+    at = 0 if text.startswith("id:") else text.find("\nid:") + 1
+    if at == 0 and not text.startswith("id:"):
+        return {}
+    value = at + 3
+    while text.startswith(" ", value):
+        value += 1
+    if value == at + 3 or text[value : value + 1] in ("", "\n", "#"):
+        return {}  # not `id: value` on one line: left to the tree
+    line = text.count("\n", 0, at)
+    return {"id": [_Mark(line, 0), _Mark(line, value - at)]}
 
 
 def compose(raw: bytes) -> View:
@@ -230,7 +276,8 @@ def _build(node: yaml.Node, path: KeyPath, plain: list[tuple[KeyPath, Any]]) -> 
     if kind is _Scalar:
         value = node.value
         if not node.style and _SUSPECT.match(value):
-            plain.append((path, node))
+            if not CANONICAL.match(value):  # `20`, `null`: the same in YAML 1.1 and 1.2
+                plain.append((path, node))
             return _plain_value(value)
         return value
     if kind is _Sequence:
