@@ -8,6 +8,8 @@ Heavy imports (numpy, pyarrow, jsonschema) happen inside the command bodies, so 
 
 from __future__ import annotations
 
+import atexit
+import gc
 import sys
 
 from labelpool.cli._common import app
@@ -32,7 +34,14 @@ from labelpool.cli import init as _init  # noqa: F401, E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Console-script entry point: run the app and return its exit code."""
+    """Console-script entry point: run the app and return its exit code.
+
+    Run as the program (``argv`` from the command line), the process ends right after: what
+    is left (a label set is a million objects) is frozen out of the interpreter's final
+    garbage collection, which took about 0.2 s of a cold ``score`` of 10,000 questions.
+    """
+    if argv is None:
+        atexit.register(gc.freeze)
     try:
         app(args=argv, prog_name="labelpool", standalone_mode=True)
     except SystemExit as exc:
