@@ -625,3 +625,68 @@ def test_a_bug_is_one_line_not_a_traceback(
     monkeypatch.setenv("LABELPOOL_DEBUG", "1")
     with pytest.raises(ZeroDivisionError):
         main(["pool-info"])
+
+
+# --------------------------------------------------------------------------- fixed after 14:10
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("score", RUNS[0], "--k", HUGE),
+        ("score", RUNS[0], "-m", f"P@{HUGE}"),
+        ("score", RUNS[0], "--relevance-level", HUGE),
+    ],
+)
+def test_score_huge_cutoffs_are_usage_errors(repo: Path, run: Run, args: tuple[str, ...]) -> None:
+    code, _out, err = run(*args)
+    assert code == 2, err
+    assert "must be at most 1,000,000,000" in err
+
+
+def test_validate_and_fmt_report_a_fifo_instead_of_hanging(repo: Path, run: Run) -> None:
+    os.mkfifo(repo / "labels" / "fifo.yaml")
+    code, out, err = run("validate")
+    assert code == 1
+    assert "labels/fifo.yaml:1:1:" in out and "not a regular file" in out
+    code, out, err = run("fmt")
+    assert code == 1
+    assert "labels/fifo.yaml:1:1: LP015 not a regular file" in out + err
+
+
+def test_add_when_labels_is_a_file(repo: Path, run: Run) -> None:
+    shutil.rmtree(repo / "labels")
+    (repo / "labels").write_text("", encoding="utf-8")
+    code, _out, err = run("add", "q1", "What?")
+    assert code == 1  # was a FileExistsError traceback
+    assert "labels: cannot create the labels folder: File exists" in err
+
+
+@pytest.mark.parametrize("target", ["corpus", "fifo.qrels"])
+def test_export_out_refuses_what_is_not_a_regular_file(
+    repo: Path, run: Run, target: str
+) -> None:
+    if target == "fifo.qrels":
+        os.mkfifo(repo / target)
+    code, _out, err = run("export", "trec", "--out", target)
+    assert code == 2  # atomic replacement would have put a file where a device or folder is
+    assert f"--out {target}: not a regular file" in err
+    assert (repo / target).is_dir() or not (repo / target).is_file()
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ("tenant-acme#returns: 2", "tenant-acme#returns: -1", "LP020 grades.tenant-acme#returns: "
+         "-1 is less than the minimum of 1"),  # was LP021 "quote it ('-1')"
+        ("pool:\n", "pending:\npool:\n", "LP020 pending: None is not of type 'array'"),
+    ],
+)
+def test_validate_messages_for_numbers_and_empty_values(
+    repo: Path, run: Run, old: str, new: str, message: str
+) -> None:
+    line = edit(repo, old, new)
+    code, out, _err = run("validate", f"labels/{LABEL}.yaml")
+    assert code == 1
+    assert f"labels/{LABEL}.yaml:{line}:" in out and message in out
+    assert "quote it" not in out

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_FINDINGS, RepoOption, app, fail, load_config
+from labelpool.cli._common import EXIT_FINDINGS, EXIT_USAGE, RepoOption, app, fail, load_config
 
 export_app = typer.Typer(
     name="export",
@@ -35,6 +35,9 @@ def export_trec(
         labels = labelset.load(cfg)
     except labelset.LabelSetError as exc:
         fail(f"error: {exc}", EXIT_FINDINGS)
+    if out is not None and (out.is_dir() or (out.exists() and not out.is_file())):
+        # atomic replacement would put a regular file where a folder or a device is
+        fail(f"error: --out {out}: not a regular file", EXIT_USAGE)
     text = format_qrels(qrels_rows(labels))
     if out is None:
         sys.stdout.write(text)

@@ -9,7 +9,15 @@ from typing import Annotated, Any
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
+from labelpool.cli._common import (
+    EXIT_USAGE,
+    RepoOption,
+    app,
+    check_cutoff,
+    fail,
+    load_config,
+    warn,
+)
 
 FORMATS = ("table", "json", "csv", "markdown")
 PROGRESS_AFTER = 1.0  # seconds: shorter jobs show no progress bar
@@ -55,6 +63,8 @@ def score(
         fail(f"error: --k must be at least 1 (got {k})", EXIT_USAGE)
     if relevance_level < 1:
         fail(f"error: --relevance-level must be at least 1 (got {relevance_level})", EXIT_USAGE)
+    check_cutoff("--k", k)
+    check_cutoff("--relevance-level", relevance_level)
     names = list(name or [])
     if names and len(names) != len(runs):
         fail(
@@ -68,6 +78,8 @@ def score(
         chosen = measures_mod.parse(measure or list(measures_mod.DEFAULT))
     except measures_mod.MeasureError as exc:
         fail(f"error: {exc}", EXIT_USAGE)
+    for m in chosen:
+        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
     cfg = load_config(repo)
 
     from labelpool import labelset

@@ -38,7 +38,7 @@ _INT = re.compile(r"[-+]?[0-9]+\Z")
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
 # Plain scalars that mean the same in YAML 1.1 and 1.2 and are the only non-strings a label
 # needs (`k: 20`, `verdict: 2`, `k: null`): a schema type error on one of them says "quote it".
-CANONICAL = re.compile(r"(0|[1-9][0-9]*|null)\Z")
+CANONICAL = re.compile(r"(-?(0|[1-9][0-9]*)|null|~|)\Z")
 
 
 # Plain scalars any YAML 1.1 or 1.2 resolver might read as a non-string start like this

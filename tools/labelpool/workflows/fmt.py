@@ -28,6 +28,14 @@ def format_text(text: str, path: Path | str = "<string>") -> str:
 
 def format_file(path: Path, *, check: bool = False) -> bool:
     """Format ``path`` in place (atomic write); True when it changed (would change, ``check``)."""
+    import stat
+
+    try:
+        special = not stat.S_ISREG(path.stat().st_mode) and not path.is_dir()
+    except OSError:
+        special = False  # reading it reports the problem
+    if special:  # a FIFO would block the read
+        raise yamlio.YamlError(str(path), 1, 1, "LP015", "not a regular file")
     doc = yamlio.load_roundtrip(path)
     yamlio.format_label(doc.data, doc.text)
     text = yamlio.dumps(doc.data)

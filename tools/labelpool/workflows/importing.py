@@ -422,7 +422,12 @@ def add_question(labels_dir: Path, qid: str, question: str) -> Path:
     path = labels_dir / f"{qid}.yaml"
     if path.exists() or path.is_symlink():
         raise ImportFailed(f"{path}: exists already")
-    labels_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        labels_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # e.g. a file where the labels folder should be
+        raise ImportFailed(
+            f"{labels_dir}: cannot create the labels folder: {exc.strerror}"
+        ) from None
     data = label_document(Imported(id=qid, question=text), Provenance())
     try:
         create_exclusive(path, yamlio.dumps(data))

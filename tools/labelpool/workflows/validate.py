@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -250,6 +251,9 @@ def validate(
     unreadable: dict[str, str] = {}
     for key in everything:
         try:
+            if not stat.S_ISREG(os.stat(key).st_mode):  # a FIFO would block the read
+                unreadable[key] = "not a regular file"
+                continue
             with open(key, "rb") as fh:
                 raws[key] = fh.read()
         except OSError as exc:
