@@ -690,3 +690,10 @@ def test_validate_messages_for_numbers_and_empty_values(
     assert code == 1
     assert f"labels/{LABEL}.yaml:{line}:" in out and message in out
     assert "quote it" not in out
+
+
+def test_import_of_an_empty_qrels_file_is_an_error(repo: Path, run: Run) -> None:
+    (repo / "e.qrels").write_text("\n", encoding="utf-8")
+    code, _out, err = run("import", "trec", "e.qrels", "--queries", "corpus/questions.jsonl")
+    assert code == 1  # was: "imported 0 question(s)", exit 0
+    assert "e.qrels:1:1: no `qid iter doc grade` line" in err

@@ -111,6 +111,8 @@ def read_qrels(path: Path) -> list[QrelRow]:
                 f"{path}:{n}:1: expected 4 fields `qid iter doc grade`, found {len(parts)}"
             )
         rows.append(_row(path, n, [parts[0], parts[2], parts[3]], seen))
+    if not rows:
+        raise ImportFailed(f"{path}:1:1: no `qid iter doc grade` line (an empty qrels file)")
     return rows
 
 
