@@ -12,25 +12,26 @@ import atexit
 import gc
 import sys
 
+# One module per command; importing it registers its command(s) on ``app``.
+from labelpool.cli import (  # noqa: F401
+    add,
+    bias,
+    check,
+    compare,
+    diff,
+    export,
+    fmt,
+    history,
+    importing,
+    init,
+    merge,
+    pool,
+    poolinfo,
+    score,
+    validate,
+    version,
+)
 from labelpool.cli._common import app
-
-# One import per command module; each registers its command(s) on ``app``.
-from labelpool.cli import version as _version  # noqa: F401, E402
-from labelpool.cli import score as _score  # noqa: F401, E402
-from labelpool.cli import compare as _compare  # noqa: F401, E402
-from labelpool.cli import check as _check  # noqa: F401, E402
-from labelpool.cli import pool as _pool  # noqa: F401, E402
-from labelpool.cli import merge as _merge  # noqa: F401, E402
-from labelpool.cli import history as _history  # noqa: F401, E402
-from labelpool.cli import diff as _diff  # noqa: F401, E402
-from labelpool.cli import poolinfo as _poolinfo  # noqa: F401, E402
-from labelpool.cli import validate as _validate  # noqa: F401, E402
-from labelpool.cli import bias as _bias  # noqa: F401, E402
-from labelpool.cli import fmt as _fmt  # noqa: F401, E402
-from labelpool.cli import add as _add  # noqa: F401, E402
-from labelpool.cli import importing as _importing  # noqa: F401, E402
-from labelpool.cli import export as _export  # noqa: F401, E402
-from labelpool.cli import init as _init  # noqa: F401, E402
 
 
 def main(argv: list[str] | None = None) -> int:
