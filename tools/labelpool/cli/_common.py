@@ -65,6 +65,23 @@ RepoOption = Annotated[
     ),
 ]
 
+MeasuresOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--measure",
+        "-m",
+        help="Measure(s), repeatable or space/comma-separated "
+        "(default: R@10 P@10 nDCG@10 RR@10 AP@100 Success@10).",
+    ),
+]
+CutoffOption = Annotated[
+    int, typer.Option("--k", help="Cut-off of unjudged rates and of measures without one.")
+]
+RelevanceLevelOption = Annotated[
+    int, typer.Option("--relevance-level", help="Lowest grade counted relevant (trec_eval -l).")
+]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the resampling.")]
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2

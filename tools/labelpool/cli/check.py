@@ -11,7 +11,11 @@ import typer
 
 from labelpool.cli._common import (
     EXIT_USAGE,
+    CutoffOption,
+    MeasuresOption,
+    RelevanceLevelOption,
     RepoOption,
+    SeedOption,
     app,
     check_cutoff,
     fail,
@@ -37,31 +41,19 @@ def check(
             "copy of RUN is used.",
         ),
     ],
-    measure: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--measure",
-            "-m",
-            help="Measure(s), repeatable or space/comma-separated "
-            "(default: R@10 P@10 nDCG@10 RR@10 AP@100 Success@10).",
-        ),
-    ] = None,
+    measure: MeasuresOption = None,
     budget: Annotated[
         float,
         typer.Option(
             "--budget", help="Tolerated loss: fail when the CI's upper end is below -BUDGET."
         ),
     ] = 0.0,
-    k: Annotated[
-        int, typer.Option("--k", help="Cut-off of unjudged rates and of measures without one.")
-    ] = 10,
-    relevance_level: Annotated[
-        int, typer.Option("--relevance-level", help="Lowest relevant grade (trec_eval -l).")
-    ] = 1,
+    k: CutoffOption = 10,
+    relevance_level: RelevanceLevelOption = 1,
     fmt: Annotated[CheckFormat, typer.Option("--format", help="Output format.")] = (
         CheckFormat.text
     ),
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 0,
+    seed: SeedOption = 0,
     repo: RepoOption = None,
 ) -> None:
     """Exit 0 when RUN is not worse than REF, 1 when significantly worse, 3 when the comparison

@@ -10,17 +10,16 @@ import typer
 
 from labelpool.cli._common import (
     EXIT_USAGE,
+    CutoffOption,
+    MeasuresOption,
+    RelevanceLevelOption,
     RepoOption,
+    SeedOption,
     app,
     check_cutoff,
     fail,
     load_config,
     warn,
-)
-
-MEASURE_HELP = (
-    "Measure(s), repeatable or space/comma-separated "
-    "(default: R@10 P@10 nDCG@10 RR@10 AP@100 Success@10)."
 )
 
 
@@ -39,17 +38,13 @@ def compare(
         str | None,
         typer.Option("--baseline", help="Compare every other run against this system."),
     ] = None,
-    measure: Annotated[list[str] | None, typer.Option("--measure", "-m", help=MEASURE_HELP)] = None,
-    k: Annotated[
-        int, typer.Option("--k", help="Cut-off of unjudged rates and of measures without one.")
-    ] = 10,
-    relevance_level: Annotated[
-        int, typer.Option("--relevance-level", help="Lowest relevant grade (trec_eval -l).")
-    ] = 1,
+    measure: MeasuresOption = None,
+    k: CutoffOption = 10,
+    relevance_level: RelevanceLevelOption = 1,
     fmt: Annotated[CompareFormat, typer.Option("--format", help="Output format.")] = (
         CompareFormat.text
     ),
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 0,
+    seed: SeedOption = 0,
     repo: RepoOption = None,
 ) -> None:
     """Compare systems: delta, both unjudged rates and their reading, significance, the range

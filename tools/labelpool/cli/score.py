@@ -11,6 +11,9 @@ import typer
 
 from labelpool.cli._common import (
     EXIT_USAGE,
+    CutoffOption,
+    MeasuresOption,
+    RelevanceLevelOption,
     RepoOption,
     app,
     check_cutoff,
@@ -31,21 +34,9 @@ def score(
             help="Run files (TREC or JSON Lines, gzip allowed) or system names in runs/."
         ),
     ],
-    measure: Annotated[
-        list[str] | None,
-        typer.Option(
-            "-m",
-            "--measure",
-            help="Measure(s), repeatable or space/comma-separated "
-            "(default: R@10 P@10 nDCG@10 RR@10 AP@100 Success@10).",
-        ),
-    ] = None,
-    k: Annotated[
-        int, typer.Option("--k", help="Cut-off of the unjudged rate and of measures without one.")
-    ] = 10,
-    relevance_level: Annotated[
-        int, typer.Option("--relevance-level", help="Lowest grade counted relevant (trec_eval -l).")
-    ] = 1,
+    measure: MeasuresOption = None,
+    k: CutoffOption = 10,
+    relevance_level: RelevanceLevelOption = 1,
     per_query: Annotated[
         bool, typer.Option("--per-query", help="Also show every question.")
     ] = False,
