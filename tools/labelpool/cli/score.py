@@ -92,33 +92,21 @@ def score(
                 EXIT_USAGE,
             )
         seen[system] = path
-    from concurrent.futures import ThreadPoolExecutor
-
     from labelpool.workflows import score as workflow
 
-    results = []
-    # The labels (Python YAML, holds the GIL) load on a thread while pyarrow parses the
-    # first run (multi-threaded C++, releases it): on a cold start they overlap.
-    with ThreadPoolExecutor(max_workers=1) as background, _progress(paths) as advance:
-        pending_labels = background.submit(_load_labels, cfg)
-        labels = None
-        for system, path in zip(system_names, paths, strict=True):
-            try:
-                run = runs_mod.read_run(path, name=system)
-            except runs_mod.RunError as exc:
-                fail(str(exc))
-            if labels is None:
-                try:
-                    labels = pending_labels.result()
-                except labelset.LabelSetError as exc:
-                    fail(str(exc))
-                if not len(workflow.scored_qids(labels)):
-                    fail(f"error: no judged question in {cfg.labels_dir}: nothing to score against")
-            results.append(
-                workflow.score(run, labels, chosen, k=k, relevance_level=relevance_level)
+    with _progress(paths) as advance:
+        try:
+            results = workflow.score_files(
+                cfg,
+                paths,
+                system_names,
+                chosen,
+                k=k,
+                relevance_level=relevance_level,
+                on_progress=advance,
             )
-            del run
-            advance()
+        except (runs_mod.RunError, labelset.LabelSetError, workflow.NothingToScore) as exc:
+            fail(str(exc))
     for result in results:
         for message in result.warnings:
             warn(message)
@@ -146,16 +134,6 @@ def score(
 
         width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
         sys.stdout.write(render.render_table(results, **options, width=width))
-
-
-def _load_labels(cfg: Any) -> Any:
-    """The label set, with its judgment arrays made ready (from the cache when unchanged)."""
-    from labelpool import labelset
-    from labelpool.workflows import score as workflow
-
-    labels = labelset.load(cfg)
-    workflow.prepare(labels, workflow.cache_file_for(cfg.labels_dir))
-    return labels
 
 
 def _labels_commit(root: Path) -> tuple[str | None, bool | None]:

@@ -496,3 +496,53 @@ def score(
 
 def _mean(values: np.ndarray) -> float:
     return float(values.mean()) if len(values) else 0.0
+
+
+class NothingToScore(Exception):
+    """The label set holds no judged question."""
+
+
+def score_files(
+    cfg: Any,
+    paths: Sequence[Path],
+    names: Sequence[str],
+    measures: Sequence[Measure],
+    *,
+    k: int = 10,
+    relevance_level: int = 1,
+    on_progress: Any = None,
+) -> list[SystemScore]:
+    """Read and score each run file (named ``names``) against the repository's labels.
+
+    The labels (Python YAML, which holds the GIL) load on a thread while pyarrow parses the
+    first run (multi-threaded C++, which releases it), so that on a cold start they overlap.
+    Raises :class:`labelpool.runs.RunError`, :class:`labelpool.labelset.LabelSetError` or
+    :class:`NothingToScore`; ``on_progress()`` is called after each run.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from labelpool import labelset
+    from labelpool.runs import read_run
+
+    def load_labels() -> Any:
+        labels = labelset.load(cfg)
+        prepare(labels, cache_file_for(cfg.labels_dir))
+        return labels
+
+    results: list[SystemScore] = []
+    with ThreadPoolExecutor(max_workers=1) as background:
+        pending_labels = background.submit(load_labels)
+        labels = None
+        for system, path in zip(names, paths, strict=True):
+            run = read_run(path, name=system)
+            if labels is None:
+                labels = pending_labels.result()
+                if not len(scored_qids(labels)):
+                    raise NothingToScore(
+                        f"error: no judged question in {cfg.labels_dir}: nothing to score against"
+                    )
+            results.append(score(run, labels, measures, k=k, relevance_level=relevance_level))
+            del run
+            if on_progress is not None:
+                on_progress()
+    return results
