@@ -658,8 +658,8 @@ def test_add_when_labels_is_a_file(repo: Path, run: Run) -> None:
     shutil.rmtree(repo / "labels")
     (repo / "labels").write_text("", encoding="utf-8")
     code, _out, err = run("add", "q1", "What?")
-    assert code == 1  # was a FileExistsError traceback
-    assert "labels: cannot create the labels folder: File exists" in err
+    assert code == 2  # was a FileExistsError traceback; now a configuration error
+    assert "is not a folder" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("target", ["corpus", "fifo.qrels"])

@@ -127,14 +127,21 @@ def load(repo: Path | None = None) -> Config:
     labels_dir = path("labels", "labels")
     runs_dir = path("runs", "runs")
     assert labels_dir is not None and runs_dir is not None
+    for key, folder in (("labels", labels_dir), ("runs", runs_dir)):
+        if folder.exists() and not folder.is_dir():
+            raise ConfigError(f"{pyproject}: [tool.labelpool] {key}: {folder} is not a folder")
+    corpus = path("corpus", None)
     versions = path("versions", None)
-    if versions is None and (root / "corpus" / "versions.yaml").is_file():
+    if versions is None and (root / "corpus" / "versions.yaml").exists():
         versions = root / "corpus" / "versions.yaml"
+    for key, file in (("corpus", corpus), ("versions", versions)):
+        if file is not None and file.exists() and not file.is_file():
+            raise ConfigError(f"{pyproject}: [tool.labelpool] {key}: {file} is not a file")
     return Config(
         root=root,
         labels_dir=labels_dir,
         runs_dir=runs_dir,
-        corpus=path("corpus", None),
+        corpus=corpus,
         versions=versions,
         version_pattern=pattern,
         readings=readings,
