@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -115,3 +117,34 @@ def load_config(repo: Path | None) -> config_mod.Config:
 @app.callback()
 def _root() -> None:
     """A git-native label repository for retrieval evaluation."""
+
+
+class ReportFormat(str, Enum):
+    """``--format`` of the commands that print a comparison."""
+
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+def comparison_options(
+    measure: list[str] | None, default: Sequence[str], k: int, relevance_level: int, seed: int
+) -> list[str]:
+    """Check the options ``compare`` and ``check`` share; the parsed measure names (exit 2)."""
+    from labelpool import measures
+
+    if k < 1:
+        fail(f"error: --k must be at least 1, not {k}", EXIT_USAGE)
+    if relevance_level < 1:
+        fail(f"error: --relevance-level must be at least 1, not {relevance_level}", EXIT_USAGE)
+    if seed < 0:
+        fail(f"error: --seed must be >= 0, not {seed}", EXIT_USAGE)
+    check_cutoff("--k", k)
+    check_cutoff("--relevance-level", relevance_level)
+    try:
+        chosen = measures.parse(measure or list(default))
+    except measures.MeasureError as exc:
+        fail(f"error: {exc}", EXIT_USAGE)
+    for m in chosen:
+        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
+    return [m.name for m in chosen]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -15,19 +14,14 @@ from labelpool.cli._common import (
     MeasuresOption,
     RelevanceLevelOption,
     RepoOption,
+    ReportFormat,
     SeedOption,
     app,
-    check_cutoff,
+    comparison_options,
     fail,
     load_config,
     warn,
 )
-
-
-class CheckFormat(str, Enum):
-    text = "text"
-    json = "json"
-    markdown = "markdown"
 
 
 @app.command("check")
@@ -50,38 +44,24 @@ def check(
     ] = 0.0,
     k: CutoffOption = 10,
     relevance_level: RelevanceLevelOption = 1,
-    fmt: Annotated[CheckFormat, typer.Option("--format", help="Output format.")] = (
-        CheckFormat.text
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")] = (
+        ReportFormat.text
     ),
     seed: SeedOption = 0,
     repo: RepoOption = None,
 ) -> None:
     """Exit 0 when RUN is not worse than REF, 1 when significantly worse, 3 when the comparison
     is not meaningful (unjudged rates), 2 on usage errors."""
-    from labelpool import gitio, labelset, measures, yamlio
+    from labelpool import gitio, labelset, yamlio
     from labelpool import runs as runs_mod
     from labelpool.report import compare as report
     from labelpool.workflows import check as workflow
     from labelpool.workflows.compare import in_repo
 
     cfg = load_config(repo)
-    if k < 1:
-        fail(f"error: --k must be at least 1, not {k}", EXIT_USAGE)
     if not budget >= 0 or budget == float("inf"):  # also refuses nan
         fail(f"error: --budget must be a number >= 0, not {budget}", EXIT_USAGE)
-    if relevance_level < 1:
-        fail(f"error: --relevance-level must be at least 1, not {relevance_level}", EXIT_USAGE)
-    if seed < 0:
-        fail(f"error: --seed must be >= 0, not {seed}", EXIT_USAGE)
-    check_cutoff("--k", k)
-    check_cutoff("--relevance-level", relevance_level)
-    try:
-        chosen = measures.parse(measure or list(workflow.COMPARE_DEFAULT))
-    except measures.MeasureError as exc:
-        fail(f"error: {exc}", EXIT_USAGE)
-    for m in chosen:
-        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
-    parsed = [m.name for m in chosen]
+    parsed = comparison_options(measure, workflow.COMPARE_DEFAULT, k, relevance_level, seed)
     try:
         run_path = runs_mod.resolve(cfg, in_repo(cfg, run))
     except runs_mod.RunError as exc:
@@ -108,7 +88,7 @@ def check(
         fail(f"error: {exc}")
     for note in outcome.result.warnings:
         warn(note)
-    if fmt is CheckFormat.json:
+    if fmt is ReportFormat.json:
         doc = report.to_json(outcome.result)
         doc["check"] = {
             "status": outcome.status,
@@ -118,7 +98,7 @@ def check(
             "reasons": list(outcome.reasons),
         }
         print(json.dumps(doc, indent=2))
-    elif fmt is CheckFormat.markdown:
+    elif fmt is ReportFormat.markdown:
         print(report.to_markdown(outcome.result), end="")
         print(f"\n**check: {outcome.status}** against `{outcome.reference}`\n")
         for reason in outcome.reasons:

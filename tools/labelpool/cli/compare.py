@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
 from typing import Annotated
 
 import typer
@@ -14,19 +13,14 @@ from labelpool.cli._common import (
     MeasuresOption,
     RelevanceLevelOption,
     RepoOption,
+    ReportFormat,
     SeedOption,
     app,
-    check_cutoff,
+    comparison_options,
     fail,
     load_config,
     warn,
 )
-
-
-class CompareFormat(str, Enum):
-    text = "text"
-    json = "json"
-    markdown = "markdown"
 
 
 @app.command("compare")
@@ -41,39 +35,25 @@ def compare(
     measure: MeasuresOption = None,
     k: CutoffOption = 10,
     relevance_level: RelevanceLevelOption = 1,
-    fmt: Annotated[CompareFormat, typer.Option("--format", help="Output format.")] = (
-        CompareFormat.text
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")] = (
+        ReportFormat.text
     ),
     seed: SeedOption = 0,
     repo: RepoOption = None,
 ) -> None:
     """Compare systems: delta, both unjudged rates and their reading, significance, the range
     over unjudged documents, the judging cost and a verdict."""
-    from labelpool import gitio, labelset, measures, yamlio
+    from labelpool import gitio, labelset, yamlio
     from labelpool import runs as runs_mod
     from labelpool.report import compare as report
     from labelpool.workflows import compare as workflow
 
     cfg = load_config(repo)
-    if k < 1:
-        fail(f"error: --k must be at least 1, not {k}", EXIT_USAGE)
-    if relevance_level < 1:
-        fail(f"error: --relevance-level must be at least 1, not {relevance_level}", EXIT_USAGE)
-    if seed < 0:
-        fail(f"error: --seed must be >= 0, not {seed}", EXIT_USAGE)
     if len(runs) < 2 and baseline is None:
         fail("error: compare needs two runs (BASELINE CHALLENGER) or --baseline NAME", EXIT_USAGE)
     if len(runs) > 2 and baseline is None:
         fail("error: with more than two runs, say which is the baseline: --baseline NAME", 2)
-    check_cutoff("--k", k)
-    check_cutoff("--relevance-level", relevance_level)
-    try:
-        chosen = measures.parse(measure or list(workflow.COMPARE_DEFAULT))
-    except measures.MeasureError as exc:
-        fail(f"error: {exc}", EXIT_USAGE)
-    for m in chosen:
-        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
-    parsed = [m.name for m in chosen]
+    parsed = comparison_options(measure, workflow.COMPARE_DEFAULT, k, relevance_level, seed)
     try:
         labels = labelset.load(cfg)
         loaded, base_name = workflow.load_runs(cfg, runs, baseline)
@@ -96,9 +76,9 @@ def compare(
         fail(f"error: {exc}", EXIT_USAGE)
     for note in result.warnings:
         warn(note)
-    if fmt is CompareFormat.json:
+    if fmt is ReportFormat.json:
         print(json.dumps(report.to_json(result), indent=2))
-    elif fmt is CompareFormat.markdown:
+    elif fmt is ReportFormat.markdown:
         print(report.to_markdown(result), end="")
     else:
         report.render_text(result)
