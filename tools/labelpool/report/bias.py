@@ -9,8 +9,8 @@ from __future__ import annotations
 import io
 import json
 import math
-import re
 
+from labelpool.report.markdown import escape_pipes_lt_mentions as _md
 from labelpool.workflows.bias import BiasReport, LeaveOut, to_json
 
 
@@ -122,14 +122,6 @@ def render_text(report: BiasReport, width: int = 120) -> str:
 
 def render_json(report: BiasReport) -> str:
     return json.dumps(to_json(report), indent=2, sort_keys=False) + "\n"
-
-
-def _md(text: str) -> str:
-    """Untrusted text (system names come from file names) safe in markdown: one line, no
-    ``|`` opening a table cell, no HTML, no @mention."""
-    text = " ".join(str(text).split()).replace("|", "\\|")
-    text = text.replace("<", "&lt;")  # no tag can open; `1 -> 2` stays readable
-    return re.sub(r"(?<![A-Za-z0-9])@", "&#64;", text)  # `R@10` stays, `@someone` does not
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:

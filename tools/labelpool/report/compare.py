@@ -7,10 +7,10 @@ The JSON is described by ``schema/compare-report.schema.json``. Numbers that are
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from labelpool.delta_range import METHOD_TEXT
+from labelpool.report.markdown import escape_table_cell as md
 from labelpool.workflows.compare import CompareResult, Comparison
 
 
@@ -96,14 +96,6 @@ def _mde(c: Comparison) -> str:
 
 def _changed(c: Comparison) -> str:
     return ", ".join(f"{q} ({d:+.2f})" for q, d in c.most_changed) or "none"
-
-
-def md(text: str) -> str:
-    """Untrusted text (system names come from file names) safe in a markdown table cell: one
-    line, no ``|`` opening a cell, no HTML, no @mention."""
-    text = " ".join(str(text).split()).replace("|", "\\|")
-    text = text.replace("<", "&lt;").replace(">", "&gt;")
-    return re.sub(r"(?<![A-Za-z0-9])@", "&#64;", text)  # `R@10` stays, `@someone` does not
 
 
 def to_markdown(result: CompareResult) -> str:

@@ -30,10 +30,10 @@ JSON shape (stable; keys are only ever added). Grades: 0 judged irrelevant, >= 1
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from labelpool.model import PoolEntry
+from labelpool.report.markdown import escape_inline as md
 from labelpool.workflows.diff import Changed, QuestionDiff, ScoreChange, SetDiff
 
 
@@ -209,17 +209,6 @@ def render_text(d: SetDiff) -> str:
 
 
 # --------------------------------------------------------------------------- markdown
-
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
-
-
-def md(text: str) -> str:
-    """Inline-safe markdown for untrusted text (ids, question text): no tables broken, no HTML,
-    no mentions, one line."""
-    text = " ".join(str(text).split())
-    text = _MD_SPECIAL.sub(r"\\\1", text)
-    return text.replace("<", "&lt;").replace(">", "&gt;").replace("@", "&#64;")
-
 
 MAX_MARKDOWN_ROWS = 500  # a job summary holds at most 1 MiB; a big batch lists thousands
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+from labelpool.report.markdown import escape_pipes_angles_mentions as md
 from labelpool.workflows.pool import PoolResult
 
 
@@ -41,14 +40,6 @@ def text(result: PoolResult) -> str:
     elif result.written:
         lines.append(f"wrote {len(result.written)} label files (not committed)")
     return "\n".join(lines) + "\n"
-
-
-def md(text: str) -> str:
-    """Untrusted text (system names come from file names) safe in markdown: one line, no
-    ``|`` opening a table cell, no HTML, no @mention."""
-    text = " ".join(str(text).split()).replace("|", "\\|")
-    text = text.replace("<", "&lt;").replace(">", "&gt;")
-    return re.sub(r"(?<![A-Za-z0-9])@", "&#64;", text)  # `R@10` stays, `@someone` does not
 
 
 def markdown(result: PoolResult) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from labelpool.report.diff import md
+from labelpool.report.markdown import escape_inline as md
 from labelpool.workflows.poolinfo import PoolInfo, SystemPool
 
 
