@@ -8,12 +8,14 @@ from pathlib import Path
 
 import tomllib
 
+from labelpool.errors import UsageError
+
 FORMAT = 1
 DEFAULT_VERSION_PATTERN = r"^(?P<family>.+)-v(?P<version>[0-9]+)$"
 
 
-class ConfigError(Exception):
-    """The repository or its configuration cannot be used; the message says why."""
+class ConfigError(UsageError):
+    """The repository or its configuration cannot be used; the message says why (exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -37,10 +39,6 @@ class Config:
     alpha: float = 0.05
     max_file_bytes: int = 4 * 1024 * 1024
     max_depth: int = 32
-
-    @property
-    def cache_dir(self) -> Path:
-        return self.root / ".labelpool-cache"
 
 
 def find_root(start: Path) -> Path:

@@ -9,10 +9,13 @@ from __future__ import annotations
 import os
 import subprocess
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from labelpool.errors import StateError
 
-class GitError(Exception):
+
+class GitError(StateError):
     """A git command failed; ``str()`` says which and why."""
 
 
@@ -45,15 +48,18 @@ def git_text(cwd: Path, *args: str) -> str:
     return git(cwd, *args).decode("utf-8", "replace")
 
 
+def _probe(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """Run ``git args`` in ``cwd`` whose failure is an answer, not an error."""
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, env=_env(), check=False)
+
+
+def _stdout_if_ok(proc: subprocess.CompletedProcess[bytes]) -> str | None:
+    return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+
 def toplevel(path: Path) -> Path | None:
     """The work tree holding ``path``, or None when it is not in a git repository."""
-    proc = subprocess.run(
-        ["git", "rev-parse", "--show-toplevel"],
-        cwd=path if path.is_dir() else path.parent,
-        capture_output=True,
-        env=_env(),
-        check=False,
-    )
+    proc = _probe(path if path.is_dir() else path.parent, "rev-parse", "--show-toplevel")
     if proc.returncode != 0:
         return None
     return Path(proc.stdout.decode().strip())
@@ -61,14 +67,7 @@ def toplevel(path: Path) -> Path | None:
 
 def head_commit(cwd: Path) -> str | None:
     """``HEAD``'s commit id, or None outside a repository or before the first commit."""
-    proc = subprocess.run(
-        ["git", "rev-parse", "--verify", "-q", "HEAD"],
-        cwd=cwd,
-        capture_output=True,
-        env=_env(),
-        check=False,
-    )
-    return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+    return _stdout_if_ok(_probe(cwd, "rev-parse", "--verify", "-q", "HEAD"))
 
 
 def is_dirty(cwd: Path, paths: tuple[str, ...] = ()) -> bool:
@@ -79,9 +78,7 @@ def is_dirty(cwd: Path, paths: tuple[str, ...] = ()) -> bool:
 
 def show(cwd: Path, rev: str, path: str) -> bytes | None:
     """Content of ``path`` (relative to the top level) at ``rev``; None when it is absent there."""
-    proc = subprocess.run(
-        ["git", "show", f"{rev}:{path}"], cwd=cwd, capture_output=True, env=_env(), check=False
-    )
+    proc = _probe(cwd, "show", f"{rev}:{path}")
     return proc.stdout if proc.returncode == 0 else None
 
 
@@ -130,8 +127,6 @@ class BlameLine:
 
 
 def _iso_time(epoch: str, tz: str) -> str:
-    from datetime import datetime, timedelta, timezone
-
     try:
         sign = -1 if tz.startswith("-") else 1
         hours, minutes = int(tz[1:3]), int(tz[3:5])
@@ -240,13 +235,7 @@ def log(
 
 def rev_parse(cwd: Path, rev: str) -> str:
     """The commit id ``rev`` names (raises GitError when it names no commit)."""
-    proc = subprocess.run(
-        ["git", "rev-parse", "--verify", "-q", "--end-of-options", f"{rev}^{{commit}}"],
-        cwd=cwd,
-        capture_output=True,
-        env=_env(),
-        check=False,
-    )
+    proc = _probe(cwd, "rev-parse", "--verify", "-q", "--end-of-options", f"{rev}^{{commit}}")
     if proc.returncode != 0:
         raise GitError(f"{rev!r} is not a commit in this repository")
     return proc.stdout.decode().strip()
@@ -294,39 +283,13 @@ def cat_blobs(cwd: Path, specs: list[str]) -> list[bytes | None]:
 # --- branches and commits (pool, merge) --------------------------------------------------------
 
 
-def current_branch(cwd: Path) -> str | None:
-    """The checked-out branch's short name, or None on a detached HEAD."""
-    proc = subprocess.run(
-        ["git", "symbolic-ref", "--short", "-q", "HEAD"],
-        cwd=cwd,
-        capture_output=True,
-        env=_env(),
-        check=False,
-    )
-    return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
-
-
 def branch_exists(cwd: Path, name: str) -> bool:
-    proc = subprocess.run(
-        ["git", "show-ref", "--verify", "-q", f"refs/heads/{name}"],
-        cwd=cwd,
-        capture_output=True,
-        env=_env(),
-        check=False,
-    )
-    return proc.returncode == 0
+    return _probe(cwd, "show-ref", "--verify", "-q", f"refs/heads/{name}").returncode == 0
 
 
 def check_branch_name(cwd: Path, name: str) -> bool:
     """True when ``name`` is a valid branch name (``git check-ref-format --branch``)."""
-    proc = subprocess.run(
-        ["git", "check-ref-format", "--branch", name],
-        cwd=cwd,
-        capture_output=True,
-        env=_env(),
-        check=False,
-    )
-    return proc.returncode == 0
+    return _probe(cwd, "check-ref-format", "--branch", name).returncode == 0
 
 
 def create_branch(cwd: Path, name: str) -> None:

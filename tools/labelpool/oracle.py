@@ -11,20 +11,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from labelpool.errors import InputError, UsageError
+
 ORACLE_NAME = "labelpool oracle"
 ORACLE_EMAIL = "oracle@labelpool.invalid"
 
 
-class OracleError(Exception):
-    """The qrels file cannot be read; ``str()`` is a ``path:line:col: message`` line.
+class OracleError(InputError):
+    """The qrels file's content is wrong; ``str()`` is a ``path:line:col: message`` line."""
 
-    ``missing`` is True when there is no file to read (a usage error), False when its
-    content is wrong (bad data).
-    """
 
-    def __init__(self, message: str, *, missing: bool = False) -> None:
-        super().__init__(message)
-        self.missing = missing
+class OracleFileMissing(UsageError, OracleError):
+    """There is no qrels file to read (a usage error, exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -47,40 +45,48 @@ def read_qrels(path: Path) -> Oracle:
     try:
         raw_bytes = path.read_bytes()
     except OSError as exc:
-        raise OracleError(
-            f"{path}: cannot read qrels: {exc.strerror or exc}", missing=True
-        ) from None
+        raise OracleFileMissing(f"cannot read qrels: {exc.strerror or exc}", path=path) from None
     try:
         text = raw_bytes.decode("utf-8")
     except UnicodeDecodeError as exc:
         at_line = raw_bytes.count(b"\n", 0, exc.start) + 1
         at_col = exc.start - (raw_bytes.rfind(b"\n", 0, exc.start) + 1) + 1
         raise OracleError(
-            f"{path}:{at_line}:{at_col}: not UTF-8 (byte 0x{raw_bytes[exc.start]:02X})"
+            f"not UTF-8 (byte 0x{raw_bytes[exc.start]:02X})", path=path, line=at_line, column=at_col
         ) from None
     if not text.strip():
-        raise OracleError(f"{path}:1:1: empty qrels file (no `qid iteration doc grade` line)")
+        raise OracleError(
+            "empty qrels file (no `qid iteration doc grade` line)", path=path, line=1, column=1
+        )
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         parts = line.split()
         if len(parts) != 4:
             raise OracleError(
-                f"{path}:{number}:1: expected 4 fields `qid iteration doc grade`, got {len(parts)}"
+                f"expected 4 fields `qid iteration doc grade`, got {len(parts)}",
+                path=path,
+                line=number,
+                column=1,
             )
         qid, _, doc, raw = parts
         try:
             grade = int(raw)
         except ValueError:
             col = line.rindex(raw) + 1
-            raise OracleError(f"{path}:{number}:{col}: grade {raw!r} is not an integer") from None
+            raise OracleError(
+                f"grade {raw!r} is not an integer", path=path, line=number, column=col
+            ) from None
         if grade < 0:
             continue
         per_q = grades.setdefault(qid, {})
         if doc in per_q and per_q[doc] != grade:
             col = line.index(doc) + 1
             raise OracleError(
-                f"{path}:{number}:{col}: {qid} {doc} has two grades ({per_q[doc]} and {grade})"
+                f"{qid} {doc} has two grades ({per_q[doc]} and {grade})",
+                path=path,
+                line=number,
+                column=col,
             )
         per_q[doc] = grade
     return Oracle(path=path, grades=grades)

@@ -2,7 +2,8 @@
 
 Each command lives in its own module of this package and registers itself on :data:`app`;
 the logic it calls lives in modules a test can import (``labelpool.workflows`` and friends).
-Heavy imports (numpy, pyarrow, jsonschema) happen inside the command bodies, so that
+Errors are printed by the one handler (:mod:`labelpool.cli._handler`); heavy modules (numpy,
+pyarrow, jsonschema, rich) are reached through :mod:`labelpool.cli._lazy` only, so that
 ``labelpool --help`` and small jobs start fast.
 """
 

@@ -1,52 +1,61 @@
-"""What every command shares: the app, the ``--repo`` option, error exits, consoles."""
+"""What every command shares: the app (with the one error handler), options, option checks.
+
+A command parses its options, calls one workflow and prints the result; it never catches an
+error. Option checks raise :class:`~labelpool.errors.UsageError` through :func:`usage_error`
+(exit 2); everything a workflow raises is a :class:`~labelpool.errors.LabelpoolError` that
+:mod:`labelpool.cli._handler` prints and turns into its exit code. Heavy modules are reached
+through :mod:`labelpool.cli._lazy` only.
+"""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
 from labelpool import config as config_mod
+from labelpool import measures
+from labelpool.cli import _handler
+from labelpool.errors import UsageError
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _App(typer.Typer):
-    """The typer app, turning output that cannot be written (disk full, a closed pipe) into
-    ``error: ...`` and exit 1 instead of a traceback."""
+    """The typer app: every command it registers runs under the one error handler, and output
+    that cannot be written (disk full, a closed pipe) is ``error: ...`` and exit 1."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return super().__call__(*args, **kwargs)
         except OSError as exc:
-            _quiet_stdout()
-            where = f"{exc.filename}: " if exc.filename else ""
-            print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
-            raise SystemExit(EXIT_FINDINGS) from None
+            _handler.exit_on_os_error(exc)
         except Exception as exc:  # a bug: one line, not a traceback (unless LABELPOOL_DEBUG)
-            import os
+            _handler.exit_on_bug(exc)
 
-            if os.environ.get("LABELPOOL_DEBUG"):
-                raise
-            print(
-                f"error: internal error: {type(exc).__name__}: {exc} (a labelpool bug; "
-                "set LABELPOOL_DEBUG=1 to see where)",
-                file=sys.stderr,
-            )
-            raise SystemExit(EXIT_INTERNAL) from None
+    def command(
+        self, name: str | None = None, *, bare_errors: bool = False, **kwargs: Any
+    ) -> Callable[[F], F]:
+        """Register a command; ``bare_errors``: print input and state errors without the
+        ``error:`` prefix (``score`` always has)."""
+        register = super().command(name, **kwargs)
+
+        def decorator(command: F) -> F:
+            register(_handler.guard(command, bare=bare_errors))
+            return command
+
+        return decorator
 
 
-def _quiet_stdout() -> None:
-    """Point stdout at /dev/null so that the interpreter's last flush cannot fail again."""
-    import contextlib
-    import os
-
-    with contextlib.suppress(OSError):
-        sys.stdout.flush()
-    with contextlib.suppress(OSError, ValueError, AttributeError):  # no real stdout in tests
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+def sub_app(name: str, help: str) -> _App:
+    """A command group (``export``, ``import``) registered on :data:`app`."""
+    group = _App(name=name, help=help, no_args_is_help=True, rich_markup_mode=None)
+    app.add_typer(group, name=name)
+    return group
 
 
 app = _App(
@@ -83,24 +92,49 @@ RelevanceLevelOption = Annotated[
     int, typer.Option("--relevance-level", help="Lowest grade counted relevant (trec_eval -l).")
 ]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the resampling.")]
+NoCommitOption = Annotated[
+    bool, typer.Option("--no-commit", help="Write into the working tree only.")
+]
+LooseFormatOption = Annotated[str, typer.Option("--format", help="text, json or markdown.")]
 
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 70  # a bug (sysexits EX_SOFTWARE): never mistaken for check's 0, 1 or 3
 MAX_CUTOFF = 1_000_000_000  # larger cut-offs (--k, --depth, P@k) overflow numpy's integers
+
+
+def usage_error(message: str) -> NoReturn:
+    """The one place an option check refuses the command line (exit 2)."""
+    raise UsageError(message)
 
 
 def check_cutoff(option: str, value: int | None) -> None:
     """Usage error (exit 2) for a cut-off above :data:`MAX_CUTOFF` (numpy cannot hold it)."""
     if value is not None and value > MAX_CUTOFF:
-        fail(f"error: {option} must be at most {MAX_CUTOFF:,}, not {value}", EXIT_USAGE)
+        usage_error(f"{option} must be at most {MAX_CUTOFF:,}, not {value}")
 
 
-def fail(message: str, code: int = EXIT_FINDINGS) -> NoReturn:
-    """Print ``message`` on stderr and leave with ``code`` (never a traceback)."""
-    print(message, file=sys.stderr)
-    raise typer.Exit(code)
+def check_at_least(option: str, value: int, low: int) -> None:
+    """``option must be at least LOW, not VALUE`` (exit 2)."""
+    if value < low:
+        usage_error(f"{option} must be at least {low}, not {value}")
+
+
+def check_format(fmt: str, choices: Sequence[str]) -> None:
+    """``--format must be a, b or c, not 'x'`` (exit 2)."""
+    if fmt not in choices:
+        listed = f"{', '.join(choices[:-1])} or {choices[-1]}"
+        usage_error(f"--format must be {listed}, not {fmt!r}")
+
+
+def check_measure_cutoffs(chosen: Sequence[measures.Measure], k: int) -> None:
+    for m in chosen:
+        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
+
+
+def parse_measures(names: Sequence[str]) -> list[measures.Measure]:
+    """Measure names parsed once, at the edge (an unknown name: exit 2)."""
+    try:
+        return measures.parse(list(names))
+    except measures.MeasureError as exc:
+        usage_error(str(exc))
 
 
 def warn(message: str) -> None:
@@ -108,10 +142,8 @@ def warn(message: str) -> None:
 
 
 def load_config(repo: Path | None) -> config_mod.Config:
-    try:
-        return config_mod.load(repo)
-    except config_mod.ConfigError as exc:
-        fail(f"error: {exc}", EXIT_USAGE)
+    """The repository's configuration (a :class:`~labelpool.config.ConfigError`: exit 2)."""
+    return config_mod.load(repo)
 
 
 @app.callback()
@@ -131,20 +163,12 @@ def comparison_options(
     measure: list[str] | None, default: Sequence[str], k: int, relevance_level: int, seed: int
 ) -> list[str]:
     """Check the options ``compare`` and ``check`` share; the parsed measure names (exit 2)."""
-    from labelpool import measures
-
-    if k < 1:
-        fail(f"error: --k must be at least 1, not {k}", EXIT_USAGE)
-    if relevance_level < 1:
-        fail(f"error: --relevance-level must be at least 1, not {relevance_level}", EXIT_USAGE)
+    check_at_least("--k", k, 1)
+    check_at_least("--relevance-level", relevance_level, 1)
     if seed < 0:
-        fail(f"error: --seed must be >= 0, not {seed}", EXIT_USAGE)
+        usage_error(f"--seed must be >= 0, not {seed}")
     check_cutoff("--k", k)
     check_cutoff("--relevance-level", relevance_level)
-    try:
-        chosen = measures.parse(measure or list(default))
-    except measures.MeasureError as exc:
-        fail(f"error: {exc}", EXIT_USAGE)
-    for m in chosen:
-        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
+    chosen = parse_measures(measure or list(default))
+    check_measure_cutoffs(chosen, k)
     return [m.name for m in chosen]

@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_FINDINGS, EXIT_USAGE, RepoOption, app, fail, load_config
+from labelpool.cli import _lazy
+from labelpool.cli._common import RepoOption, app, load_config
 
 
 @app.command("add")
@@ -16,11 +17,6 @@ def add_command(
     repo: RepoOption = None,
 ) -> None:
     """Create labels/ID.yaml for a question nobody has judged yet."""
-    from labelpool.workflows.importing import ImportFailed, add_question
-
     cfg = load_config(repo)
-    try:
-        path = add_question(cfg.labels_dir, qid, question)
-    except ImportFailed as exc:
-        fail(f"error: {exc}", EXIT_USAGE if exc.usage else EXIT_FINDINGS)
+    path = _lazy.import_workflow.add_question(cfg.labels_dir, qid, question)
     print(f"created {path}")

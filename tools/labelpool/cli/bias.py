@@ -7,7 +7,17 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, check_cutoff, fail, load_config
+from labelpool import measures
+from labelpool.cli import _lazy
+from labelpool.cli._common import (
+    LooseFormatOption,
+    RepoOption,
+    app,
+    check_cutoff,
+    load_config,
+    usage_error,
+)
+from labelpool.errors import InputError
 
 FORMATS = ("text", "json", "markdown")
 
@@ -24,7 +34,7 @@ def bias(
     relevance_level: Annotated[
         int, typer.Option("--relevance-level", min=1, help="As trec_eval's -l.")
     ] = 1,
-    fmt: Annotated[str, typer.Option("--format", help="text, json or markdown.")] = "text",
+    fmt: LooseFormatOption = "text",
     repo: RepoOption = None,
 ) -> None:
     """Leave each pooled system out of the pool: how much do it and the ranking move?
@@ -35,29 +45,27 @@ def bias(
     least two pooled systems (exit 1 saying which are missing otherwise).
     """
     if fmt not in FORMATS:
-        fail(f"error: --format must be one of {', '.join(FORMATS)} (got {fmt!r})", EXIT_USAGE)
+        usage_error(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     check_cutoff("--k", k)
     check_cutoff("--relevance-level", relevance_level)
     cfg = load_config(repo)
-
-    from labelpool import labelset
-    from labelpool.report import bias as render
-    from labelpool.runs import RunError
-    from labelpool.workflows import bias as workflow
-    from labelpool.workflows.provenance import ProvenanceError
-
+    workflow = _lazy.bias_workflow
     try:
         measure = workflow.canonical_measure(measure)
-    except ValueError as exc:
-        fail(f"error: -m: {exc}", EXIT_USAGE)
-    from labelpool import measures as measures_mod
-
-    check_cutoff(f"the cut-off of {measure}", measures_mod.parse([measure])[0].depth(k))
-    try:
-        labels = labelset.load(cfg)
+    except ValueError as exc:  # MeasureError
+        usage_error(f"-m: {exc}")
+    check_cutoff(f"the cut-off of {measure}", measures.parse([measure])[0].depth(k))
+    try:  # until these classes descend from LabelpoolError
+        labels = _lazy.labelset.load(cfg)
         report = workflow.audit(cfg, labels, measure=measure, k=k, relevance_level=relevance_level)
-    except (workflow.BiasError, ProvenanceError, RunError, labelset.LabelSetError) as exc:
-        fail(f"error: {exc}")
+    except (
+        workflow.BiasError,
+        _lazy.provenance_workflow.ProvenanceError,
+        _lazy.runs.RunError,
+        _lazy.labelset.LabelSetError,
+    ) as exc:
+        raise InputError(str(exc)) from None
+    render = _lazy.bias_report
     if fmt == "json":
         sys.stdout.write(render.render_json(report))
     elif fmt == "markdown":

@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 
+from labelpool import gitio
+from labelpool.cli import _lazy
 from labelpool.cli._common import (
-    EXIT_USAGE,
     CutoffOption,
     MeasuresOption,
     RelevanceLevelOption,
@@ -18,10 +19,11 @@ from labelpool.cli._common import (
     SeedOption,
     app,
     comparison_options,
-    fail,
     load_config,
+    usage_error,
     warn,
 )
+from labelpool.errors import InputError
 
 
 @app.command("check")
@@ -52,22 +54,18 @@ def check(
 ) -> None:
     """Exit 0 when RUN is not worse than REF, 1 when significantly worse, 3 when the comparison
     is not meaningful (unjudged rates), 2 on usage errors."""
-    from labelpool import gitio, labelset, yamlio
-    from labelpool import runs as runs_mod
-    from labelpool.report import compare as report
-    from labelpool.workflows import check as workflow
-    from labelpool.workflows.compare import in_repo
-
+    workflow = _lazy.check_workflow
+    runs = _lazy.runs
     cfg = load_config(repo)
     if not budget >= 0 or budget == float("inf"):  # also refuses nan
-        fail(f"error: --budget must be a number >= 0, not {budget}", EXIT_USAGE)
+        usage_error(f"--budget must be a number >= 0, not {budget}")
     parsed = comparison_options(measure, workflow.COMPARE_DEFAULT, k, relevance_level, seed)
-    try:
-        run_path = runs_mod.resolve(cfg, in_repo(cfg, run))
-    except runs_mod.RunError as exc:
-        fail(f"error: {exc}", EXIT_USAGE)
-    try:
-        labels = labelset.load(cfg)
+    try:  # until RunError descends from LabelpoolError: a run that is not there is a usage error
+        run_path = runs.resolve(cfg, _lazy.compare_workflow.in_repo(cfg, run))
+    except runs.RunError as exc:
+        usage_error(str(exc))
+    try:  # until these classes descend from LabelpoolError
+        labels = _lazy.labelset.load(cfg)
         outcome = workflow.check(
             cfg,
             labels,
@@ -81,13 +79,12 @@ def check(
             labels_commit=gitio.head_commit(cfg.root),
         )
     except workflow.CheckError as exc:
-        fail(f"error: {exc}", EXIT_USAGE)
-    except runs_mod.RunError as exc:
-        fail(f"error: {exc}")
-    except (labelset.LabelSetError, yamlio.YamlError, gitio.GitError) as exc:
-        fail(f"error: {exc}")
+        usage_error(str(exc))
+    except (runs.RunError, _lazy.labelset.LabelSetError, _lazy.yamlio.YamlError) as exc:
+        raise InputError(str(exc)) from None
     for note in outcome.result.warnings:
         warn(note)
+    report = _lazy.compare_report
     if fmt is ReportFormat.json:
         doc = report.to_json(outcome.result)
         doc["check"] = {

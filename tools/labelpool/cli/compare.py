@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
+from labelpool import gitio
+from labelpool.cli import _lazy
 from labelpool.cli._common import (
-    EXIT_USAGE,
     CutoffOption,
     MeasuresOption,
     RelevanceLevelOption,
@@ -17,10 +18,11 @@ from labelpool.cli._common import (
     SeedOption,
     app,
     comparison_options,
-    fail,
     load_config,
+    usage_error,
     warn,
 )
+from labelpool.errors import InputError
 
 
 @app.command("compare")
@@ -43,19 +45,15 @@ def compare(
 ) -> None:
     """Compare systems: delta, both unjudged rates and their reading, significance, the range
     over unjudged documents, the judging cost and a verdict."""
-    from labelpool import gitio, labelset, yamlio
-    from labelpool import runs as runs_mod
-    from labelpool.report import compare as report
-    from labelpool.workflows import compare as workflow
-
+    workflow = _lazy.compare_workflow
     cfg = load_config(repo)
     if len(runs) < 2 and baseline is None:
-        fail("error: compare needs two runs (BASELINE CHALLENGER) or --baseline NAME", EXIT_USAGE)
+        usage_error("compare needs two runs (BASELINE CHALLENGER) or --baseline NAME")
     if len(runs) > 2 and baseline is None:
-        fail("error: with more than two runs, say which is the baseline: --baseline NAME", 2)
+        usage_error("with more than two runs, say which is the baseline: --baseline NAME")
     parsed = comparison_options(measure, workflow.COMPARE_DEFAULT, k, relevance_level, seed)
-    try:
-        labels = labelset.load(cfg)
+    try:  # until these classes descend from LabelpoolError
+        labels = _lazy.labelset.load(cfg)
         loaded, base_name = workflow.load_runs(cfg, runs, baseline)
         result = workflow.compare(
             cfg,
@@ -68,14 +66,17 @@ def compare(
             seed=seed,
             labels_commit=gitio.head_commit(cfg.root),
         )
-    except runs_mod.RunError as exc:
-        fail(f"error: {exc}", EXIT_USAGE if exc.line is None and not exc.path.exists() else 1)
-    except (labelset.LabelSetError, yamlio.YamlError) as exc:
-        fail(f"error: {exc}")
+    except _lazy.runs.RunError as exc:
+        if exc.line is None and not exc.path.exists():
+            usage_error(str(exc))
+        raise InputError(str(exc)) from None
+    except (_lazy.labelset.LabelSetError, _lazy.yamlio.YamlError) as exc:
+        raise InputError(str(exc)) from None
     except workflow.CompareError as exc:
-        fail(f"error: {exc}", EXIT_USAGE)
+        usage_error(str(exc))
     for note in result.warnings:
         warn(note)
+    report = _lazy.compare_report
     if fmt is ReportFormat.json:
         print(json.dumps(report.to_json(result), indent=2))
     elif fmt is ReportFormat.markdown:

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from labelpool.cli import _lazy
 from labelpool.cli._common import (
-    EXIT_USAGE,
+    LooseFormatOption,
     RepoOption,
     app,
-    check_cutoff,
-    fail,
+    check_format,
+    check_measure_cutoffs,
     load_config,
+    parse_measures,
+    usage_error,
     warn,
 )
+from labelpool.errors import InputError
 
 RUN_SUFFIXES = (".trec", ".run", ".txt", ".tsv", ".jsonl", ".gz")
 
@@ -44,40 +49,30 @@ def diff(
         list[str] | None,
         typer.Option("-m", "--measure", help="Measures; the first is the headline (nDCG@10)."),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", help="text, json or markdown.")] = "text",
+    fmt: LooseFormatOption = "text",
     repo: RepoOption = None,
 ) -> None:
     """Semantic diff of the labels between REV and REV2: questions added or removed, question
     text edited, judgments added or removed, verdicts flipped, grades changed, classes created,
     merged or split, pool entries and pending batches. A pure reordering is no change."""
-    from labelpool.report import diff as report
-    from labelpool.workflows.diff import DiffError, diff, score_changes
-
-    if fmt not in ("text", "json", "markdown"):
-        fail(f"error: --format must be text, json or markdown, not {fmt!r}", EXIT_USAGE)
+    check_format(fmt, ("text", "json", "markdown"))
     rev, rev2, runs = _split(revs, scores)
     if runs and measure:
-        from labelpool import measures as measures_mod
-
-        try:
-            for m in measures_mod.parse(measure):
-                check_cutoff(f"the cut-off of {m.name}", m.depth(10))
-        except measures_mod.MeasureError as exc:
-            fail(f"error: {exc}", EXIT_USAGE)
+        check_measure_cutoffs(parse_measures(measure), 10)
     cfg = load_config(repo)
-    from labelpool import runs as runs_mod
-
     for spec in runs:
-        try:
-            runs_mod.resolve(cfg, spec)
-        except runs_mod.RunError as exc:  # no such file or system: a usage error
-            fail(f"error: {exc}", EXIT_USAGE)
-    try:
-        result = diff(cfg, rev, rev2)
+        try:  # until RunError descends from LabelpoolError: no such file or system is usage
+            _lazy.runs.resolve(cfg, spec)
+        except _lazy.runs.RunError as exc:
+            usage_error(str(exc))
+    workflow = _lazy.diff_workflow
+    try:  # until DiffError descends from LabelpoolError
+        result = workflow.diff(cfg, rev, rev2)
         if runs:
-            result = score_changes(cfg, result, runs, measure or ["nDCG@10"])
-    except DiffError as exc:
-        fail(f"error: {exc}")
+            result = workflow.score_changes(cfg, result, runs, measure or ["nDCG@10"])
+    except workflow.DiffError as exc:
+        raise InputError(str(exc)) from None
+    report = _lazy.diff_report
     if fmt == "json":
         print(json.dumps(report.to_json(result), indent=2, ensure_ascii=False))
     elif fmt == "markdown":
@@ -89,10 +84,8 @@ def diff(
 def _split(revs: list[str], scores: list[str] | None) -> tuple[str, str | None, list[str]]:
     """REV, REV2 and the runs, from the positional words (a shell expands ``--scores runs/*``
     into one option value and many positional words: the existing files among them are runs)."""
-    from pathlib import Path
-
     if not revs:
-        fail("error: missing REV (the revision to compare with)", EXIT_USAGE)
+        usage_error("missing REV (the revision to compare with)")
     rev, rest = revs[0], revs[1:]
     given = list(scores or [])
     runs: list[str] = []
@@ -102,15 +95,12 @@ def _split(revs: list[str], scores: list[str] | None) -> tuple[str, str | None, 
         is_file = Path(word).is_file()
         if not from_option and not (given and is_file):
             if rev2 is not None:
-                fail(
-                    f"error: unexpected argument {word!r} (REV [REV2] [--scores RUN...])",
-                    EXIT_USAGE,
-                )
+                usage_error(f"unexpected argument {word!r} (REV [REV2] [--scores RUN...])")
             rev2 = word
         elif is_file and not word.endswith(RUN_SUFFIXES):
             warn(f"{word}: not a run file (by its name), left out of --scores")
         else:
             runs.append(word)
     if given and not runs:
-        fail("error: --scores: no run file given", EXIT_USAGE)
+        usage_error("--scores: no run file given")
     return rev, rev2, runs

@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_FINDINGS, EXIT_USAGE, RepoOption, app, fail, load_config
+from labelpool.cli import _lazy
+from labelpool.cli._common import RepoOption, app, load_config, usage_error
+from labelpool.errors import EXIT_FINDINGS
 
 
 @app.command("fmt")
@@ -22,9 +24,7 @@ def fmt_command(
     repo: RepoOption = None,
 ) -> None:
     """Sort lists, quote ambiguous scalars, block style: comments and unknown keys kept."""
-    from labelpool.labelset import label_files
-    from labelpool.workflows.fmt import fmt
-
+    label_files = _lazy.labelset.label_files
     files: list[Path] = []
     if paths:
         for p in paths:
@@ -33,10 +33,10 @@ def fmt_command(
             elif p.is_file():
                 files.append(p)
             else:
-                fail(f"error: {p}: no such file or folder", EXIT_USAGE)
+                usage_error(f"{p}: no such file or folder")
     else:
         files = label_files(load_config(repo).labels_dir)
-    result = fmt(files, check=check)
+    result = _lazy.fmt_workflow.fmt(files, check=check)
     for error in result.errors:
         print(error)
     for path in result.changed:

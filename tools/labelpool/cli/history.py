@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config
+from labelpool.cli import _lazy
+from labelpool.cli._common import RepoOption, app, check_format, load_config, usage_error
 
 
 @app.command("history")
@@ -21,18 +22,12 @@ def history(
 ) -> None:
     """Each judgment of QUESTION (or of DOC): its verdict, who set it, when, in which batch,
     and what it was before. Honours .git-blame-ignore-revs."""
-    from labelpool.report import history as report
-    from labelpool.workflows.history import HistoryError, question_history
-
-    if fmt not in ("text", "json"):
-        fail(f"error: --format must be text or json, not {fmt!r}", EXIT_USAGE)
+    check_format(fmt, ("text", "json"))
     if doc is not None and not doc.strip():
-        fail("error: DOC is empty: give a document id, or leave it out", EXIT_USAGE)
+        usage_error("DOC is empty: give a document id, or leave it out")
     cfg = load_config(repo)
-    try:
-        result = question_history(cfg, question, doc)
-    except HistoryError as exc:
-        fail(f"error: {exc}")
+    result = _lazy.history_workflow.question_history(cfg, question, doc)
+    report = _lazy.history_report
     if fmt == "json":
         print(json.dumps(report.to_json(result), indent=2, ensure_ascii=False))
     else:

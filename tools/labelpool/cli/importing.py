@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_FINDINGS, EXIT_USAGE, RepoOption, app, fail, load_config
+from labelpool.cli import _lazy
+from labelpool.cli._common import RepoOption, load_config, sub_app
 
 if TYPE_CHECKING:
     from labelpool.workflows.importing import Imported
 
-T = TypeVar("T")
-
-import_app = typer.Typer(
-    name="import",
-    help="Create label files from TREC qrels, a BEIR folder or JSONL.",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
-app.add_typer(import_app, name="import")
+import_app = sub_app("import", "Create label files from TREC qrels, a BEIR folder or JSONL.")
 
 SystemOption = Annotated[
     str, typer.Option("--pool-system", help="System whose top k was judged (default: unknown).")
@@ -44,19 +36,15 @@ def _write(
     force: bool,
     unanswered: int = 0,
 ) -> None:
-    from labelpool.workflows.importing import ImportFailed, Provenance, write_labels
-
+    workflow = _lazy.import_workflow
     cfg = load_config(repo)
-    try:
-        result = write_labels(
-            cfg.labels_dir,
-            items,
-            Provenance(system=system, k=k, date=date),
-            force=force,
-            unanswered=unanswered,
-        )
-    except ImportFailed as exc:
-        fail(f"error: {exc}", EXIT_USAGE if exc.usage else EXIT_FINDINGS)
+    result = workflow.write_labels(
+        cfg.labels_dir,
+        items,
+        workflow.Provenance(system=system, k=k, date=date),
+        force=force,
+        unanswered=unanswered,
+    )
     print(
         f"imported {len(result.written)} question(s) into {cfg.labels_dir}: "
         f"{result.judgments} judged ({result.relevant} relevant), "
@@ -64,15 +52,6 @@ def _write(
         + (f"; overwrote {len(result.overwritten)}" if result.overwritten else "")
         + (f"; {unanswered} question(s) without judgments skipped" if unanswered else "")
     )
-
-
-def _run(reader: Callable[[], T]) -> T:
-    from labelpool.workflows.importing import ImportFailed
-
-    try:
-        return reader()
-    except ImportFailed as exc:
-        fail(f"error: {exc}", EXIT_USAGE if exc.usage else EXIT_FINDINGS)
 
 
 @import_app.command("trec")
@@ -89,15 +68,11 @@ def import_trec(
     repo: RepoOption = None,
 ) -> None:
     """Import graded TREC qrels (>= 1 relevant, 0 irrelevant, < 0 pooled but unjudged)."""
-    from labelpool.workflows import importing
-
-    def read() -> tuple[list[Imported], int]:
-        texts = importing.read_queries(queries)
-        rows = importing.read_qrels(qrels)
-        items = importing.from_rows(rows, texts, qrels)
-        return items, len(set(texts) - {i.id for i in items})
-
-    items, unanswered = _run(read)
+    workflow = _lazy.import_workflow
+    texts = workflow.read_queries(queries)
+    rows = workflow.read_qrels(qrels)
+    items = workflow.from_rows(rows, texts, qrels)
+    unanswered = len(set(texts) - {i.id for i in items})
     _write(repo, items, pool_system, pool_k, pool_date, force, unanswered)
 
 
@@ -112,9 +87,7 @@ def import_beir(
     repo: RepoOption = None,
 ) -> None:
     """Import a BEIR dataset folder's queries and qrels."""
-    from labelpool.workflows import importing
-
-    items, unanswered = _run(lambda: importing.read_beir(folder, split))
+    items, unanswered = _lazy.import_workflow.read_beir(folder, split)
     _write(repo, items, pool_system, pool_k, pool_date, force, unanswered)
 
 
@@ -130,7 +103,5 @@ def import_jsonl(
     repo: RepoOption = None,
 ) -> None:
     """Import one question per JSON line (judged_ids defaults to the relevant ones)."""
-    from labelpool.workflows import importing
-
-    items = _run(lambda: importing.read_jsonl(file))
+    items = _lazy.import_workflow.read_jsonl(file)
     _write(repo, items, pool_system, pool_k, pool_date, force)

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, app, fail, warn
+from labelpool.cli import _lazy
+from labelpool.cli._common import app, warn
 
 
 @app.command("init")
@@ -19,14 +20,7 @@ def init_command(
     ] = False,
 ) -> None:
     """Scaffold a label repository: config, schema, hooks, CI workflow, labels/, runs/."""
-    from labelpool.workflows.init import InitRefused, scaffold
-
-    try:
-        result = scaffold(folder, force=force)
-    except InitRefused as exc:
-        fail(f"error: {exc}", EXIT_USAGE)
-    except OSError as exc:
-        fail(f"error: {exc.filename or folder}: {exc.strerror or exc}", EXIT_USAGE)
+    result = _lazy.init_workflow.scaffold(folder, force=force)
     for path in result.created:
         print(f"created {path}")
     for path in result.skipped:

@@ -8,7 +8,10 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_USAGE, RepoOption, app, fail, load_config, warn
+from labelpool import oracle as oracle_mod
+from labelpool.cli import _lazy
+from labelpool.cli._common import NoCommitOption, RepoOption, app, load_config, usage_error, warn
+from labelpool.errors import InputError
 
 
 class OracleMissing(str, Enum):
@@ -34,31 +37,22 @@ def merge(
             help="Documents the reference does not know: stay pending, or count as irrelevant.",
         ),
     ] = OracleMissing.pending,
-    no_commit: Annotated[
-        bool, typer.Option("--no-commit", help="Write into the working tree only.")
-    ] = False,
+    no_commit: NoCommitOption = False,
     repo: RepoOption = None,
 ) -> None:
     """Fold filled verdicts of pending batches into the label lists, committed as their judges."""
-    from labelpool import batch, gitio, yamlio
-    from labelpool import oracle as oracle_mod
-    from labelpool.workflows import merge as workflow
-
     cfg = load_config(repo)
     reference = None
     if oracle is not None:
-        try:
-            reference = oracle_mod.read_qrels(oracle)
-        except oracle_mod.OracleError as exc:
-            fail(f"error: {exc}", EXIT_USAGE if exc.missing else 1)
+        reference = oracle_mod.read_qrels(oracle)
     elif oracle_missing is not OracleMissing.pending:
-        fail("error: --oracle-missing needs --oracle", EXIT_USAGE)
-    try:
-        result = workflow.merge(
+        usage_error("--oracle-missing needs --oracle")
+    try:  # until these classes descend from LabelpoolError
+        result = _lazy.merge_workflow.merge(
             cfg, oracle=reference, oracle_missing=oracle_missing.value, commit=not no_commit
         )
-    except (workflow.MergeError, batch.BatchError, yamlio.YamlError, gitio.GitError) as exc:
-        fail(f"error: {exc}")
+    except (_lazy.batch.BatchError, _lazy.yamlio.YamlError) as exc:
+        raise InputError(str(exc)) from None
     for note in result.notes:
         warn(note)
     for c in result.commits:

@@ -7,15 +7,18 @@ from typing import Annotated
 
 import typer
 
+from labelpool.cli import _lazy
 from labelpool.cli._common import (
-    EXIT_USAGE,
+    NoCommitOption,
     RepoOption,
     app,
+    check_at_least,
     check_cutoff,
-    fail,
     load_config,
+    usage_error,
     warn,
 )
+from labelpool.errors import InputError
 
 
 class PoolFormat(str, Enum):
@@ -41,9 +44,7 @@ def pool(
     no_text: Annotated[
         bool, typer.Option("--no-text", help="Leave question and chunk text out of the batch.")
     ] = False,
-    no_commit: Annotated[
-        bool, typer.Option("--no-commit", help="Write into the working tree only.")
-    ] = False,
+    no_commit: NoCommitOption = False,
     branch: Annotated[
         str | None, typer.Option("--branch", help="Branch name (default labelpool/batch-...).")
     ] = None,
@@ -52,24 +53,19 @@ def pool(
 ) -> None:
     """Pool RUNs at --depth, write the unjudged remainder as a pending batch, and commit it on
     a new branch."""
-    from labelpool import gitio, labelset, yamlio
-    from labelpool.report import pool as report
-    from labelpool.workflows import pool as workflow
-
     cfg = load_config(repo)
-    if depth < 1:
-        fail(f"error: --depth must be at least 1, not {depth}", EXIT_USAGE)
+    check_at_least("--depth", depth, 1)
     check_cutoff("--depth", depth)
     if max_docs is not None and max_docs < 0:
-        fail(f"error: --max-docs must be >= 0, not {max_docs}", EXIT_USAGE)
+        usage_error(f"--max-docs must be >= 0, not {max_docs}")
     wanted = None
     if questions is not None:
         wanted = [q.strip() for q in questions.split(",") if q.strip()]
         if not wanted:
-            fail(f"error: --questions {questions!r}: no question id given", EXIT_USAGE)
-    try:
-        labels = labelset.load(cfg)
-        result = workflow.run(
+            usage_error(f"--questions {questions!r}: no question id given")
+    try:  # until these classes descend from LabelpoolError
+        labels = _lazy.labelset.load(cfg)
+        result = _lazy.pool_workflow.run(
             cfg,
             labels,
             runs,
@@ -80,12 +76,11 @@ def pool(
             commit=not no_commit,
             branch=branch,
         )
-    except workflow.PoolError as exc:
-        fail(f"error: {exc}", EXIT_USAGE if isinstance(exc, workflow.PoolUsageError) else 1)
-    except (labelset.LabelSetError, yamlio.YamlError, gitio.GitError) as exc:
-        fail(f"error: {exc}")
+    except (_lazy.labelset.LabelSetError, _lazy.yamlio.YamlError) as exc:
+        raise InputError(str(exc)) from None
     for note in result.notes:
         if note != "nothing to write":
             warn(note)
+    report = _lazy.pool_report
     out = report.markdown(result) if fmt is PoolFormat.markdown else report.text(result)
     print(out, end="")

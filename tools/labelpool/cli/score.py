@@ -3,30 +3,36 @@ rate and its reading, one row per system."""
 
 from __future__ import annotations
 
+import shutil
 import sys
+import threading
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from labelpool import gitio, measures
+from labelpool.cli import _lazy
 from labelpool.cli._common import (
-    EXIT_USAGE,
     CutoffOption,
     MeasuresOption,
     RelevanceLevelOption,
     RepoOption,
     app,
     check_cutoff,
-    fail,
+    check_measure_cutoffs,
     load_config,
+    parse_measures,
+    usage_error,
     warn,
 )
+from labelpool.errors import InputError
 
 FORMATS = ("table", "json", "csv", "markdown")
 PROGRESS_AFTER = 1.0  # seconds: shorter jobs show no progress bar
 
 
-@app.command("score")
+@app.command("score", bare_errors=True)
 def score(
     runs: Annotated[
         list[str],
@@ -49,53 +55,41 @@ def score(
 ) -> None:
     """Score runs against the labels: raw, judged-only and optimistic, and the unjudged rate."""
     if fmt not in FORMATS:
-        fail(f"error: --format must be one of {', '.join(FORMATS)} (got {fmt!r})", EXIT_USAGE)
+        usage_error(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     if k < 1:
-        fail(f"error: --k must be at least 1 (got {k})", EXIT_USAGE)
+        usage_error(f"--k must be at least 1 (got {k})")
     if relevance_level < 1:
-        fail(f"error: --relevance-level must be at least 1 (got {relevance_level})", EXIT_USAGE)
+        usage_error(f"--relevance-level must be at least 1 (got {relevance_level})")
     check_cutoff("--k", k)
     check_cutoff("--relevance-level", relevance_level)
     names = list(name or [])
     if names and len(names) != len(runs):
-        fail(
-            f"error: --name given {len(names)} time(s) for {len(runs)} run(s); "
-            "give one name per run, in order",
-            EXIT_USAGE,
+        usage_error(
+            f"--name given {len(names)} time(s) for {len(runs)} run(s); "
+            "give one name per run, in order"
         )
-    from labelpool import measures as measures_mod
-
-    try:
-        chosen = measures_mod.parse(measure or list(measures_mod.DEFAULT))
-    except measures_mod.MeasureError as exc:
-        fail(f"error: {exc}", EXIT_USAGE)
-    for m in chosen:
-        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
+    chosen = parse_measures(measure or list(measures.DEFAULT))
+    check_measure_cutoffs(chosen, k)
     cfg = load_config(repo)
-
-    from labelpool import labelset
-    from labelpool import runs as runs_mod
-
+    runs_mod = _lazy.runs
     paths: list[Path] = []
     for spec in runs:
-        try:
+        try:  # until RunError descends from LabelpoolError
             paths.extend(runs_mod.expand(cfg, spec))
         except runs_mod.RunError as exc:
-            fail(str(exc))
+            raise InputError(str(exc)) from None
     system_names = names or [runs_mod.system_name(p) for p in paths]
     seen: dict[str, Path] = {}
     for system, path in zip(system_names, paths, strict=True):
         if system in seen:
-            fail(
-                f"error: two runs are named {system!r} ({seen[system]}, {path}); "
-                "use --name to tell them apart",
-                EXIT_USAGE,
+            usage_error(
+                f"two runs are named {system!r} ({seen[system]}, {path}); "
+                "use --name to tell them apart"
             )
         seen[system] = path
-    from labelpool.workflows import score as workflow
-
+    workflow = _lazy.score_workflow
     with _progress(paths) as advance:
-        try:
+        try:  # until these classes descend from LabelpoolError
             results = workflow.score_files(
                 cfg,
                 paths,
@@ -105,8 +99,8 @@ def score(
                 relevance_level=relevance_level,
                 on_progress=advance,
             )
-        except (runs_mod.RunError, labelset.LabelSetError, workflow.NothingToScore) as exc:
-            fail(str(exc))
+        except (runs_mod.RunError, _lazy.labelset.LabelSetError, workflow.NothingToScore) as exc:
+            raise InputError(str(exc)) from None
     for result in results:
         for message in result.warnings:
             warn(message)
@@ -115,8 +109,7 @@ def score(
             warn(f"{result.system}: {missing} judged question(s) missing from the run score 0")
 
     commit, dirty = _labels_commit(cfg.root)
-    from labelpool.report import score as render
-
+    render = _lazy.score_report
     options: dict[str, Any] = {
         "labels_commit": commit,
         "labels_dirty": dirty,
@@ -130,21 +123,17 @@ def score(
     elif fmt == "markdown":
         sys.stdout.write(render.render_markdown(results, **options))
     else:
-        import shutil
-
         width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
         sys.stdout.write(render.render_table(results, **options, width=width))
 
 
 def _labels_commit(root: Path) -> tuple[str | None, bool | None]:
-    from labelpool import gitio
-
     if gitio.toplevel(root) is None:
         return None, None
     commit = gitio.head_commit(root)
     try:
         dirty = gitio.is_dirty(root)
-    except gitio.GitError:
+    except gitio.GitError:  # a status git cannot give is "not known", not an error
         dirty = None
     return commit, dirty
 
@@ -158,14 +147,11 @@ class _progress:
         self.timer: Any = None
 
     def __enter__(self) -> Any:
-        import threading
-
-        from rich.console import Console
-        from rich.progress import Progress
-
-        console = Console(stderr=True)
+        console = _lazy.rich_console.Console(stderr=True)
         # on a terminal only: a log or a pipe gets no bar (and no stray blank line)
-        self.progress = Progress(console=console, transient=True, disable=not console.is_terminal)
+        self.progress = _lazy.rich_progress.Progress(
+            console=console, transient=True, disable=not console.is_terminal
+        )
         self.task = self.progress.add_task("scoring", total=self.total)
         self.timer = threading.Timer(PROGRESS_AFTER, self.progress.start)
         self.timer.daemon = True

@@ -10,7 +10,9 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli._common import EXIT_FINDINGS, EXIT_USAGE, RepoOption, app, fail, load_config
+from labelpool.cli import _lazy
+from labelpool.cli._common import RepoOption, app, load_config, usage_error
+from labelpool.errors import EXIT_FINDINGS, InputError
 
 
 class Format(str, Enum):
@@ -46,28 +48,32 @@ def validate(
     cfg = load_config(repo)
     for path in paths or ():
         if not path.exists() and not path.is_symlink():
-            fail(f"error: {path}: no such file or folder", EXIT_USAGE)
-
-    from labelpool.workflows.validate import validate as run
-
-    result = run(cfg, paths or None, allow_pending=allow_pending, use_cache=not no_cache)
+            usage_error(f"{path}: no such file or folder")
+    result = _lazy.validate_workflow.validate(
+        cfg, paths or None, allow_pending=allow_pending, use_cache=not no_cache
+    )
     # Further checks plug in here (e.g. provenance): extend `findings` before printing.
     findings = list(result.findings)
     if provenance:
-        from labelpool.workflows import provenance as prov
-
-        try:
-            checked = prov.check_files(cfg, paths or None)
-        except prov.ProvenanceError as exc:
-            fail(f"error: {exc}")
+        try:  # until ProvenanceError descends from LabelpoolError
+            checked = _lazy.provenance_workflow.check_files(cfg, paths or None)
+        except _lazy.provenance_workflow.ProvenanceError as exc:
+            raise InputError(str(exc)) from None
         print(checked.note(), file=sys.stderr)
         findings = sorted([*findings, *checked.findings])
     if fmt is Format.json:
-        print(json.dumps([
-            {"path": f.path, "line": f.line, "col": f.col, "rule": f.rule,
-             "severity": f.severity, "message": f.message}
+        rows = [
+            {
+                "path": f.path,
+                "line": f.line,
+                "col": f.col,
+                "rule": f.rule,
+                "severity": f.severity,
+                "message": f.message,
+            }
             for f in findings
-        ], indent=2))
+        ]
+        print(json.dumps(rows, indent=2))
     else:
         for finding in findings:
             print(finding)
@@ -82,9 +88,7 @@ def validate(
 
 
 def _print_rules() -> None:
-    from labelpool.rules.registry import all_rules
-
-    for rule in all_rules().values():
+    for rule in _lazy.rule_registry.all_rules().values():
         tag = "" if rule.severity == "error" else " (warning)"
         print(f"{rule.id}{tag}  {rule.doc}")
 

@@ -9,10 +9,32 @@ question id, then document id, in code-point order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
+from labelpool import yamlio
+from labelpool.errors import StateError, UsageError
 from labelpool.model import Label
 
 Row = tuple[str, str, int]
+
+
+class ExportFailed(StateError):
+    """The qrels cannot be written where asked (exit 1)."""
+
+
+def check_out_path(out: Path) -> None:
+    """``--out`` must be a regular file or nothing yet: atomic replacement would put a regular
+    file where a folder or a device is (:class:`UsageError`, exit 2)."""
+    if out.is_dir() or (out.exists() and not out.is_file()):
+        raise UsageError(f"--out {out}: not a regular file")
+
+
+def write_qrels(out: Path, text: str) -> None:
+    """Write ``text`` to ``out`` atomically (:class:`ExportFailed` when it cannot be written)."""
+    try:
+        yamlio.atomic_write_text(out, text)
+    except OSError as exc:
+        raise ExportFailed(f"cannot write: {exc.strerror or exc}", path=out) from None
 
 
 def qrels_rows(labels: Mapping[str, Label]) -> list[Row]:

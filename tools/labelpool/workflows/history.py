@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from labelpool import gitio
 from labelpool.config import Config
+from labelpool.errors import InputError
 from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf, Label
 from labelpool.workflows.revisions import (
     ID_PATTERN,
@@ -160,8 +161,8 @@ class QuestionHistory:
     judgments: tuple[Judgment, ...]
 
 
-class HistoryError(Exception):
-    """The history cannot be read; ``str()`` says why."""
+class HistoryError(InputError):
+    """The history cannot be read; ``str()`` says why (exit 1)."""
 
 
 def question_history(cfg: Config, question: str, doc: str | None = None) -> QuestionHistory:

@@ -18,18 +18,19 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from labelpool import yamlio
+from labelpool.errors import InputError, UsageError
 from labelpool.model import UNKNOWN_SYSTEM
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 
-class ImportFailed(Exception):
-    """Bad input; ``str()`` names the file and line. ``usage``: a command-line mistake."""
+class ImportFailed(InputError):
+    """Bad input; ``str()`` names the file and line (exit 1)."""
 
-    def __init__(self, message: str, *, usage: bool = False) -> None:
-        super().__init__(message)
-        self.usage = usage
+
+class ImportUsageError(UsageError, ImportFailed):
+    """A command-line mistake: a file that cannot be read, a bad option (exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
-        raise ImportFailed(f"{path}: cannot read: {exc.strerror or exc}", usage=True) from None
+        raise ImportUsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise ImportFailed(f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     yield from enumerate(text.splitlines(), start=1)
@@ -286,9 +287,7 @@ def read_beir(folder: Path, split: str = "test") -> tuple[list[Imported], int]:
     qrels_path = folder / "qrels" / f"{split}.tsv"
     for p in (queries_path, qrels_path):
         if not p.is_file():
-            raise ImportFailed(
-                f"{p}: not found (a BEIR folder has queries.jsonl and qrels/)", usage=True
-            )
+            raise ImportUsageError(f"{p}: not found (a BEIR folder has queries.jsonl and qrels/)")
     queries = read_queries(queries_path)
     rows = read_beir_qrels(qrels_path)
     items = from_rows(rows, queries, qrels_path)
@@ -366,11 +365,11 @@ def label_document(item: Imported, prov: Provenance) -> CommentedMap:
 
 def check_provenance(prov: Provenance) -> None:
     if not prov.system or any(c.isspace() for c in prov.system):
-        raise ImportFailed(f"--pool-system {prov.system!r}: a name without spaces", usage=True)
+        raise ImportUsageError(f"--pool-system {prov.system!r}: a name without spaces")
     if prov.k is not None and prov.k < 1:
-        raise ImportFailed(f"--pool-k {prov.k}: must be at least 1", usage=True)
+        raise ImportUsageError(f"--pool-k {prov.k}: must be at least 1")
     if prov.date is not None and not DATE_RE.fullmatch(prov.date):
-        raise ImportFailed(f"--pool-date {prov.date!r}: expected YYYY-MM-DD", usage=True)
+        raise ImportUsageError(f"--pool-date {prov.date!r}: expected YYYY-MM-DD")
 
 
 def write_labels(
@@ -413,14 +412,13 @@ def write_labels(
 def add_question(labels_dir: Path, qid: str, question: str) -> Path:
     """Create ``labels/<qid>.yaml`` for a question not judged yet; refuses an existing file."""
     if not ID_RE.fullmatch(qid):
-        raise ImportFailed(
+        raise ImportUsageError(
             f"question id {qid!r} is not allowed (letters, digits, '.', '_', '-'; "
-            "starting with a letter or digit; at most 128)",
-            usage=True,
+            "starting with a letter or digit; at most 128)"
         )
     text = " ".join(question.split())
     if not text:
-        raise ImportFailed("the question text is empty", usage=True)
+        raise ImportUsageError("the question text is empty")
     path = labels_dir / f"{qid}.yaml"
     if path.exists() or path.is_symlink():
         raise ImportFailed(f"{path}: exists already")

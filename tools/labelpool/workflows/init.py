@@ -8,10 +8,12 @@ from importlib import resources
 from pathlib import Path
 
 from labelpool import yamlio
+from labelpool.errors import UsageError
 
 
-class InitRefused(Exception):
-    """The target cannot be scaffolded (not empty without ``force``, or not a folder)."""
+class InitRefused(UsageError):
+    """The target cannot be scaffolded (not empty without ``force``, not a folder, or a file
+    cannot be written there): exit 2."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,15 @@ def _template(name: str) -> str | None:
 
 
 def scaffold(target: Path, *, force: bool = False) -> InitResult:
-    """Create the files of a new label repository in ``target``."""
+    """Create the files of a new label repository in ``target``; a file that cannot be
+    written is :class:`InitRefused` naming it."""
+    try:
+        return _scaffold(target, force)
+    except OSError as exc:
+        raise InitRefused(str(exc.strerror or exc), path=exc.filename or target) from None
+
+
+def _scaffold(target: Path, force: bool) -> InitResult:
     if target.exists() and not target.is_dir():
         raise InitRefused(f"{target}: exists and is not a folder")
     if target.is_dir() and any(target.iterdir()) and not force:

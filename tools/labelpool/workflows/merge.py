@@ -38,6 +38,7 @@ from typing import Any, Literal
 from labelpool import batch as batch_mod
 from labelpool import gitio
 from labelpool.config import Config
+from labelpool.errors import StateError
 from labelpool.labelset import label_files
 from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf, label_from_data
 from labelpool.oracle import ORACLE_EMAIL, ORACLE_NAME, Oracle
@@ -45,8 +46,8 @@ from labelpool.oracle import ORACLE_EMAIL, ORACLE_NAME, Oracle
 OracleMissing = Literal["pending", "irrelevant"]
 
 
-class MergeError(Exception):
-    """The merge is refused; the message lists every problem (``path:line:col: ...``)."""
+class MergeError(StateError):
+    """The merge is refused; the message lists every problem (``path:line:col: ...``); exit 1."""
 
 
 @dataclass(frozen=True, order=True)

@@ -31,16 +31,17 @@ from typing import Any
 from labelpool import batch as batch_mod
 from labelpool import gitio
 from labelpool.config import Config
+from labelpool.errors import StateError, UsageError
 from labelpool.labelset import LabelSet
 from labelpool.model import label_from_data
 
 
-class PoolError(Exception):
-    """The batch cannot be made; the message says why."""
+class PoolError(StateError):
+    """The batch cannot be made; the message says why (exit 1)."""
 
 
-class PoolUsageError(PoolError):
-    """An option is wrong (the command line, not the repository)."""
+class PoolUsageError(UsageError, PoolError):
+    """An option is wrong (the command line, not the repository): exit 2."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,119 @@
+"""The one place command bodies reach the heavy modules (start-up speed).
+
+``labelpool --help`` must start in at most 0.15 s. The workflows, the renderers, the label set,
+the run readers and rich pull in ruamel, numpy, pyarrow, jsonschema and rich, which together
+take longer than that to import. So no module of ``labelpool.cli`` imports them at its top:
+a command body reaches them as attributes of this module (``_lazy.merge_workflow.merge(...)``),
+and the first access imports the module (PEP 562 module ``__getattr__``) and keeps it here.
+
+For the type checker the same names are plain imports (the ``TYPE_CHECKING`` branch), so
+``mypy --strict`` checks every call a command makes. Every other import in ``labelpool.cli``
+goes at the top of its module.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+_MODULES = {
+    "batch": "labelpool.batch",  # until BatchError descends from LabelpoolError
+    "labelset": "labelpool.labelset",
+    "runs": "labelpool.runs",
+    "rule_registry": "labelpool.rules.registry",
+    "yamlio": "labelpool.yamlio",  # until YamlError descends from LabelpoolError
+    "rich_console": "rich.console",
+    "rich_progress": "rich.progress",
+    "bias_workflow": "labelpool.workflows.bias",
+    "check_workflow": "labelpool.workflows.check",
+    "compare_workflow": "labelpool.workflows.compare",
+    "diff_workflow": "labelpool.workflows.diff",
+    "export_workflow": "labelpool.workflows.exporting",
+    "fmt_workflow": "labelpool.workflows.fmt",
+    "history_workflow": "labelpool.workflows.history",
+    "import_workflow": "labelpool.workflows.importing",
+    "init_workflow": "labelpool.workflows.init",
+    "merge_workflow": "labelpool.workflows.merge",
+    "pool_workflow": "labelpool.workflows.pool",
+    "poolinfo_workflow": "labelpool.workflows.poolinfo",
+    "provenance_workflow": "labelpool.workflows.provenance",
+    "score_workflow": "labelpool.workflows.score",
+    "validate_workflow": "labelpool.workflows.validate",
+    "bias_report": "labelpool.report.bias",
+    "compare_report": "labelpool.report.compare",
+    "diff_report": "labelpool.report.diff",
+    "history_report": "labelpool.report.history",
+    "pool_report": "labelpool.report.pool",
+    "poolinfo_report": "labelpool.report.poolinfo",
+    "score_report": "labelpool.report.score",
+}
+
+__all__ = [
+    "batch",
+    "bias_report",
+    "bias_workflow",
+    "check_workflow",
+    "compare_report",
+    "compare_workflow",
+    "diff_report",
+    "diff_workflow",
+    "export_workflow",
+    "fmt_workflow",
+    "history_report",
+    "history_workflow",
+    "import_workflow",
+    "init_workflow",
+    "labelset",
+    "merge_workflow",
+    "pool_report",
+    "pool_workflow",
+    "poolinfo_report",
+    "poolinfo_workflow",
+    "provenance_workflow",
+    "rich_console",
+    "rich_progress",
+    "rule_registry",
+    "runs",
+    "score_report",
+    "score_workflow",
+    "validate_workflow",
+    "yamlio",
+]
+
+if TYPE_CHECKING:
+    import rich.console as rich_console
+    import rich.progress as rich_progress
+
+    from labelpool import batch, labelset, runs, yamlio
+    from labelpool.report import bias as bias_report
+    from labelpool.report import compare as compare_report
+    from labelpool.report import diff as diff_report
+    from labelpool.report import history as history_report
+    from labelpool.report import pool as pool_report
+    from labelpool.report import poolinfo as poolinfo_report
+    from labelpool.report import score as score_report
+    from labelpool.rules import registry as rule_registry
+    from labelpool.workflows import bias as bias_workflow
+    from labelpool.workflows import check as check_workflow
+    from labelpool.workflows import compare as compare_workflow
+    from labelpool.workflows import diff as diff_workflow
+    from labelpool.workflows import exporting as export_workflow
+    from labelpool.workflows import fmt as fmt_workflow
+    from labelpool.workflows import history as history_workflow
+    from labelpool.workflows import importing as import_workflow
+    from labelpool.workflows import init as init_workflow
+    from labelpool.workflows import merge as merge_workflow
+    from labelpool.workflows import pool as pool_workflow
+    from labelpool.workflows import poolinfo as poolinfo_workflow
+    from labelpool.workflows import provenance as provenance_workflow
+    from labelpool.workflows import score as score_workflow
+    from labelpool.workflows import validate as validate_workflow
+else:
+
+    def __getattr__(name: str) -> object:
+        try:
+            module = importlib.import_module(_MODULES[name])
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        globals()[name] = module
+        return module
