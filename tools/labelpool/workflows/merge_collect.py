@@ -1,0 +1,197 @@
+"""``labelpool merge``, the reading: every pending entry of the repository, with its judge.
+
+Each label file holding a ``pending:`` block is read (round trip), checked against the label
+schema, and its entries become :class:`~labelpool.workflows.merge_fold.Decision`s (a verdict
+to fold, attributed to its judge) or :class:`Unresolved` entries (still pending, with why).
+The judge of a verdict line is its author in ``git blame`` (honouring
+``.git-blame-ignore-revs``); a line not committed yet is the current git user's; an empty
+verdict the oracle fills is the oracle's.
+"""
+
+from __future__ import annotations
+
+import stat
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from labelpool import batch as batch_mod
+from labelpool import gitio, labelset, schemas, yamlio
+from labelpool.config import Config
+from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf
+from labelpool.oracle import ORACLE_EMAIL, ORACLE_NAME, Oracle
+from labelpool.workflows.merge_fold import Decision, Judge, MergeError
+
+OracleMissing = Literal["pending", "irrelevant"]
+Cache = dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]]
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    path: Path
+    line: int
+    qid: str
+    batch: str
+    doc: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:1: {self.qid} {self.doc} ({self.batch}): {self.reason}"
+
+
+@dataclass(frozen=True)
+class _File:
+    path: Path
+    qid: str
+    batches: tuple[batch_mod.PendingBatch, ...]
+
+
+def read_label(
+    path: Path, text: str | None = None
+) -> tuple[Any, str, list[batch_mod.PendingBatch]]:
+    if text is None:
+        doc = yamlio.load_roundtrip(path)
+        data, text = doc.data, doc.text
+        if "\r" in text:  # CRLF: read as LF (as pool does); the file is written back with LF
+            text = text.replace("\r\n", "\n")
+            data = yamlio.loads_roundtrip(text, path)
+    else:
+        data = yamlio.loads_roundtrip(text, path)
+    batches = batch_mod.read(data, str(path), lambda kp: yamlio.node_position(data, tuple(kp))[0])
+    batch_mod.check_one_line(text, batches, str(path))
+    return data, text, batches
+
+
+def _has_pending(path: Path) -> bool:
+    try:
+        if not stat.S_ISREG(path.stat().st_mode) and not path.is_dir():
+            raise MergeError(f"{path}:1:1: not a regular file")  # a FIFO would block the read
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return True  # let the real reader report it
+    return text.startswith("pending:") or "\npending:" in text
+
+
+def _check_label(cfg: Config, path: Path) -> None:
+    """Refuse (``path:line:col: ...``) a label file that does not match the label schema."""
+    try:
+        labelset.load_files(
+            [path],
+            max_bytes=cfg.max_file_bytes,
+            max_depth=cfg.max_depth,
+            use_cache=False,  # one file: do not replace the folder's cache entry
+            schema_file=schemas.schema_path(schemas.LABEL, cfg.root),
+        )
+    except labelset.LabelSetError as exc:
+        raise MergeError(str(exc)) from None
+
+
+def judges_by_line(cfg: Config, path: Path, me: Judge) -> Callable[[int], Judge]:
+    if gitio.toplevel(cfg.root) is None:
+        return lambda line: me
+    try:
+        rel = str(path.relative_to(cfg.root))
+    except ValueError:  # outside the repository: nothing of it is committed
+        return lambda line: me
+    try:
+        lines = gitio.blame(cfg.root, rel)
+    except gitio.GitError as exc:
+        if gitio.head_commit(cfg.root) is None:  # no commit yet: nothing is committed
+            return lambda line: me
+        try:
+            gitio.git(cfg.root, "ls-files", "--error-unmatch", "--", rel)
+        except gitio.GitError:  # an untracked file: nothing of it is committed
+            return lambda line: me
+        # a tracked file blame cannot read (a bad .git-blame-ignore-revs): never guess judges
+        top = gitio.toplevel(cfg.root)
+        hint = ""
+        if top is not None and gitio.ignore_revs_file(top) is not None:
+            hint = f" (check {gitio.BLAME_IGNORE_FILE}: every line a commit of this repository)"
+        raise MergeError(f"{path}: cannot tell who wrote its verdicts: {exc}{hint}") from None
+    by_line = {b.line: b.info for b in lines}
+
+    def judge(line: int) -> Judge:
+        info = by_line.get(line)
+        if info is None or info.uncommitted:
+            return me
+        return Judge(info.author, info.author_mail)
+
+    return judge
+
+
+def collect(
+    cfg: Config,
+    me: Judge,
+    oracle: Oracle | None = None,
+    oracle_missing: OracleMissing = "pending",
+    cache: Cache | None = None,
+) -> tuple[list[_File], list[Decision], list[Unresolved]]:
+    """Every pending entry of the repository: decisions to fold (with their judge) and the
+    entries that stay pending."""
+    files: list[_File] = []
+    decisions: list[Decision] = []
+    unresolved: list[Unresolved] = []
+    for path in labelset.label_files(cfg.labels_dir):
+        if not _has_pending(path):
+            continue
+        try:
+            data, text, batches = read_label(path)
+        except (KeyError, TypeError, ValueError, AttributeError):  # a shape the schema explains
+            _check_label(cfg, path)
+            raise
+        _check_label(cfg, path)
+        if not batches:
+            continue
+        if cache is not None:
+            cache[path] = (data, text, batches)
+        qid = str(data.get("id"))
+        files.append(_File(path, qid, tuple(batches)))
+        judge_of: Callable[[int], Judge] | None = None
+        for b in batches:
+            for e in b.entries:
+                missing = False
+                if e.verdict is None:
+                    grade = oracle.verdict(qid, e.doc) if oracle is not None else None
+                    if grade is None and oracle is not None and oracle_missing == "irrelevant":
+                        grade, missing = 0, True
+                    if grade is None:
+                        reason = "no verdict yet" if oracle is None else "unknown to the oracle"
+                        unresolved.append(Unresolved(path, e.line, qid, b.batch, e.doc, reason))
+                        continue
+                    judge = Judge(ORACLE_NAME, ORACLE_EMAIL, oracle=True)
+                    decisions.append(
+                        Decision(
+                            path,
+                            qid,
+                            b.batch,
+                            e.doc,
+                            e.line,
+                            judge,
+                            grade=grade,
+                            oracle_missing=missing,
+                        )
+                    )
+                    continue
+                if judge_of is None:
+                    judge_of = judges_by_line(cfg, path, me)
+                judge = judge_of(e.line)
+                v = e.verdict
+                if isinstance(v, DuplicateOf):
+                    decisions.append(
+                        Decision(path, qid, b.batch, e.doc, e.line, judge, duplicate_of=v.doc)
+                    )
+                else:
+                    grade = 1 if v == RELEVANT else 0 if v == IRRELEVANT else int(v)
+                    decisions.append(
+                        Decision(path, qid, b.batch, e.doc, e.line, judge, grade=grade)
+                    )
+    return files, decisions, unresolved
+
+
+def commit_order(decisions: Sequence[Decision]) -> list[Decision]:
+    """Commit order: judges (see module doc), then plain verdicts before duplicates."""
+    return sorted(
+        decisions,
+        key=lambda d: (d.judge.order, d.duplicate_of is not None, str(d.path), d.line),
+    )
