@@ -10,6 +10,9 @@ import io
 import json
 import math
 
+from rich.console import Console
+from rich.table import Table
+
 from labelpool.report.markdown import escape_pipes_lt_mentions as _md
 from labelpool.workflows.bias import BiasReport, LeaveOut, to_json
 
@@ -99,9 +102,6 @@ def _detail_rows(lo: LeaveOut) -> list[list[str]]:
 
 def render_text(report: BiasReport, width: int = 120) -> str:
     """Rich tables: one summary row per left-out system, then every system's scores."""
-    from rich.console import Console
-    from rich.table import Table
-
     console = Console(file=io.StringIO(), width=width, record=True, color_system=None)
     console.print(headline(report), soft_wrap=True)
     summary = Table(title=None, show_lines=False)
@@ -117,7 +117,7 @@ def render_text(report: BiasReport, width: int = 120) -> str:
         for row in _detail_rows(lo):
             table.add_row(*row)
         console.print(table)
-    return console.export_text()
+    return "".join(line.rstrip() + "\n" for line in console.export_text().splitlines())
 
 
 def render_json(report: BiasReport) -> str:

@@ -29,11 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from labelpool import batch as batch_mod
-from labelpool import gitio
+from labelpool import corpus, gitio, yamlio
+from labelpool import runs as runs_mod
 from labelpool.config import Config
 from labelpool.errors import StateError, UsageError
 from labelpool.labelset import LabelSet
 from labelpool.model import label_from_data
+from labelpool.workflows import score as score_wf
 
 
 class PoolError(StateError):
@@ -126,17 +128,15 @@ def today() -> str:
 
 
 def load_runs(cfg: Config, specs: Sequence[str], depth: int) -> tuple[SystemRun, ...]:
-    from labelpool import runs
-
     out: list[SystemRun] = []
     for spec in specs:
         try:
-            path = runs.resolve(cfg, spec)
-        except runs.RunError as exc:  # no such file or system: a usage error, as in compare
+            path = runs_mod.resolve(cfg, spec)
+        except runs_mod.RunError as exc:  # no such file or system: a usage error, as in compare
             raise PoolUsageError(str(exc)) from None
         try:
-            run = runs.read_run(path)
-        except runs.RunError as exc:
+            run = runs_mod.read_run(path)
+        except runs_mod.RunError as exc:
             raise PoolError(str(exc)) from None
         if any(r.name == run.name for r in out):
             raise PoolUsageError(f"{spec}: system {run.name!r} is given twice")
@@ -219,9 +219,7 @@ def plan(
     for r in runs:
         if r.run is None:
             continue
-        from labelpool.workflows import score
-
-        unjudged[r.name] = float(score.unjudged_at(r.run, labels, judged_qids, depth)[1])
+        unjudged[r.name] = float(score_wf.unjudged_at(r.run, labels, judged_qids, depth)[1])
     return PoolPlan(
         batch=batch_mod.batch_id(date, systems, depth),
         systems=systems,
@@ -276,8 +274,6 @@ def load_texts(cfg: Config, plan_: PoolPlan) -> tuple[dict[str, str | None], str
     wanted = {d for q in plan_.batched for d in q.docs}
     if cfg.corpus is None:
         return dict.fromkeys(wanted), "no corpus configured: chunk text is left out"
-    from labelpool import corpus
-
     texts = corpus.load_texts(cfg)
     out: dict[str, str | None] = {}
     for d in wanted:
@@ -302,8 +298,6 @@ def prepare(
 ) -> tuple[list[tuple[Path, str]], list[str]]:
     """The new text of every file the batch changes, each checked, and notes; nothing is
     written, so a problem in any file (or in the corpus) leaves the tree untouched."""
-    from labelpool import corpus, yamlio
-
     notes: list[str] = []
     texts: Mapping[str, str | None] | None = None
     if with_text and plan_.batched:
@@ -358,8 +352,6 @@ def prepare(
 
 def apply(changes: Sequence[tuple[Path, str]]) -> list[Path]:
     """Write what :func:`prepare` computed (each file atomically); return the files."""
-    from labelpool import yamlio
-
     for path, text in changes:
         yamlio.atomic_write_text(path, text)
     return [path for path, _ in changes]
@@ -368,8 +360,6 @@ def apply(changes: Sequence[tuple[Path, str]]) -> list[Path]:
 def add_pool_entries(data: Any, entries: Sequence[tuple[str, int, str, str | None]]) -> bool:
     """Append ``{system, k, date, run}`` entries to a round-trip label's ``pool`` list, skipping
     any already covered (same system, a ``k`` at least as deep, and the same or no run)."""
-    from labelpool import yamlio
-
     pool = data.get("pool")
     existing = [
         (str(p.get("system")), p.get("k"), p.get("run")) for p in pool or () if isinstance(p, dict)
