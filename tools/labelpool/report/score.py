@@ -241,4 +241,4 @@ def render_table(
             console.print(detail)
     out = console.file
     assert isinstance(out, io.StringIO)
-    return out.getvalue()
+    return "".join(line.rstrip() + "\n" for line in out.getvalue().splitlines())
