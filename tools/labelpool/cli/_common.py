@@ -159,6 +159,9 @@ class ReportFormat(str, Enum):
     markdown = "markdown"
 
 
+ReportFormatOption = Annotated[ReportFormat, typer.Option("--format", help="Output format.")]
+
+
 def comparison_options(
     measure: list[str] | None, default: Sequence[str], k: int, relevance_level: int, seed: int
 ) -> list[str]:

@@ -9,20 +9,9 @@ from typing import Annotated
 import typer
 
 from labelpool import gitio
+from labelpool.cli import _common as common
 from labelpool.cli import _lazy
-from labelpool.cli._common import (
-    CutoffOption,
-    MeasuresOption,
-    RelevanceLevelOption,
-    RepoOption,
-    ReportFormat,
-    SeedOption,
-    app,
-    comparison_options,
-    load_config,
-    usage_error,
-    warn,
-)
+from labelpool.cli._common import app, load_config, usage_error, warn
 from labelpool.errors import InputError
 
 
@@ -37,20 +26,18 @@ def check(
             "copy of RUN is used.",
         ),
     ],
-    measure: MeasuresOption = None,
+    measure: common.MeasuresOption = None,
     budget: Annotated[
         float,
         typer.Option(
             "--budget", help="Tolerated loss: fail when the CI's upper end is below -BUDGET."
         ),
     ] = 0.0,
-    k: CutoffOption = 10,
-    relevance_level: RelevanceLevelOption = 1,
-    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")] = (
-        ReportFormat.text
-    ),
-    seed: SeedOption = 0,
-    repo: RepoOption = None,
+    k: common.CutoffOption = 10,
+    relevance_level: common.RelevanceLevelOption = 1,
+    fmt: common.ReportFormatOption = common.ReportFormat.text,
+    seed: common.SeedOption = 0,
+    repo: common.RepoOption = None,
 ) -> None:
     """Exit 0 when RUN is not worse than REF, 1 when significantly worse, 3 when the comparison
     is not meaningful (unjudged rates), 2 on usage errors."""
@@ -59,7 +46,7 @@ def check(
     cfg = load_config(repo)
     if not budget >= 0 or budget == float("inf"):  # also refuses nan
         usage_error(f"--budget must be a number >= 0, not {budget}")
-    parsed = comparison_options(measure, workflow.COMPARE_DEFAULT, k, relevance_level, seed)
+    parsed = common.comparison_options(measure, workflow.COMPARE_DEFAULT, k, relevance_level, seed)
     try:  # until RunError descends from LabelpoolError: a run that is not there is a usage error
         run_path = runs.resolve(cfg, _lazy.compare_workflow.in_repo(cfg, run))
     except runs.RunError as exc:
@@ -85,7 +72,7 @@ def check(
     for note in outcome.result.warnings:
         warn(note)
     report = _lazy.compare_report
-    if fmt is ReportFormat.json:
+    if fmt is common.ReportFormat.json:
         doc = report.to_json(outcome.result)
         doc["check"] = {
             "status": outcome.status,
@@ -95,7 +82,7 @@ def check(
             "reasons": list(outcome.reasons),
         }
         print(json.dumps(doc, indent=2))
-    elif fmt is ReportFormat.markdown:
+    elif fmt is common.ReportFormat.markdown:
         print(report.to_markdown(outcome.result), end="")
         print(f"\n**check: {outcome.status}** against `{outcome.reference}`\n")
         for reason in outcome.reasons:

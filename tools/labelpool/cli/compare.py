@@ -8,20 +8,9 @@ from typing import Annotated
 import typer
 
 from labelpool import gitio
+from labelpool.cli import _common as common
 from labelpool.cli import _lazy
-from labelpool.cli._common import (
-    CutoffOption,
-    MeasuresOption,
-    RelevanceLevelOption,
-    RepoOption,
-    ReportFormat,
-    SeedOption,
-    app,
-    comparison_options,
-    load_config,
-    usage_error,
-    warn,
-)
+from labelpool.cli._common import app, load_config, usage_error, warn
 from labelpool.errors import InputError
 
 
@@ -34,14 +23,12 @@ def compare(
         str | None,
         typer.Option("--baseline", help="Compare every other run against this system."),
     ] = None,
-    measure: MeasuresOption = None,
-    k: CutoffOption = 10,
-    relevance_level: RelevanceLevelOption = 1,
-    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")] = (
-        ReportFormat.text
-    ),
-    seed: SeedOption = 0,
-    repo: RepoOption = None,
+    measure: common.MeasuresOption = None,
+    k: common.CutoffOption = 10,
+    relevance_level: common.RelevanceLevelOption = 1,
+    fmt: common.ReportFormatOption = common.ReportFormat.text,
+    seed: common.SeedOption = 0,
+    repo: common.RepoOption = None,
 ) -> None:
     """Compare systems: delta, both unjudged rates and their reading, significance, the range
     over unjudged documents, the judging cost and a verdict."""
@@ -51,7 +38,7 @@ def compare(
         usage_error("compare needs two runs (BASELINE CHALLENGER) or --baseline NAME")
     if len(runs) > 2 and baseline is None:
         usage_error("with more than two runs, say which is the baseline: --baseline NAME")
-    parsed = comparison_options(measure, workflow.COMPARE_DEFAULT, k, relevance_level, seed)
+    parsed = common.comparison_options(measure, workflow.COMPARE_DEFAULT, k, relevance_level, seed)
     try:  # until these classes descend from LabelpoolError
         labels = _lazy.labelset.load(cfg)
         loaded, base_name = workflow.load_runs(cfg, runs, baseline)
@@ -77,9 +64,9 @@ def compare(
     for note in result.warnings:
         warn(note)
     report = _lazy.compare_report
-    if fmt is ReportFormat.json:
+    if fmt is common.ReportFormat.json:
         print(json.dumps(report.to_json(result), indent=2))
-    elif fmt is ReportFormat.markdown:
+    elif fmt is common.ReportFormat.markdown:
         print(report.to_markdown(result), end="")
     else:
         report.render_text(result)
