@@ -52,7 +52,7 @@ def bias(
     workflow = _lazy.bias_workflow
     try:
         measure = workflow.canonical_measure(measure)
-    except ValueError as exc:  # MeasureError
+    except (ValueError, measures.MeasureError) as exc:  # the prefix says which option
         usage_error(f"-m: {exc}")
     check_cutoff(f"the cut-off of {measure}", measures.parse([measure])[0].depth(k))
     try:  # until these classes descend from LabelpoolError

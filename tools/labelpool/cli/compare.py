@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -54,7 +55,7 @@ def compare(
             labels_commit=gitio.head_commit(cfg.root),
         )
     except _lazy.runs.RunError as exc:
-        if exc.line is None and not exc.path.exists():
+        if exc.line is None and not Path(exc.path).exists():
             usage_error(str(exc))
         raise InputError(str(exc)) from None
     except (_lazy.labelset.LabelSetError, _lazy.yamlio.YamlError) as exc:
