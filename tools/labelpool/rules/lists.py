@@ -6,6 +6,7 @@ import itertools
 from typing import Any
 
 from labelpool.findings import Finding
+from labelpool.rules.schema import dotted
 from labelpool.rules.view import KeyPath, View
 
 DOC_LISTS = ("relevant_doc_ids", "judged_ids", "pooled_unjudged_ids")
@@ -22,8 +23,6 @@ def _doc_lists(view: View) -> list[KeyPath]:
 
 
 def _label(keypath: KeyPath) -> str:
-    from labelpool.rules.schema import dotted
-
     return dotted(keypath)
 
 

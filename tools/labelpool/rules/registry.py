@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from labelpool.findings import Severity
+from labelpool.yamlfile import SAFETY_RULES
 
 # Bump whenever a rule changes what it reports: cached per-file results are keyed by it.
 RULES_VERSION = "1"
@@ -56,12 +57,8 @@ RULES: dict[str, Rule] = _rules(
 
 
 def all_rules() -> dict[str, Rule]:
-    """The YAML safety rules of ``yamlio`` (LP001-LP019) followed by these."""
+    """The YAML safety rules of ``yamlfile`` (LP001-LP019) followed by these."""
     out: dict[str, Rule] = {}
-    try:
-        from labelpool.yamlio import SAFETY_RULES
-    except ImportError:  # pragma: no cover - yamlio without a registry
-        SAFETY_RULES = {}
     for rid, doc in sorted(SAFETY_RULES.items()):
         out[rid] = Rule(rid, "error", doc)
     out.update(RULES)

@@ -2,38 +2,10 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-import yaml
-
 from labelpool.findings import Finding
 from labelpool.rules.schema import dotted
 from labelpool.rules.view import CANONICAL, View
-
-_STR = "tag:yaml.org,2002:str"
-
-
-@lru_cache(maxsize=65536)
-def misread(text: str) -> bool:
-    """True when a YAML 1.1 or 1.2 resolver reads the plain scalar ``text`` as a non-string.
-
-    ``yamlio.needs_quotes`` also flags strings that cannot be written plain in every context
-    (``a, b`` in a flow list); a plain scalar that was read from a file is only misread when
-    a resolver gives it another type.
-    """
-    from labelpool.yamlio import needs_quotes
-
-    if not needs_quotes(text):
-        return False
-    from ruamel.yaml.nodes import ScalarNode as RuamelScalarNode
-    from ruamel.yaml.resolver import VersionedResolver
-
-    if yaml.resolver.Resolver().resolve(yaml.ScalarNode, text, (True, False)) != _STR:
-        return True
-    return any(
-        str(VersionedResolver(version=v).resolve(RuamelScalarNode, text, (True, False))) != _STR
-        for v in ((1, 1), (1, 2))
-    )
+from labelpool.yamlfile import misread
 
 
 def check(view: View) -> list[Finding]:

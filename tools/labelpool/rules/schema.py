@@ -6,37 +6,40 @@ jsonschema-rs, when installed, is only a fast yes/no pre-check (tests prove they
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
+
+import jsonschema
 
 from labelpool.findings import Finding
 from labelpool.rules.view import CANONICAL, KeyPath, View
 
 MAX_MESSAGE = 160
 
+jsonschema_rs: ModuleType | None
+try:
+    import jsonschema_rs
+except ImportError:  # optional: only a fast pre-check
+    jsonschema_rs = None
+
 
 @lru_cache(maxsize=4)
 def fast_check(path: Path) -> Callable[[Any], bool] | None:
     """jsonschema-rs's ``is_valid`` for the schema at ``path``, or None without jsonschema-rs."""
-    try:
-        import jsonschema_rs
-    except ImportError:
+    if jsonschema_rs is None:
         return None
-    import json
-
     schema = json.loads(path.read_text(encoding="utf-8"))
     validator = jsonschema_rs.validator_for(schema, validate_formats=True)
-    return validator.is_valid
+    is_valid: Callable[[Any], bool] = validator.is_valid
+    return is_valid
 
 
 @lru_cache(maxsize=4)
 def full_validator(path: Path) -> Any:
-    import json
-
-    import jsonschema
-
     schema = json.loads(path.read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(
         schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER

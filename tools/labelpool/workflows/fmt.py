@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from ruamel.yaml.comments import CommentedMap
-
-from labelpool import yamlio
+from labelpool import atomic
+from labelpool.labelfile import format_label
+from labelpool.yamlfile import YamlError, dumps, load_roundtrip
 
 
 @dataclass(frozen=True)
@@ -17,34 +18,23 @@ class FmtResult:
     errors: tuple[str, ...]  # ``path:line:col: RULE message`` of files that cannot be read
 
 
-def format_text(text: str, path: Path | str = "<string>") -> str:
-    """Canonical text of one label file's (already guarded) text; raises ``YamlError``."""
-    data = yamlio.loads_roundtrip(text, path)
-    if not isinstance(data, CommentedMap):
-        raise yamlio.YamlError(str(path), 1, 1, "LP015", "the file is not a YAML mapping")
-    yamlio.format_label(data, text)
-    return yamlio.dumps(data)
-
-
 def format_file(path: Path, *, check: bool = False) -> bool:
     """Format ``path`` in place (atomic write); True when it changed (would change, ``check``)."""
-    import stat
-
     try:
         special = not stat.S_ISREG(path.stat().st_mode) and not path.is_dir()
     except OSError:
         special = False  # reading it reports the problem
     if special:  # a FIFO would block the read
-        raise yamlio.YamlError(str(path), 1, 1, "LP015", "not a regular file")
-    doc = yamlio.load_roundtrip(path)
-    yamlio.format_label(doc.data, doc.text)
-    text = yamlio.dumps(doc.data)
+        raise YamlError(str(path), 1, 1, "LP015", "not a regular file")
+    doc = load_roundtrip(path)
+    format_label(doc.data, doc.text)
+    text = dumps(doc.data)
     if text == doc.text:
         return False
     if path.is_symlink():
-        raise yamlio.YamlError(str(path), 1, 1, "LP037", "symlink; format the file itself")
+        raise YamlError(str(path), 1, 1, "LP037", "symlink; format the file itself")
     if not check:
-        yamlio.atomic_write_text(path, text)
+        atomic.write_text(path, text)
     return True
 
 
@@ -55,6 +45,6 @@ def fmt(paths: list[Path], *, check: bool = False) -> FmtResult:
     for path in paths:
         try:
             (changed if format_file(path, check=check) else unchanged).append(path)
-        except yamlio.YamlError as exc:
+        except YamlError as exc:
             errors.append(str(exc))
     return FmtResult(tuple(changed), tuple(unchanged), tuple(errors))

@@ -1,0 +1,29 @@
+"""The label format on top of :mod:`labelpool.yamlfile`: a label file's YAML shape.
+
+* :mod:`.edit`: canonical key order and sorted id lists (:func:`set_sorted_list`,
+  :func:`add_to_sorted_list`, :func:`remove_from_list`, :func:`set_mapping_item`,
+  :func:`remove_mapping_item`, :func:`canonical_index`).
+* :mod:`.canonical`: :func:`format_label`, the canonical form ``labelpool fmt`` writes.
+"""
+
+from labelpool.labelfile.canonical import format_label
+from labelpool.labelfile.edit import (
+    ID_LISTS,
+    add_to_sorted_list,
+    canonical_index,
+    remove_from_list,
+    remove_mapping_item,
+    set_mapping_item,
+    set_sorted_list,
+)
+
+__all__ = [
+    "ID_LISTS",
+    "add_to_sorted_list",
+    "canonical_index",
+    "format_label",
+    "remove_from_list",
+    "remove_mapping_item",
+    "set_mapping_item",
+    "set_sorted_list",
+]

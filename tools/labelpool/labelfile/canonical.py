@@ -1,0 +1,74 @@
+"""The canonical form of a label file (what ``labelpool fmt`` writes): :func:`format_label`."""
+
+from __future__ import annotations
+
+from labelpool.labelfile.edit import ID_LISTS
+from labelpool.yamlfile.tree import CommentedMap, CommentedSeq, Fixer, sort_mapping, sort_seq
+
+
+def format_label(data: CommentedMap, text: str | None = None) -> None:
+    """Bring a label's round-trip tree into canonical form, in place (what ``fmt`` does).
+
+    Id lists, ``grades`` and every class sorted in code-point order, classes by their first
+    member; strings a YAML 1.1 or 1.2 reader could misread are single-quoted (a plain
+    ``2026-06-02`` or ``0123`` is turned back into the string written, from ``text`` when
+    given); known lists in block style. Comments, key order and unknown keys are kept.
+    Idempotent.
+    """
+    fix = Fixer(text)
+    fix.value(data, "id")
+    fix.value(data, "question")
+    for key in ID_LISTS:
+        seq = data.get(key)
+        if isinstance(seq, CommentedSeq):
+            fix.items(seq)
+            sort_seq(seq)
+            if len(seq):
+                seq.fa.set_block_style()
+    grades = data.get("grades")
+    if isinstance(grades, CommentedMap):
+        fix.keys(grades)
+        sort_mapping(grades)
+        if len(grades):
+            grades.fa.set_block_style()
+    classes = data.get("relevant_classes")
+    if isinstance(classes, CommentedSeq):
+        for cls in classes:
+            if isinstance(cls, CommentedSeq):
+                fix.items(cls)
+                sort_seq(cls)
+                if len(cls):
+                    cls.fa.set_block_style()
+        sort_seq(classes, key=lambda c: [str(m) for m in c] if isinstance(c, list) else [str(c)])
+        if len(classes):
+            classes.fa.set_block_style()
+    pool = data.get("pool")
+    if isinstance(pool, CommentedSeq):
+        for entry in pool:
+            if isinstance(entry, CommentedMap):
+                for key in ("system", "date", "run"):
+                    if key in entry and entry[key] is not None:
+                        fix.value(entry, key)
+    pending = data.get("pending")
+    if isinstance(pending, CommentedSeq):
+        for batch in pending:
+            if not isinstance(batch, CommentedMap):
+                continue
+            for key in ("batch", "date"):
+                if key in batch and batch[key] is not None:
+                    fix.value(batch, key)
+            systems = batch.get("systems")
+            if isinstance(systems, CommentedSeq):
+                fix.items(systems)
+            docs = batch.get("docs")
+            if not isinstance(docs, CommentedSeq):
+                continue
+            for entry in docs:
+                if not isinstance(entry, CommentedMap):
+                    continue
+                fix.value(entry, "doc")
+                verdict = entry.get("verdict")
+                if isinstance(verdict, str):
+                    fix.value(entry, "verdict")
+                elif isinstance(verdict, CommentedMap) and "duplicate-of" in verdict:
+                    fix.value(verdict, "duplicate-of")

@@ -1,0 +1,304 @@
+"""The canonical line reader: a file in the block style labelpool writes, read line by line.
+
+About a sixth of the cost of libyaml's events; anything outside its small subset is left to
+the event pass (:data:`~labelpool.yamlfile.fast.ODD`). Property tests hold it to that pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from labelpool.yamlfile.fast import ODD, PlainText, resolve_11, suspect_11
+
+
+class NotCanonical(Exception):
+    """The text leaves the small YAML subset :func:`read_canonical` reads: use the event pass."""
+
+
+# Characters a plain scalar in this subset never starts with (YAML indicators: anchors,
+# aliases, tags, block scalars, directives, flow collections, quotes, comments, `-?:`).
+_BAD_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@`")
+# Anything that makes line-by-line reading unsafe: tabs, CR, YAML's other line breaks, BOM.
+_NOT_LINEWISE = re.compile("[\t\r\u2028\u2029\ufeff\ufffe\uffff]")
+
+
+def read_canonical(
+    text: str,
+    max_depth: int,
+    suspect: Callable[[str], Any] | None = None,
+    plain: PlainText | None = None,
+) -> Any:
+    """Plain data of ``text`` when it is written in the block style labelpool writes, else
+    :data:`ODD`; the result is then exactly what :func:`scan_events` (and PyYAML) give.
+
+    Small on purpose: a top-level block mapping whose values are one-line plain or quoted
+    scalars, one-line flow lists and mappings of scalars, or block mappings and sequences
+    (``- - a`` and ``- k: v`` compact forms); comments. A block list of plain ids, the bulk
+    of a label, is split in C. Anything else (anchors, aliases, tags, block scalars,
+    multi-line scalars, directives, several documents, duplicate keys, deep nesting, odd
+    indentation, a scalar the resolver leaves to PyYAML) is not read here: the caller falls
+    back to the event pass, which applies every check. Property tests hold it to that pass.
+    Run it only on text :func:`text_findings` accepts.
+
+    ``suspect`` and ``plain`` work as in :func:`scan_events`, but ``plain(text, is_key)`` gets
+    the scalar's text and may raise :class:`NotCanonical`; the defaults read as PyYAML does.
+    """
+    if suspect is None or plain is None:
+        suspect, plain = suspect_11, _plain
+    if _NOT_LINEWISE.search(text) or not text.endswith("\n") or " \n" in text:
+        return ODD
+    body_text = _COMMENT_LINES.sub("", text)
+    if not body_text or body_text[0] == " ":
+        return ODD
+    out: dict[Any, Any] = {}
+    seen: set[str] = set()
+    try:
+        for section in _SECTION_SPLIT.split(body_text):
+            head, _, body = section.partition("\n")
+            if head.startswith(("---", "...", "- ")) or head == "-":
+                return ODD
+            key, rest = _new_key(head, plain, seen, out)
+            if rest and rest[0] != "#":
+                if body:
+                    return ODD  # a multi-line scalar
+                value = _scalar(rest, 1, max_depth, plain)
+            elif not body:
+                value = None
+            elif _PLAIN_LIST.fullmatch(body) and ": " not in body and " #" not in body:
+                if max_depth < 2:
+                    return ODD
+                value = body[4:-1].split("\n  - ")
+                if any(map(suspect, value)):
+                    value = [plain(v, False) for v in value]
+            elif _GRADE_MAP.fullmatch(body) and " #" not in body:
+                if max_depth < 2:
+                    return ODD
+                value = {plain(k, True): int(v) for k, v in _GRADE_ITEM.findall(body)}
+                if len(value) != body.count("\n"):
+                    return ODD  # duplicate keys: the event pass reports them
+            else:
+                rows: list[tuple[int, str]] = []
+                for line in body[:-1].split("\n"):
+                    content = line.lstrip(" ")
+                    rows.append((len(line) - len(content), content))
+                value, end = _block(rows, 0, rows[0][0], 2, max_depth, plain)
+                if end != len(rows):
+                    return ODD
+            out[key] = value
+    except NotCanonical:
+        return ODD
+    return out
+
+
+# full-line comments and blank lines (what the event pass skips too)
+_COMMENT_LINES = re.compile(r"^ *(?:#[^\n]*)?\n", re.MULTILINE)
+_SECTION_SPLIT = re.compile(r"(?<=\n)(?=[^ ])")
+# a block list of one-line plain scalars at indent 2 (no indicator first; checked for `: `
+# and ` #` separately)
+_PLAIN_LIST = re.compile(r"(?:  - [^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*\n)+")
+# a block mapping of plain keys to small positive integers at indent 2 (``grades``)
+_GRADE_MAP = re.compile(r"(?:  [^\s\-?:,\[\]{}#&*!|>'\"%@`][^\s:]*: [1-9][0-9]{0,8}\n)+")
+_GRADE_ITEM = re.compile(r"^  ([^\s:]+): ([0-9]+)$", re.MULTILINE)
+
+
+def _block(
+    rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int, plain: PlainText
+) -> tuple[Any, int]:
+    if depth > max_depth:
+        raise NotCanonical
+    content = rows[i][1]
+    if content == "-" or content.startswith("- "):
+        return _seq(rows, i, indent, depth, max_depth, plain)
+    return _map(rows, i, indent, depth, max_depth, plain)
+
+
+def _seq(
+    rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int, plain: PlainText
+) -> tuple[list[Any], int]:
+    out: list[Any] = []
+    n = len(rows)
+    while i < n and rows[i][0] == indent:
+        content = rows[i][1]
+        if not (content == "-" or content.startswith("- ")):
+            break
+        rest = content[1:].lstrip(" ")
+        if not rest:  # the item is the block below
+            if i + 1 < n and rows[i + 1][0] > indent:
+                item, i = _block(rows, i + 1, rows[i + 1][0], depth + 1, max_depth, plain)
+            else:
+                raise NotCanonical  # an empty item
+        elif rest == "-" or rest.startswith("- ") or _key_split(rest, plain) is not None:
+            rows[i] = (indent + len(content) - len(rest), rest)  # compact: `- - a`, `- k: v`
+            item, i = _block(rows, i, rows[i][0], depth + 1, max_depth, plain)
+        else:
+            item = _scalar(rest, depth, max_depth, plain)
+            i += 1
+            if i < n and rows[i][0] > indent:
+                raise NotCanonical  # a multi-line scalar
+        out.append(item)
+    if i < n and rows[i][0] > indent:
+        raise NotCanonical
+    return out, i
+
+
+def _map(
+    rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int, plain: PlainText
+) -> tuple[dict[Any, Any], int]:
+    out: dict[Any, Any] = {}
+    seen: set[str] = set()
+    n = len(rows)
+    while i < n and rows[i][0] == indent:
+        key, rest = _new_key(rows[i][1], plain, seen, out)
+        i += 1
+        if rest and rest[0] != "#":
+            value = _scalar(rest, depth, max_depth, plain)
+            if i < n and rows[i][0] > indent:
+                raise NotCanonical  # a multi-line scalar
+        elif i < n and rows[i][0] > indent:
+            value, i = _block(rows, i, rows[i][0], depth + 1, max_depth, plain)
+        elif i < n and rows[i][0] == indent and (rows[i][1] == "-" or rows[i][1].startswith("- ")):
+            value, i = _seq(rows, i, indent, depth + 1, max_depth, plain)  # `key:` then `- a`
+        else:
+            value = None
+        out[key] = value
+    if i < n and rows[i][0] > indent:
+        raise NotCanonical
+    return out, i
+
+
+def _quoted(s: str) -> tuple[str, int] | None:
+    """(value, index after the closing quote) of a one-line quoted scalar at the start of
+    ``s`` (single quotes with ``''``, double quotes without escapes), else None."""
+    quote = s[0]
+    if quote == "'":
+        j = 1
+        while True:
+            j = s.find("'", j)
+            if j < 0:
+                return None
+            if s.startswith("''", j):
+                j += 2
+                continue
+            return s[1:j].replace("''", "'"), j + 1
+    if quote == '"':
+        j = s.find('"', 1)
+        if j < 0 or "\\" in s[1:j]:
+            return None
+        return s[1:j], j + 1
+    return None
+
+
+def _plain(text: str, is_key: bool = False) -> Any:
+    """The value of a plain scalar as PyYAML reads it (``NotCanonical`` when it must)."""
+    if suspect_11(text):
+        value = resolve_11(text)
+        if value is ODD:
+            raise NotCanonical
+        return value
+    return text
+
+
+def _key_split(content: str, plain: PlainText) -> tuple[str, Any, str] | None:
+    """(key as written, key's value, the rest after the colon) of a ``key: ...`` line."""
+    if content[0] in "'\"":
+        quoted = _quoted(content)
+        if quoted is None:
+            return None
+        key, end = quoted
+        after = content[end:]
+        if after == ":" or after.startswith(": "):
+            return content[:end], key, after[1:]
+        return None
+    pos = content.find(": ")
+    if pos < 0:
+        if not content.endswith(":"):
+            return None
+        pos = len(content) - 1
+    text = content[:pos]
+    if (
+        not text
+        or text[0] in _BAD_FIRST
+        or ":" in text
+        or " #" in text
+        or text != text.rstrip(" ")
+        or len(text) > 1000
+    ):
+        return None
+    return text, plain(text, True), content[pos + 1 :]
+
+
+def _new_key(
+    content: str, plain: PlainText, seen: set[str], out: dict[Any, Any]
+) -> tuple[Any, str]:
+    """(key, what follows the colon, left-stripped) of a ``key: ...`` line of a mapping whose
+    keys so far are ``out`` (written as ``seen``, which gets this one); ``NotCanonical`` when
+    the line is no such key or repeats one (duplicate keys: the event pass reports them)."""
+    split = _key_split(content, plain)
+    if split is None:
+        raise NotCanonical
+    key_text, key, rest = split
+    if key_text in seen or key in out:
+        raise NotCanonical
+    seen.add(key_text)
+    return key, rest.lstrip(" ")
+
+
+def _after_value(rest: str) -> None:
+    """What follows a scalar on its line must be nothing or a comment."""
+    if rest and not (rest[0] == " " and rest.lstrip(" ")[:1] == "#"):
+        raise NotCanonical
+
+
+def _scalar(s: str, depth: int, max_depth: int, plain: PlainText) -> Any:
+    """A one-line block-context value: a quoted or plain scalar, or a flow list/mapping."""
+    first = s[0]
+    if first in "'\"":
+        quoted = _quoted(s)
+        if quoted is None:
+            raise NotCanonical
+        _after_value(s[quoted[1] :])
+        return quoted[0]
+    if first in "[{":
+        close = s.find("]" if first == "[" else "}")
+        if close < 0 or depth + 1 > max_depth:
+            raise NotCanonical
+        _after_value(s[close + 1 :])
+        inner = s[1:close].strip(" ")
+        if not inner:
+            return [] if first == "[" else {}
+        tokens = [t.strip(" ") for t in inner.split(",")]
+        if first == "[":
+            return [_flow_scalar(t, plain) for t in tokens]
+        out: dict[Any, Any] = {}
+        for token in tokens:
+            key_text, sep, value = token.partition(": ")
+            if not sep or key_text in out:
+                raise NotCanonical
+            key = _flow_scalar(key_text, plain, is_key=True)
+            if key in out:
+                raise NotCanonical
+            out[key] = _flow_scalar(value.lstrip(" "), plain)
+        return out
+    if first in _BAD_FIRST:
+        raise NotCanonical
+    cut = s.find(" #")
+    text = s if cut < 0 else s[:cut].rstrip(" ")
+    if ": " in text or text.endswith(":") or len(text) > 100_000:
+        raise NotCanonical
+    return plain(text, False)
+
+
+def _flow_scalar(token: str, plain: PlainText, is_key: bool = False) -> Any:
+    """One item of a one-line flow collection: a whole quoted scalar or a simple plain one."""
+    if not token:
+        raise NotCanonical
+    if token[0] in "'\"":
+        quoted = _quoted(token)
+        if quoted is None or quoted[1] != len(token):
+            raise NotCanonical
+        return quoted[0]
+    if token[0] in _BAD_FIRST or any(c in token for c in ":#[]{}'\""):
+        raise NotCanonical
+    return plain(token, is_key)
