@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+import ir_measures
 import pytest
+import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,8 +20,6 @@ from labelpool.measures import parse
 from labelpool.model import Label, label_from_data
 from labelpool.runs import read_run
 from labelpool.workflows.score import SystemScore, score
-
-pytrec_eval = pytest.importorskip("pytrec_eval")
 
 MEASURES = parse(["P@10 P@5 R@10 R@100 nDCG@10 nDCG@3 RR AP AP@100 Success@10 Success@1"])
 TOL = 1e-9
@@ -211,7 +211,6 @@ def test_generated_runs_agree_with_trec_eval(
 
 
 def test_judged_at_k_matches_ir_measures_on_cast(cast_dir: Path) -> None:
-    ir_measures = pytest.importorskip("ir_measures")
     qrels_path = cast_dir / "trec-cast-qrels-docs.2021.qrel"
     labels = labels_from_qrels(cast_qrels(cast_dir))
     wanted = [ir_measures.Judged @ 10, ir_measures.Judged @ 100]
@@ -229,7 +228,6 @@ def test_judged_at_k_matches_ir_measures_on_cast(cast_dir: Path) -> None:
 
 def test_judged_at_k_ties_follow_trec_eval_not_ir_measures(tmp_path: Path) -> None:
     """ir_measures breaks a score tie by doc id ascending; trec_eval (and we) descending."""
-    ir_measures = pytest.importorskip("ir_measures")
     labels = labels_from_qrels({"q": {"a": 1}})
     path = tmp_path / "tie.trec"
     path.write_text("q Q0 a 1 1.0 s\nq Q0 b 2 1.0 s\n")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from compare_helpers import build_repo, degraded, dense, git, init_git, write_run
+from conftest import skip_unless
 from labelpool.cli import main
 
 
@@ -123,8 +124,8 @@ def test_run_absent_at_revision_exits_2(gitrepo: Path, capsys: pytest.CaptureFix
 
 def test_console_script_exit_codes(gitrepo: Path) -> None:
     exe = shutil.which("labelpool")
-    if exe is None:
-        pytest.skip("the labelpool console script is not installed")
+    skip_unless(exe is not None, "the labelpool console script is not on PATH", "os")
+    assert exe is not None
     write_run(gitrepo / "runs" / "bm25.trec", degraded, "bm25")
     proc = subprocess.run(
         [exe, "check", "runs/bm25.trec", "--against", "HEAD", "-m", "nDCG@10"],

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import skip_unless
 from labelpool.cli import main
 
 MAIN = Path(__file__).resolve().parent.parent
@@ -594,11 +595,11 @@ def test_identical_runs_read_sign_cannot_flip(repo: Path, run: Run) -> None:
     assert "delta range  [+0.000, +0.000] (exact): the sign cannot flip" in out
 
 
-@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
 @pytest.mark.parametrize("args", [("pool-info",), ("export", "trec"), ("history", LABEL)])
 def test_output_that_cannot_be_written_is_an_error_not_a_traceback(
     repo: Path, args: tuple[str, ...]
 ) -> None:
+    skip_unless(Path("/dev/full").exists(), "needs /dev/full (Linux)", "os")
     with open("/dev/full", "w") as full:  # every write fails: disk full
         proc = subprocess.run(
             ["labelpool", *args], cwd=repo, stdout=full, stderr=subprocess.PIPE, text=True

@@ -331,8 +331,7 @@ def test_bad_run_file_names_file_and_line(repo: Path, capsys: pytest.CaptureFixt
 def test_shipped_example_shows_the_seed_scenario(capsys: pytest.CaptureFixture[str]) -> None:
     """The example repository in this checkout: the pooled bm25 against the dense challenger."""
     root = Path(__file__).resolve().parents[1]
-    if not (root / "runs" / "bm25.trec").is_file() or not (root / "runs" / "dense.trec").is_file():
-        pytest.skip("the shipped example (runs/bm25.trec, runs/dense.trec) is absent")
+    assert (root / "runs" / "bm25.trec").is_file() and (root / "runs" / "dense.trec").is_file()
     doc = _json(
         capsys, ["compare", "bm25", "dense", "-m", "R@10", "--format", "json", "--repo", str(root)]
     )

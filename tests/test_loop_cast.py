@@ -20,6 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+import pytrec_eval
 
 from labelpool import config, labelset, runs
 from labelpool.batch import quote
@@ -55,7 +56,6 @@ def label_text(qid: str, judged: dict[str, int], unjudged: list[str]) -> str:
 
 
 def test_cast_loop(cast_dir: Path, tmp_path: Path) -> None:
-    pytrec_eval = pytest.importorskip("pytrec_eval")
     qrels_path = cast_dir / "trec-cast-qrels-docs.2021.qrel"
     run_dir = cast_dir / "baselines" / "document_runs"
     first_run = runs.read_run(run_dir / f"{FIRST}.run")

@@ -60,8 +60,8 @@ def compare_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> Any:
 def example(tmp_path: Path) -> Path:
     needed = ["labels", "runs", "corpus", "schema", "pyproject.toml"]
     missing = [n for n in needed if not (ROOT / n).exists()]
-    if missing or not (ROOT / "corpus" / "ground-truth.qrels").is_file():
-        pytest.skip(f"the shipped example is incomplete here (missing: {missing})")
+    assert not missing, f"the shipped example is incomplete here (missing: {missing})"
+    assert (ROOT / "corpus" / "ground-truth.qrels").is_file(), "no corpus/ground-truth.qrels"
     repo = tmp_path / "example"
     repo.mkdir()
     for name in needed:

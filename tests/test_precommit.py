@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import skip_unless
+
 ROOT = Path(__file__).resolve().parents[1]
 
 LABEL = """\
@@ -56,8 +58,8 @@ def precommit(repo: Path, env: dict[str, str], *args: str) -> subprocess.Complet
 
 @pytest.fixture
 def hook_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    if shutil.which("pre-commit") is None or shutil.which("labelpool") is None:
-        pytest.skip("pre-commit or labelpool is not on PATH")
+    on_path = shutil.which("pre-commit") is not None and shutil.which("labelpool") is not None
+    skip_unless(on_path, "pre-commit or labelpool is not on PATH", "os")
     repo = tmp_path / "labels-repo"
     (repo / "labels").mkdir(parents=True)
     (repo / "schema").mkdir()
@@ -78,8 +80,11 @@ def hook_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     git(repo, "add", "-A")
     env = {**os.environ, "LABELPOOL_CACHE_DIR": str(tmp_path / "lp-cache")}
     installed = precommit(repo, env, "install-hooks")
-    if installed.returncode != 0:
-        pytest.skip(f"pre-commit could not build its hook environments: {installed.stdout[-300:]}")
+    skip_unless(
+        installed.returncode == 0,
+        f"pre-commit could not build its hook environments: {installed.stdout[-300:]}",
+        "os",
+    )
     return repo, env
 
 
@@ -107,8 +112,7 @@ def test_precommit_green_then_red(hook_repo: tuple[Path, dict[str, str]]) -> Non
 
 
 def test_hook_manifest_and_config_are_valid(tmp_path: Path) -> None:
-    if shutil.which("pre-commit") is None:
-        pytest.skip("pre-commit is not on PATH")
+    skip_unless(shutil.which("pre-commit") is not None, "pre-commit is not on PATH", "os")
     for cmd, name in (("validate-manifest", ".pre-commit-hooks.yaml"),
                       ("validate-config", ".pre-commit-config.yaml")):
         proc = subprocess.run(["pre-commit", cmd, str(ROOT / name)], capture_output=True,
