@@ -38,7 +38,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from labelpool.model import Verdict, _verdict
+from labelpool.errors import InputError
+from labelpool.model import BatchHead, Verdict, _verdict
+from labelpool.yamlfile import needs_quotes
 
 TEXT_WIDTH = 100  # comment lines are wrapped at about this many characters
 MAX_TEXT_CHARS = 4000  # longer chunk text is cut (and says so) to bound a batch's size
@@ -48,8 +50,8 @@ NOT_IN_CORPUS = "(not in the corpus)"
 _PLAIN = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./#+@=~-]*$")
 
 
-class BatchError(Exception):
-    """A pending block cannot be read or edited; ``str()`` is ``path:line:col: message``."""
+class BatchError(InputError):
+    """A pending block cannot be read or edited (exit 1): ``path:line:col: message``."""
 
 
 def batch_id(date: str, systems: Sequence[str], depth: int) -> str:
@@ -59,9 +61,7 @@ def batch_id(date: str, systems: Sequence[str], depth: int) -> str:
 
 def quote(value: str) -> str:
     """``value`` as a YAML scalar safe in block and flow context under YAML 1.1 and 1.2."""
-    from labelpool import yamlio
-
-    if _PLAIN.match(value) and not yamlio.needs_quotes(value):
+    if _PLAIN.match(value) and not needs_quotes(value):
         return value
     return "'" + value.replace("'", "''") + "'"
 
@@ -92,13 +92,9 @@ def comment_lines(label: str, text: str, indent: int = ENTRY_INDENT) -> list[str
 
 
 @dataclass(frozen=True)
-class NewBatch:
+class NewBatch(BatchHead):
     """What ``labelpool pool`` writes into one label file."""
 
-    batch: str
-    systems: tuple[str, ...]
-    depth: int
-    date: str
     runs: Mapping[str, str]  # system -> blob id of its run file
     docs: tuple[str, ...]  # in review order
     full_depth: Mapping[str, int] | None = None  # only when a budget cut the batch
@@ -163,7 +159,12 @@ def append(text: str, item: str) -> str:
     start, end = span
     head = lines[start].split("#", 1)[0].strip()
     if head not in ("pending:", "pending: []", "pending: null", "pending: ~"):
-        raise BatchError(f"<text>:{start + 1}:1: `pending` is not a block list; cannot add a batch")
+        raise BatchError(
+            "`pending` is not a block list; cannot add a batch",
+            path="<text>",
+            line=start + 1,
+            column=1,
+        )
     if head != "pending:":
         lines[start] = "pending:\n"
     return "".join(lines[:end]) + item + "".join(lines[end:])
@@ -200,19 +201,25 @@ def read(data: Any, path: str, line_of: Any) -> list[PendingBatch]:
     out: list[PendingBatch] = []
     pending = data.get("pending") or ()
     if not isinstance(pending, list):
-        raise BatchError(f"{path}:{line_of(('pending',))}:1: `pending` is a list of batches")
+        raise BatchError(
+            "`pending` is a list of batches", path=path, line=line_of(("pending",)), column=1
+        )
     for bi, b in enumerate(pending):
         if not isinstance(b, Mapping) or not isinstance(b.get("docs") or [], list):
-            raise BatchError(f"{path}:{line_of(('pending', bi))}:1: a batch is a mapping with docs")
+            raise BatchError(
+                "a batch is a mapping with docs", path=path, line=line_of(("pending", bi)), column=1
+            )
         entries = []
         for di, d in enumerate(b.get("docs") or ()):
             line = line_of(("pending", bi, "docs", di))
             if not isinstance(d, Mapping) or "doc" not in d:
-                raise BatchError(f"{path}:{line}:1: a pending entry is `{{doc: ID, verdict: ...}}`")
+                raise BatchError(
+                    "a pending entry is `{doc: ID, verdict: ...}`", path=path, line=line, column=1
+                )
             try:
                 verdict = _verdict(d.get("verdict"))
             except ValueError as exc:
-                raise BatchError(f"{path}:{line}:1: {exc}") from None
+                raise BatchError(str(exc), path=path, line=line, column=1) from None
             raw = d.get("verdict")
             entries.append(
                 Entry(bi, di, str(b.get("batch")), str(d["doc"]), verdict, raw, int(line))
@@ -246,7 +253,7 @@ def remove(
     lines = text.splitlines(keepends=True)
     span = _pending_span(lines)
     if span is None:
-        raise BatchError(f"{path}:1:1: no pending block to edit")
+        raise BatchError("no pending block to edit", path=path, line=1, column=1)
     start, end = span
     gone: set[int] = set()  # 0-based line numbers to delete
     left = [b for b in batches if any((b.index, e.doc_index) not in drop for e in b.entries)]
@@ -297,9 +304,11 @@ def relocate(
     new_lines = new_text.splitlines(keepends=True)
     old_span, new_span = _pending_span(old_lines), _pending_span(new_lines)
     if old_span is None or new_span is None:
-        raise BatchError(f"{path}:1:1: the pending block disappeared in a rewrite")
+        raise BatchError("the pending block disappeared in a rewrite", path=path, line=1, column=1)
     if old_lines[old_span[0] : old_span[1]] != new_lines[new_span[0] : new_span[1]]:
-        raise BatchError(f"{path}:{old_span[0] + 1}:1: the pending block changed in a rewrite")
+        raise BatchError(
+            "the pending block changed in a rewrite", path=path, line=old_span[0] + 1, column=1
+        )
     delta = new_span[0] - old_span[0]
     return [
         replace(
@@ -315,7 +324,10 @@ def _check_line(lines: list[str], e: Entry, path: str) -> None:
     body = re.split(r"\s+#", lines[e.line - 1].rstrip("\r\n"), maxsplit=1)[0].strip()
     if not (body.startswith("- {") and body.endswith("}")):
         raise BatchError(
-            f"{path}:{e.line}:1: a pending entry must be one line `- {{doc: ID, verdict: ...}}`"
+            "a pending entry must be one line `- {doc: ID, verdict: ...}`",
+            path=path,
+            line=e.line,
+            column=1,
         )
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from labelpool import __version__
+from labelpool import __version__, atomic
 
 FORMAT = 1
 RACY_NS = 2_000_000_000
@@ -73,11 +73,9 @@ def _load(file: Path, header: list[Any]) -> tuple[dict[str, list[Any]], dict[str
 
 
 def _write(file: Path, blob: dict[str, Any]) -> None:
-    from labelpool.yamlio import atomic_write_text
-
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(file, json.dumps(blob, separators=(",", ":"), ensure_ascii=False))
+        atomic.write_text(file, json.dumps(blob, separators=(",", ":"), ensure_ascii=False))
     except OSError:
         pass  # a cache that cannot be written is only a slower next read
 
@@ -89,8 +87,10 @@ def _json_native(value: Any) -> bool:
     kind = type(value)
     if kind is list and set(map(type, value)) <= _LEAF_TYPES:
         return True  # the common case (a list of ids), checked in C
-    if kind is dict and set(map(type, value)) <= {str} and set(map(type, value.values())) <= (
-        _LEAF_TYPES
+    if (
+        kind is dict
+        and set(map(type, value)) <= {str}
+        and set(map(type, value.values())) <= (_LEAF_TYPES)
     ):
         return True
     if value is None or isinstance(value, (str, bool, int, float)):

@@ -23,11 +23,17 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+import jsonschema
+
+from labelpool import schemas
 from labelpool.config import Config
+from labelpool.errors import InputError
+from labelpool.yamlfile import YamlError, load_fast, load_roundtrip, node_position
 
 
-class CorpusError(Exception):
-    """The corpus or versions file cannot be used; ``str()`` is a ``path:line:col: ...`` line."""
+class CorpusError(InputError):
+    """The corpus or versions file cannot be used (exit 1); ``str()`` is ``path:line:col: ...``;
+    ``path``, ``line`` and ``column`` say where."""
 
 
 @dataclass(frozen=True)
@@ -59,11 +65,15 @@ class CorpusTexts(Mapping[str, Text]):
                         if line.strip():
                             doc_id = self._parse(line, lineno).get("_id")
                             if not isinstance(doc_id, str):
-                                raise CorpusError(f"{self.path}:{lineno}:1: no string `_id`")
+                                raise CorpusError(
+                                    "no string `_id`", path=self.path, line=lineno, column=1
+                                )
                             offsets.setdefault(doc_id, offset)
                         offset += len(line)
             except OSError as exc:
-                raise CorpusError(f"{self.path}:1:1: cannot read corpus: {exc.strerror}") from None
+                raise CorpusError(
+                    f"cannot read corpus: {exc.strerror}", path=self.path, line=1, column=1
+                ) from None
             self._offsets = offsets
         return self._offsets
 
@@ -72,9 +82,9 @@ class CorpusTexts(Mapping[str, Text]):
             obj = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             col = getattr(exc, "colno", 1)
-            raise CorpusError(f"{self.path}:{lineno}:{col}: not JSON: {exc}") from None
+            raise CorpusError(f"not JSON: {exc}", path=self.path, line=lineno, column=col) from None
         if not isinstance(obj, dict):
-            raise CorpusError(f"{self.path}:{lineno}:1: not a JSON object")
+            raise CorpusError("not a JSON object", path=self.path, line=lineno, column=1)
         return obj
 
     def ids(self) -> frozenset[str]:
@@ -197,23 +207,21 @@ def load_versions(cfg: Config) -> Versions:
 
 def read_versions(path: Path, pattern: str | None, root: Path | None = None) -> Versions:
     """Read and check a versions file; raises :class:`CorpusError` with a position."""
-    from labelpool import schemas, yamlio
-
     try:
-        data = yamlio.load_fast(path)
-    except yamlio.YamlError as exc:
-        raise CorpusError(str(exc)) from None
-    import jsonschema
-
+        data = load_fast(path)
+    except YamlError as exc:
+        raise CorpusError(
+            f"{exc.rule} {exc.message}", path=exc.path, line=exc.line, column=exc.column
+        ) from None
     validator = jsonschema.Draft202012Validator(schemas.load(schemas.VERSIONS, root))
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         err = errors[0]
         keypath = tuple(err.absolute_path)
         try:
-            doc = yamlio.load_roundtrip(path)
-            line, col = yamlio.node_position(doc.data, keypath)
-        except (yamlio.YamlError, KeyError, IndexError, TypeError):
+            doc = load_roundtrip(path)
+            line, col = node_position(doc.data, keypath)
+        except (YamlError, KeyError, IndexError, TypeError):
             line, col = 1, 1
-        raise CorpusError(f"{path}:{line}:{col}: {err.message}")
+        raise CorpusError(err.message, path=path, line=line, column=col)
     return versions_from_mapping(data["supersedes"], pattern)

@@ -12,9 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from labelpool import cache, schemas, yamlio
+from labelpool import cache, schemas
 from labelpool.config import Config
+from labelpool.errors import InputError
 from labelpool.model import Label, label_from_data
+from labelpool.rules import lists
+from labelpool.rules import schema as schema_rule
+from labelpool.rules.check import check_bytes
+from labelpool.rules.identity import stem_mismatch
+from labelpool.rules.view import locate
+from labelpool.yamlfile import MAX_BYTES, MAX_DEPTH, YamlError, loads_checked
 
 _HINT = "`labelpool validate` lists every problem"
 
@@ -22,8 +29,8 @@ _HINT = "`labelpool validate` lists every problem"
 SHAPE_ERRORS = (KeyError, TypeError, ValueError, AttributeError)
 
 
-class LabelSetError(Exception):
-    """A label file cannot be read; ``str()`` is a ``path:line:col: message`` line."""
+class LabelSetError(InputError):
+    """A label file cannot be read (exit 1); ``str()`` is a ``path:line:col: message`` line."""
 
 
 @dataclass(frozen=True)
@@ -69,12 +76,12 @@ def read_guarded(
     path: Path,
     raw: bytes,
     *,
-    max_bytes: int = yamlio.MAX_BYTES,
-    max_depth: int = yamlio.MAX_DEPTH,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
 ) -> Any:
     """Plain data of one label file's bytes: the safety guard and the fast loader in one pass
-    (``yamlio.loads_checked``: the same data and errors as ``guard`` then ``loads_fast``)."""
-    return yamlio.loads_checked(raw, path, max_bytes=max_bytes, max_depth=max_depth)
+    (``yamlfile.loads_checked``: the same data and errors as ``guard`` then ``loads_fast``)."""
+    return loads_checked(raw, path, max_bytes=max_bytes, max_depth=max_depth)
 
 
 def digest_of(entries: list[tuple[str, str]]) -> str:
@@ -87,8 +94,6 @@ def digest_of(entries: list[tuple[str, str]]) -> str:
 
 def schema_valid(data: Any, schema_file: Path) -> bool:
     """Whether ``data`` matches the schema (jsonschema-rs when installed, else jsonschema)."""
-    from labelpool.rules import schema as schema_rule
-
     fast = schema_rule.fast_check(schema_file)
     if fast is not None:
         try:
@@ -103,15 +108,13 @@ def first_problem(
     raw: bytes | None,
     schema_file: Path | None = None,
     *,
-    max_bytes: int = yamlio.MAX_BYTES,
-    max_depth: int = yamlio.MAX_DEPTH,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
 ) -> str | None:
     """The first error ``labelpool validate`` reports on one file's bytes, as
     ``where:line:col: LPnnn message`` (None when its per-file rules find none)."""
     if raw is None:
         return None
-    from labelpool.rules.check import check_bytes
-
     schema_file = schema_file or schemas.schema_path(schemas.LABEL)
     try:
         result = check_bytes(raw, schema_file, max_bytes=max_bytes, max_depth=max_depth)
@@ -130,8 +133,8 @@ def label_of(
     raw: bytes | None = None,
     *,
     schema_file: Path | None = None,
-    max_bytes: int = yamlio.MAX_BYTES,
-    max_depth: int = yamlio.MAX_DEPTH,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
 ) -> Label:
     """The :class:`Label` of one file's plain data, or :class:`LabelSetError` saying where it
     is wrong (``where:line:col: ...``, positions from ``raw`` when given).
@@ -149,17 +152,15 @@ def label_of(
             return label_from_data(data)
         except SHAPE_ERRORS as exc:
             problem = f"not a valid label ({exc})"
-    precise = first_problem(
-        where, raw, schema_file, max_bytes=max_bytes, max_depth=max_depth
-    )
+    precise = first_problem(where, raw, schema_file, max_bytes=max_bytes, max_depth=max_depth)
     raise LabelSetError(f"{precise or f'{where}:1:1: {problem}'} ({_HINT})")
 
 
 def load_files(
     paths: list[Path],
     *,
-    max_bytes: int = yamlio.MAX_BYTES,
-    max_depth: int = yamlio.MAX_DEPTH,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
     use_cache: bool = True,
     schema_file: Path | None = None,
 ) -> LabelSet:
@@ -225,7 +226,7 @@ def _load_files(
             for path in paths:
                 raw = path.read_bytes()
                 entries.append(cache.Entry(path, cache.sha256(raw), parse(path, raw)))
-    except yamlio.YamlError as exc:
+    except YamlError as exc:
         raise LabelSetError(str(exc)) from None
     except OSError as exc:
         raise LabelSetError(f"{exc.filename}:1:1: cannot read: {exc.strerror}") from None
@@ -262,16 +263,13 @@ def _label_or_none(data: Any, schema_file: Path | None) -> Label | None:
 
 
 def _contradicts(label: Label) -> bool:
-    """Cheap test for what would change scores if let through, and validate refuses: a
+    """Whether the rules validate applies find what would change scores if let through: a
     relevant document not in ``judged_ids`` (LP025), a grade of a document neither relevant
     nor in a class (LP027), a judged document also marked pooled-unjudged (LP040)."""
-    judged = set(label.judged_ids)
-    members = label.class_members
-    relevant = set(label.relevant_doc_ids)
-    return (
-        not relevant <= judged
-        or any(d not in relevant and d not in members for d in label.grades)
-        or any(d in judged or d in members for d in label.pooled_unjudged_ids)
+    return bool(
+        lists.unjudged_relevant(label.relevant_doc_ids, set(label.judged_ids))
+        or lists.graded_out_of_scope(label.grades, label.relevant_doc_ids, label.relevant_classes)
+        or lists.judged_pooled_unjudged(label.pooled_unjudged_ids, label.judged)
     )
 
 
@@ -281,9 +279,6 @@ def _check_meaning(
     """Refuse a schema-valid label whose id is not its file name (LP022), or which
     :func:`_contradicts` flags and validate's per-file rules refuse (their first error)."""
     if label.id != path.stem:
-        from labelpool.rules.identity import stem_mismatch
-        from labelpool.rules.view import locate
-
         raw = _raw_or_none(path)
         line, col = locate(raw, ("id",)) if raw is not None else (1, 1)
         f = stem_mismatch(label.id, line, col, path.stem)[0]
@@ -305,8 +300,6 @@ def _raw_or_none(path: Path) -> bytes | None:
 
 def _duplicate(path: Path, qid: str, first: Path) -> str:
     """``path:line:col: ...`` for a second label file with the id ``qid``."""
-    from labelpool.rules.view import locate
-
     raw = _raw_or_none(path)
     line, col = locate(raw, ("id",)) if raw is not None else (1, 1)
     return (

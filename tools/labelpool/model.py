@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal, TypeAlias
 
-RELEVANT = "relevant"
-IRRELEVANT = "irrelevant"
+RELEVANT: Literal["relevant"] = "relevant"
+IRRELEVANT: Literal["irrelevant"] = "irrelevant"
 
 KNOWN_KEYS = (
     "id",
@@ -66,13 +66,21 @@ class PendingDoc:
 
 
 @dataclass(frozen=True)
-class Batch:
-    """A judging batch written by ``labelpool pool`` and folded in by ``labelpool merge``."""
+class BatchHead:
+    """What names a judging batch: its id, the systems pooled, the depth, the date. The one
+    definition behind a batch read from a label (:class:`Batch`), a batch being written
+    (``batch.NewBatch``) and a pool plan (``workflows.pool.PoolPlan``)."""
 
-    batch: str
+    batch: str  # ``2026-12-02-bm25+dense@20``
     systems: tuple[str, ...]
     depth: int
     date: str
+
+
+@dataclass(frozen=True)
+class Batch(BatchHead):
+    """A judging batch written by ``labelpool pool`` and folded in by ``labelpool merge``."""
+
     docs: tuple[PendingDoc, ...]
 
 
@@ -149,8 +157,12 @@ def _strs(value: Any) -> tuple[str, ...]:
 
 
 def _verdict(value: Any) -> Verdict:
-    if value is None or value in (RELEVANT, IRRELEVANT):
-        return value
+    if value is None:
+        return None
+    if value == RELEVANT:
+        return RELEVANT
+    if value == IRRELEVANT:
+        return IRRELEVANT
     if isinstance(value, bool):
         raise ValueError(f"verdict {value!r} is not relevant, irrelevant, a grade or duplicate-of")
     if isinstance(value, int):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Container, Iterable
 from typing import Any
 
 from labelpool.findings import Finding
@@ -73,35 +74,56 @@ def order(view: View) -> list[Finding]:
     return out
 
 
+def unjudged_relevant(relevant: Iterable[Any], judged: Container[Any]) -> list[int]:
+    """LP025: indexes of the relevant documents that are not judged."""
+    return [i for i, doc in enumerate(relevant) if doc not in judged]
+
+
+def judged_pooled_unjudged(pooled_unjudged: Iterable[Any], judged: Container[Any]) -> list[int]:
+    """LP040: indexes of the pooled-unjudged documents that are judged (``judged_ids`` and
+    class members)."""
+    return [i for i, doc in enumerate(pooled_unjudged) if doc in judged]
+
+
+def graded_out_of_scope(
+    grades: Iterable[Any], relevant: Iterable[Any], classes: Iterable[Iterable[Any]]
+) -> list[Any]:
+    """LP027: graded documents neither relevant nor in a relevance class."""
+    allowed = set(relevant)
+    allowed |= {d for c in classes for d in c}
+    return [doc for doc in grades if doc not in allowed]
+
+
 def within_judged(view: View) -> list[Finding]:
     judged = set(view.get(("judged_ids",)) or ())
     out: list[Finding] = []
-    for i, doc in view.items(("relevant_doc_ids",)):
-        if doc not in judged:
-            line, col = view.pos(("relevant_doc_ids", i))
-            out.append(Finding("", line, col, "LP025",
-                               f"relevant_doc_ids: {doc} is not in judged_ids (add it there)"))
+    relevant = view.get(("relevant_doc_ids",)) or []
+    for i in unjudged_relevant(relevant, judged):
+        line, col = view.pos(("relevant_doc_ids", i))
+        out.append(Finding("", line, col, "LP025",
+                           f"relevant_doc_ids: {relevant[i]} is not in judged_ids (add it there)"))
     judged |= {d for c in view.get(("relevant_classes",)) or () for d in c}
-    for i, doc in view.items(("pooled_unjudged_ids",)):
-        if doc in judged:
-            line, col = view.pos(("pooled_unjudged_ids", i))
-            out.append(Finding("", line, col, "LP040",
-                               f"pooled_unjudged_ids: {doc} is judged; remove it from "
-                               "pooled_unjudged_ids"))
+    pooled = view.get(("pooled_unjudged_ids",)) or []
+    for i in judged_pooled_unjudged(pooled, judged):
+        line, col = view.pos(("pooled_unjudged_ids", i))
+        out.append(Finding("", line, col, "LP040",
+                           f"pooled_unjudged_ids: {pooled[i]} is judged; remove it from "
+                           "pooled_unjudged_ids"))
     return out
 
 
 def grades_scope(view: View) -> list[Finding]:
-    grades = view.get(("grades",)) or {}
-    allowed = set(view.get(("relevant_doc_ids",)) or ())
-    allowed |= {d for c in view.get(("relevant_classes",)) or () for d in c}
     out: list[Finding] = []
-    for doc in grades:
-        if doc not in allowed:
-            line, col = view.pos(("grades", doc), key=True)
-            out.append(Finding("", line, col, "LP027",
-                               f"grades: {doc} is neither relevant nor in a relevance class "
-                               "(a judged-irrelevant document has grade 0 and no entry here)"))
+    out_of_scope = graded_out_of_scope(
+        view.get(("grades",)) or {},
+        view.get(("relevant_doc_ids",)) or (),
+        view.get(("relevant_classes",)) or (),
+    )
+    for doc in out_of_scope:
+        line, col = view.pos(("grades", doc), key=True)
+        out.append(Finding("", line, col, "LP027",
+                           f"grades: {doc} is neither relevant nor in a relevance class "
+                           "(a judged-irrelevant document has grade 0 and no entry here)"))
     return out
 
 

@@ -34,7 +34,7 @@ from labelpool import runs as runs_mod
 from labelpool.config import Config
 from labelpool.errors import StateError, UsageError
 from labelpool.labelset import LabelSet
-from labelpool.model import label_from_data
+from labelpool.model import BatchHead, label_from_data
 from labelpool.workflows import score as score_wf
 
 
@@ -69,11 +69,7 @@ class QuestionPlan:
 
 
 @dataclass(frozen=True)
-class PoolPlan:
-    batch: str
-    systems: tuple[str, ...]
-    depth: int
-    date: str
+class PoolPlan(BatchHead):
     runs: tuple[SystemRun, ...]
     questions: tuple[QuestionPlan, ...]  # every question the runs retrieve for
     # system -> unjudged rate at depth over the judged questions, as ``labelpool score`` says

@@ -13,16 +13,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from labelpool import gitio, labelset, schemas, yamlio
+from labelpool import gitio, labelset, schemas
 from labelpool.config import Config
+from labelpool.errors import InputError
 from labelpool.model import Label
+from labelpool.yamlfile import YamlError, loads_checked
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 WORKTREE = "working tree"
 
 
-class RevisionError(Exception):
-    """A revision or a label file in it cannot be read; ``str()`` says where and why."""
+class RevisionError(InputError):
+    """A revision or a label file in it cannot be read (exit 1); ``str()`` says where and why."""
 
 
 @dataclass(frozen=True)
@@ -49,14 +51,16 @@ def git_place(cfg: Config) -> GitPlace:
 def parse_label(content: bytes, where: str) -> Label:
     """A :class:`Label` from the bytes of one label file (``where`` names it in messages).
 
-    The same guarded one-pass reader as the working tree (``yamlio.loads_checked``: the
+    The same guarded one-pass reader as the working tree (``yamlfile.loads_checked``: the
     guard's first finding, else the fast loader's data), so a label from git and a label on
     disk are read alike.
     """
     try:
-        data = yamlio.loads_checked(content, where)
-    except yamlio.YamlError as exc:
-        raise RevisionError(str(exc)) from None
+        data = loads_checked(content, where)
+    except YamlError as exc:
+        raise RevisionError(
+            f"{exc.rule} {exc.message}", path=exc.path, line=exc.line, column=exc.column
+        ) from None
     try:
         return labelset.label_of(data, where, content)
     except labelset.LabelSetError as exc:

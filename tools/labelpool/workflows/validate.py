@@ -13,23 +13,30 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
-import re
 import stat
 import time
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from labelpool import __version__
+from labelpool import __version__, atomic, cache, schemas
 from labelpool.config import Config
+from labelpool.corpus import CorpusError, CorpusTexts, load_versions
 from labelpool.findings import Finding
+from labelpool.rules import check, corpus_ids, identity, schema
+from labelpool.rules.check import FileResult, check_bytes
+from labelpool.rules.classes import supersession
+from labelpool.rules.identity import fold
+from labelpool.rules.registry import RULES_VERSION
+from labelpool.rules.view import KeyPath, locate
 
 LABEL_SUFFIXES = (".yaml", ".yml")
 RACY_NS = 1_000_000_000
 PARALLEL_MIN = 400  # below this many uncached files one process is faster
-_POSITION = re.compile(r"^(?P<path>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$", re.S)
 
 
 @dataclass(frozen=True)
@@ -49,13 +56,8 @@ class ValidateResult:
 
 
 def default_cache_dir() -> Path:
-    env = os.environ.get("LABELPOOL_CACHE_DIR")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg:
-        return Path(xdg) / "labelpool"
-    return Path.home() / ".cache" / "labelpool"
+    """Where the validate cache lives: the parsed-label cache's folder."""
+    return cache.cache_dir()
 
 
 def display(path: Path, cwd: Path | None = None) -> str:
@@ -115,8 +117,6 @@ def _cache_file(cache_dir: Path, cfg: Config, kind: str) -> Path:
 
 
 def _cache_key(schema_file: Path, cfg: Config) -> str:
-    from labelpool.rules.registry import RULES_VERSION
-
     schema_hash = hashlib.sha256(schema_file.read_bytes()).hexdigest()
     return (f"{__version__}/{RULES_VERSION}/{schema_hash}/{cfg.max_file_bytes}/{cfg.max_depth}/"
             f"{_code_stamp()}")
@@ -127,15 +127,15 @@ def _code_stamp() -> str:
     rule invalidates cached results even when nobody bumped ``RULES_VERSION``."""
     package = Path(__file__).resolve().parents[1]
     h = hashlib.sha256()
-    for folder in (package / "rules", package):
+    for folder in (package / "rules", package / "yamlfile", package / "labelfile", package):
         for name in sorted(os.listdir(folder)):
-            if name.endswith(".py") and (folder.name == "rules" or name in _CODE_MODULES):
+            if name.endswith(".py") and (folder != package or name in _CODE_MODULES):
                 st = os.stat(folder / name)
                 h.update(f"{folder.name}/{name}:{st.st_size}:{st.st_mtime_ns};".encode())
     return h.hexdigest()[:16]
 
 
-_CODE_MODULES = ("yamlio.py", "model.py", "corpus.py", "findings.py", "schemas.py")
+_CODE_MODULES = ("model.py", "corpus.py", "findings.py", "schemas.py")
 
 
 def _read_cache(path: Path, key: str) -> dict[str, Any] | None:
@@ -152,12 +152,10 @@ def _read_cache(path: Path, key: str) -> dict[str, Any] | None:
 
 
 def _write_cache(path: Path, key: str, entries: dict[str, Any], **extra: Any) -> None:
-    from labelpool.yamlio import atomic_write_text
-
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"key": key, **extra, "entries": entries}, separators=(",", ":"))
-        atomic_write_text(path, text)
+        atomic.write_text(path, text)
     except OSError:
         pass  # a cache that cannot be written only costs time
 
@@ -166,8 +164,6 @@ def _write_cache(path: Path, key: str, entries: dict[str, Any], **extra: Any) ->
 
 
 def _check_chunk(args: tuple[list[bytes], str, int, int]) -> list[dict[str, Any]]:
-    from labelpool.rules.check import check_bytes
-
     raws, schema_file, max_bytes, max_depth = args
     return [
         check_bytes(raw, Path(schema_file), max_bytes=max_bytes, max_depth=max_depth).to_json()
@@ -181,12 +177,7 @@ def _check_all(
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers <= 1 or len(raws) < PARALLEL_MIN:
         return _check_chunk((raws, str(schema_file), cfg.max_file_bytes, cfg.max_depth))
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # Import and compile once here: forked workers inherit them instead of each redoing it.
-    from labelpool.rules import check, schema
-
+    # Compile once here: forked workers inherit it instead of each redoing it.
     schema.fast_check(schema_file)
     check.check_bytes(b"id: warm-up\n", schema_file, max_bytes=cfg.max_file_bytes,
                       max_depth=cfg.max_depth)
@@ -216,8 +207,6 @@ def validate(
     cwd: Path | None = None,
 ) -> ValidateResult:
     """Findings for ``paths`` (default: every label file), checked against the whole folder."""
-    from labelpool import schemas
-
     cwd = cwd or Path.cwd()
     schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
     files, links = _label_files(cfg.labels_dir)
@@ -364,8 +353,6 @@ def _run_all(
     digests: dict[str, str], use_cache: bool, jobs: int | None,
 ) -> tuple[dict[str, list[Finding]], int]:
     """Per-file results (cached by content) and cross-file rules for every file."""
-    from labelpool.rules.check import FileResult
-
     entries_path = _cache_file(cache_dir, cfg, "files")
     entries = (_read_cache(entries_path, cache_key) if use_cache else None) or {}
     missing = sorted({d for d in digests.values() if d not in entries})
@@ -392,9 +379,6 @@ def _cross_file(
     cfg: Config, results: dict[str, Any], raws: dict[str, bytes]
 ) -> dict[str, list[Finding]]:
     """id = file stem, id uniqueness, supersession in classes, judged ids in the corpus."""
-    from labelpool.rules import identity
-    from labelpool.rules.view import KeyPath, locate
-
     out: dict[str, list[Finding]] = {}
 
     def locator(key: str) -> Any:
@@ -419,13 +403,10 @@ def _cross_file(
             out.setdefault(key, []).append(replace(f, path=""))
 
     if any(len(c) > 1 for r in results.values() for c in r.classes):
-        from labelpool.corpus import CorpusError, load_versions
-        from labelpool.rules.classes import supersession
-
         try:
             versions = load_versions(cfg)
         except CorpusError as exc:
-            found = _from_message(str(exc), "LP031")
+            found = _finding_of(exc, "LP031")
             out.setdefault(found.path, []).append(replace(found, path=""))
         else:
             for key, result in results.items():
@@ -433,13 +414,10 @@ def _cross_file(
                     out.setdefault(key, []).extend(
                         supersession(result.classes, versions, locator(key)))
     if cfg.corpus is not None and any(r.lists or r.classes for r in results.values()):
-        from labelpool.corpus import CorpusError, CorpusTexts
-        from labelpool.rules import corpus_ids
-
         try:
             known = CorpusTexts(cfg.corpus).ids()
         except CorpusError as exc:
-            found = replace(_from_message(str(exc), "LP038"), severity="warning")
+            found = replace(_finding_of(exc, "LP038"), severity="warning")
             out.setdefault(found.path, []).append(replace(found, path=""))
         else:
             for key, result in results.items():
@@ -449,17 +427,15 @@ def _cross_file(
 
 
 def _clashing(ids: list[tuple[str, str, int, int]]) -> set[str]:
-    from labelpool.rules.identity import fold
-
     seen: dict[str, list[str]] = {}
     for key, qid, _, _ in ids:
         seen.setdefault(fold(qid), []).append(key)
     return {k for keys in seen.values() if len(keys) > 1 for k in keys}
 
 
-def _from_message(text: str, rule: str) -> Finding:
-    match = _POSITION.match(text)
-    if match is None:
-        return Finding("", 1, 1, rule, text)
-    path = str(Path(match["path"]).absolute())
-    return Finding(path, int(match["line"]), int(match["col"]), rule, match["msg"])
+def _finding_of(exc: CorpusError, rule: str) -> Finding:
+    """The finding ``rule`` for a corpus error, at the place the error names."""
+    if exc.path is None or exc.line is None:
+        return Finding("", 1, 1, rule, str(exc))
+    path = str(Path(exc.path).absolute())
+    return Finding(path, exc.line, exc.column or 1, rule, exc.message)
