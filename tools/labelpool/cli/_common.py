@@ -13,14 +13,16 @@ import sys
 from collections.abc import Callable, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
 from labelpool import config as config_mod
-from labelpool import measures
-from labelpool.cli import _handler
+from labelpool.cli import _handler, _lazy
 from labelpool.errors import UsageError
+
+if TYPE_CHECKING:
+    from labelpool.measures import Measure
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -124,16 +126,16 @@ def check_format(fmt: str, choices: Sequence[str]) -> None:
         usage_error(f"--format must be {listed}, not {fmt!r}")
 
 
-def check_measure_cutoffs(chosen: Sequence[measures.Measure], k: int) -> None:
+def check_measure_cutoffs(chosen: Sequence[Measure], k: int) -> None:
     for m in chosen:
         check_cutoff(f"the cut-off of {m.name}", m.depth(k))
 
 
-def parse_measures(names: Sequence[str]) -> list[measures.Measure]:
+def parse_measures(names: Sequence[str]) -> list[Measure]:
     """Measure names parsed once, at the edge (an unknown name: exit 2)."""
     try:
-        return measures.parse(list(names))
-    except measures.MeasureError as exc:
+        return _lazy.measures.parse(list(names))
+    except _lazy.measures.MeasureError as exc:
         usage_error(str(exc))
 
 

@@ -18,10 +18,13 @@ from typing import TYPE_CHECKING
 
 _MODULES = {
     "batch": "labelpool.batch",  # until BatchError descends from LabelpoolError
+    "gitio": "labelpool.gitio",
     "labelset": "labelpool.labelset",
+    "measures": "labelpool.measures",
+    "oracle": "labelpool.oracle",
     "runs": "labelpool.runs",
     "rule_registry": "labelpool.rules.registry",
-    "yamlio": "labelpool.yamlio",  # until YamlError descends from LabelpoolError
+    "yamlfile": "labelpool.yamlfile",  # until YamlError descends from LabelpoolError
     "rich_console": "rich.console",
     "rich_progress": "rich.progress",
     "bias_workflow": "labelpool.workflows.bias",
@@ -59,12 +62,15 @@ __all__ = [
     "diff_workflow",
     "export_workflow",
     "fmt_workflow",
+    "gitio",
     "history_report",
     "history_workflow",
     "import_workflow",
     "init_workflow",
     "labelset",
+    "measures",
     "merge_workflow",
+    "oracle",
     "pool_report",
     "pool_workflow",
     "poolinfo_report",
@@ -77,14 +83,14 @@ __all__ = [
     "score_report",
     "score_workflow",
     "validate_workflow",
-    "yamlio",
+    "yamlfile",
 ]
 
 if TYPE_CHECKING:
     import rich.console as rich_console
     import rich.progress as rich_progress
 
-    from labelpool import batch, labelset, runs, yamlio
+    from labelpool import batch, gitio, labelset, measures, oracle, runs, yamlfile
     from labelpool.report import bias as bias_report
     from labelpool.report import compare as compare_report
     from labelpool.report import diff as diff_report

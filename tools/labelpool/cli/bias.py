@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from labelpool import measures
 from labelpool.cli import _lazy
 from labelpool.cli._common import (
     LooseFormatOption,
@@ -52,9 +51,9 @@ def bias(
     workflow = _lazy.bias_workflow
     try:
         measure = workflow.canonical_measure(measure)
-    except (ValueError, measures.MeasureError) as exc:  # the prefix says which option
+    except (ValueError, _lazy.measures.MeasureError) as exc:  # the prefix says which option
         usage_error(f"-m: {exc}")
-    check_cutoff(f"the cut-off of {measure}", measures.parse([measure])[0].depth(k))
+    check_cutoff(f"the cut-off of {measure}", _lazy.measures.parse([measure])[0].depth(k))
     try:  # until these classes descend from LabelpoolError
         labels = _lazy.labelset.load(cfg)
         report = workflow.audit(cfg, labels, measure=measure, k=k, relevance_level=relevance_level)

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from labelpool import gitio
 from labelpool.cli import _common as common
 from labelpool.cli import _lazy
 from labelpool.cli._common import app, load_config, usage_error, warn
@@ -63,11 +62,11 @@ def check(
             k=k,
             relevance_level=relevance_level,
             seed=seed,
-            labels_commit=gitio.head_commit(cfg.root),
+            labels_commit=_lazy.gitio.head_commit(cfg.root),
         )
     except workflow.CheckError as exc:
         usage_error(str(exc))
-    except (runs.RunError, _lazy.labelset.LabelSetError, _lazy.yamlio.YamlError) as exc:
+    except (runs.RunError, _lazy.labelset.LabelSetError, _lazy.yamlfile.YamlError) as exc:
         raise InputError(str(exc)) from None
     for note in outcome.result.warnings:
         warn(note)

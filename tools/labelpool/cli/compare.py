@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from labelpool import gitio
 from labelpool.cli import _common as common
 from labelpool.cli import _lazy
 from labelpool.cli._common import app, load_config, usage_error, warn
@@ -52,13 +51,13 @@ def compare(
             k=k,
             relevance_level=relevance_level,
             seed=seed,
-            labels_commit=gitio.head_commit(cfg.root),
+            labels_commit=_lazy.gitio.head_commit(cfg.root),
         )
     except _lazy.runs.RunError as exc:
         if exc.line is None and not Path(exc.path).exists():
             usage_error(str(exc))
         raise InputError(str(exc)) from None
-    except (_lazy.labelset.LabelSetError, _lazy.yamlio.YamlError) as exc:
+    except (_lazy.labelset.LabelSetError, _lazy.yamlfile.YamlError) as exc:
         raise InputError(str(exc)) from None
     except workflow.CompareError as exc:
         usage_error(str(exc))

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from labelpool import oracle as oracle_mod
 from labelpool.cli import _lazy
 from labelpool.cli._common import NoCommitOption, RepoOption, app, load_config, usage_error, warn
 from labelpool.errors import InputError
@@ -44,14 +43,14 @@ def merge(
     cfg = load_config(repo)
     reference = None
     if oracle is not None:
-        reference = oracle_mod.read_qrels(oracle)
+        reference = _lazy.oracle.read_qrels(oracle)
     elif oracle_missing is not OracleMissing.pending:
         usage_error("--oracle-missing needs --oracle")
     try:  # until these classes descend from LabelpoolError
         result = _lazy.merge_workflow.merge(
             cfg, oracle=reference, oracle_missing=oracle_missing.value, commit=not no_commit
         )
-    except (_lazy.batch.BatchError, _lazy.yamlio.YamlError) as exc:
+    except (_lazy.batch.BatchError, _lazy.yamlfile.YamlError) as exc:
         raise InputError(str(exc)) from None
     for note in result.notes:
         warn(note)

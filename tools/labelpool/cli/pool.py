@@ -76,7 +76,7 @@ def pool(
             commit=not no_commit,
             branch=branch,
         )
-    except (_lazy.labelset.LabelSetError, _lazy.yamlio.YamlError) as exc:
+    except (_lazy.labelset.LabelSetError, _lazy.yamlfile.YamlError) as exc:
         raise InputError(str(exc)) from None
     for note in result.notes:
         if note != "nothing to write":

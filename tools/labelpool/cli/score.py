@@ -11,7 +11,6 @@ from typing import Annotated, Any
 
 import typer
 
-from labelpool import gitio, measures
 from labelpool.cli import _lazy
 from labelpool.cli._common import (
     CutoffOption,
@@ -68,7 +67,7 @@ def score(
             f"--name given {len(names)} time(s) for {len(runs)} run(s); "
             "give one name per run, in order"
         )
-    chosen = parse_measures(measure or list(measures.DEFAULT))
+    chosen = parse_measures(measure or list(_lazy.measures.DEFAULT))
     check_measure_cutoffs(chosen, k)
     cfg = load_config(repo)
     runs_mod = _lazy.runs
@@ -128,6 +127,7 @@ def score(
 
 
 def _labels_commit(root: Path) -> tuple[str | None, bool | None]:
+    gitio = _lazy.gitio
     if gitio.toplevel(root) is None:
         return None, None
     commit = gitio.head_commit(root)
