@@ -25,6 +25,7 @@ from labelpool.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+PROSE = " ".join(README.split())  # prose figures are checked across line breaks
 COMMAND = "labelpool compare runs/bm25.trec runs/dense.trec"
 
 
@@ -71,9 +72,9 @@ def test_question_counts() -> None:
     labels = _labels()
     judged = [d for d in labels if d.get("judged_ids")]
     assert (len(labels), len(judged)) == (60, 58)
-    assert "`labels/` holds 60 questions\n(58 judged)" in README
+    assert "`labels/` holds 60 questions (58 judged)" in PROSE
     assert all(d["pool"] == [{"system": "bm25", "k": 20, "date": "2026-06-02"}] for d in judged)
-    assert "`{system: bm25, k: 20, date: '2026-06-02'}`" in README
+    assert "`{system: bm25, k: 20, date: '2026-06-02'}`" in PROSE
 
 
 def test_ground_truth_recall() -> None:
@@ -91,7 +92,7 @@ def test_ground_truth_recall() -> None:
             run[qid][doc] = float(score)
         per = pytrec_eval.RelevanceEvaluator(dict(qrels), {"recall_10"}).evaluate(dict(run))
         recall[system] = f"{sum(v['recall_10'] for v in per.values()) / len(per):.3f}"
-    assert f"(R@10 {recall['dense']} vs\n{recall['bm25']})" in README
+    assert f"(R@10 {recall['dense']} vs {recall['bm25']})" in PROSE
 
 
 def test_pooled_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -100,7 +101,7 @@ def test_pooled_figures(capsys: pytest.CaptureFixture[str]) -> None:
     dense = f"{c['challenger_score']['raw']:.3f}"
     bm25 = f"{c['baseline_score']['raw']:.3f}"
     rate = f"{c['challenger_unjudged']:.0%}"
-    assert f"it looks *worse* (R@10 {dense} vs {bm25}), because {rate}\nof its top 10" in README
+    assert f"it looks *worse* (R@10 {dense} vs {bm25}), because {rate} of its top 10" in PROSE
     cost = c["judge_cost"]
     block = _main_job_block()
     assert f"{cost['documents']} documents over {cost['questions']} questions" in block
