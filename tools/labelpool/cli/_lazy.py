@@ -17,14 +17,12 @@ import importlib
 from typing import TYPE_CHECKING
 
 _MODULES = {
-    "batch": "labelpool.batch",  # until BatchError descends from LabelpoolError
     "gitio": "labelpool.gitio",
     "labelset": "labelpool.labelset",
     "measures": "labelpool.measures",
     "oracle": "labelpool.oracle",
     "runs": "labelpool.runs",
     "rule_registry": "labelpool.rules.registry",
-    "yamlfile": "labelpool.yamlfile",  # until YamlError descends from LabelpoolError
     "rich_console": "rich.console",
     "rich_progress": "rich.progress",
     "bias_workflow": "labelpool.workflows.bias",
@@ -52,7 +50,6 @@ _MODULES = {
 }
 
 __all__ = [
-    "batch",
     "bias_report",
     "bias_workflow",
     "check_workflow",
@@ -83,14 +80,13 @@ __all__ = [
     "score_report",
     "score_workflow",
     "validate_workflow",
-    "yamlfile",
 ]
 
 if TYPE_CHECKING:
     import rich.console as rich_console
     import rich.progress as rich_progress
 
-    from labelpool import batch, gitio, labelset, measures, oracle, runs, yamlfile
+    from labelpool import gitio, labelset, measures, oracle, runs
     from labelpool.report import bias as bias_report
     from labelpool.report import compare as compare_report
     from labelpool.report import diff as diff_report

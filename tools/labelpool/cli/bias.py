@@ -61,7 +61,6 @@ def bias(
         workflow.BiasError,
         _lazy.provenance_workflow.ProvenanceError,
         _lazy.runs.RunError,
-        _lazy.labelset.LabelSetError,
     ) as exc:
         raise InputError(str(exc)) from None
     render = _lazy.bias_report

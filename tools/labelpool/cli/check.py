@@ -66,7 +66,7 @@ def check(
         )
     except workflow.CheckError as exc:
         usage_error(str(exc))
-    except (runs.RunError, _lazy.labelset.LabelSetError, _lazy.yamlfile.YamlError) as exc:
+    except runs.RunError as exc:
         raise InputError(str(exc)) from None
     for note in outcome.result.warnings:
         warn(note)

@@ -57,8 +57,6 @@ def compare(
         if exc.line is None and not Path(exc.path).exists():
             usage_error(str(exc))
         raise InputError(str(exc)) from None
-    except (_lazy.labelset.LabelSetError, _lazy.yamlfile.YamlError) as exc:
-        raise InputError(str(exc)) from None
     except workflow.CompareError as exc:
         usage_error(str(exc))
     for note in result.warnings:

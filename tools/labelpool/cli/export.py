@@ -10,7 +10,6 @@ import typer
 
 from labelpool.cli import _lazy
 from labelpool.cli._common import RepoOption, load_config, sub_app
-from labelpool.errors import InputError
 
 export_app = sub_app("export", "Write the labels in another format.")
 
@@ -25,10 +24,7 @@ def export_trec(
     """TREC qrels: irrelevant 0, grades kept, class members the class grade, unjudged -1."""
     workflow = _lazy.export_workflow
     cfg = load_config(repo)
-    try:  # until LabelSetError descends from LabelpoolError
-        labels = _lazy.labelset.load(cfg)
-    except _lazy.labelset.LabelSetError as exc:
-        raise InputError(str(exc)) from None
+    labels = _lazy.labelset.load(cfg)
     if out is not None:
         workflow.check_out_path(out)
     text = workflow.format_qrels(workflow.qrels_rows(labels))

@@ -10,7 +10,6 @@ import typer
 
 from labelpool.cli import _lazy
 from labelpool.cli._common import NoCommitOption, RepoOption, app, load_config, usage_error, warn
-from labelpool.errors import InputError
 
 
 class OracleMissing(str, Enum):
@@ -46,12 +45,9 @@ def merge(
         reference = _lazy.oracle.read_qrels(oracle)
     elif oracle_missing is not OracleMissing.pending:
         usage_error("--oracle-missing needs --oracle")
-    try:  # until these classes descend from LabelpoolError
-        result = _lazy.merge_workflow.merge(
-            cfg, oracle=reference, oracle_missing=oracle_missing.value, commit=not no_commit
-        )
-    except (_lazy.batch.BatchError, _lazy.yamlfile.YamlError) as exc:
-        raise InputError(str(exc)) from None
+    result = _lazy.merge_workflow.merge(
+        cfg, oracle=reference, oracle_missing=oracle_missing.value, commit=not no_commit
+    )
     for note in result.notes:
         warn(note)
     for c in result.commits:

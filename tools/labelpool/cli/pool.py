@@ -18,7 +18,6 @@ from labelpool.cli._common import (
     usage_error,
     warn,
 )
-from labelpool.errors import InputError
 
 
 class PoolFormat(str, Enum):
@@ -63,21 +62,18 @@ def pool(
         wanted = [q.strip() for q in questions.split(",") if q.strip()]
         if not wanted:
             usage_error(f"--questions {questions!r}: no question id given")
-    try:  # until these classes descend from LabelpoolError
-        labels = _lazy.labelset.load(cfg)
-        result = _lazy.pool_workflow.run(
-            cfg,
-            labels,
-            runs,
-            depth,
-            max_docs=max_docs,
-            questions=wanted,
-            with_text=not no_text,
-            commit=not no_commit,
-            branch=branch,
-        )
-    except (_lazy.labelset.LabelSetError, _lazy.yamlfile.YamlError) as exc:
-        raise InputError(str(exc)) from None
+    labels = _lazy.labelset.load(cfg)
+    result = _lazy.pool_workflow.run(
+        cfg,
+        labels,
+        runs,
+        depth,
+        max_docs=max_docs,
+        questions=wanted,
+        with_text=not no_text,
+        commit=not no_commit,
+        branch=branch,
+    )
     for note in result.notes:
         if note != "nothing to write":
             warn(note)

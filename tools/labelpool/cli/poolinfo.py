@@ -9,7 +9,6 @@ import typer
 
 from labelpool.cli import _lazy
 from labelpool.cli._common import LooseFormatOption, RepoOption, app, check_format, load_config
-from labelpool.errors import InputError
 
 
 @app.command("pool-info")
@@ -23,10 +22,7 @@ def pool_info(
     unknown origin and questions not judged yet."""
     check_format(fmt, ("text", "json", "markdown"))
     cfg = load_config(repo)
-    try:  # until LabelSetError descends from LabelpoolError
-        labels = _lazy.labelset.load(cfg)
-    except _lazy.labelset.LabelSetError as exc:
-        raise InputError(str(exc)) from None
+    labels = _lazy.labelset.load(cfg)
     workflow = _lazy.poolinfo_workflow
     info = workflow.pool_info(labels, k, workflow.run_systems(cfg.runs_dir))
     report = _lazy.poolinfo_report

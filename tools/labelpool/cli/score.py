@@ -98,7 +98,7 @@ def score(
                 relevance_level=relevance_level,
                 on_progress=advance,
             )
-        except (runs_mod.RunError, _lazy.labelset.LabelSetError, workflow.NothingToScore) as exc:
+        except (runs_mod.RunError, workflow.NothingToScore) as exc:
             raise InputError(str(exc)) from None
     for result in results:
         for message in result.warnings:
