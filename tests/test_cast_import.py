@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from labelpool import yamlio
+from labelpool import yamlfile
 from labelpool.cli import main
 
 QRELS = "trec-cast-qrels-docs.2021.qrel"
@@ -61,7 +61,7 @@ def test_cast_import_writes_158_labels(
     repo, _ = imported
     files = sorted((repo / "labels").glob("*.yaml"))
     assert len(files) == 158
-    label = yamlio.load_fast(repo / "labels" / "106_1.yaml")
+    label = yamlfile.load_fast(repo / "labels" / "106_1.yaml")
     rows = {(d, g) for q, d, g in qrels_rows(cast_dir / QRELS) if q == "106_1"}
     assert set(label["judged_ids"]) == {d for d, _ in rows}
     assert set(label["relevant_doc_ids"]) == {d for d, g in rows if g >= 1}

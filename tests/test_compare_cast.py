@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 import pytrec_eval
 
-from labelpool import config, labelset, yamlio
+from labelpool import config, labelset, yamlfile
 from labelpool.cli import main
 from labelpool.runs import read_run
 from labelpool.workflows.compare import compare
@@ -45,7 +45,7 @@ def _qrels(cast: Path) -> dict[str, dict[str, int]]:
 
 def _scalar(s: str) -> str:
     """``s`` as YAML text, single-quoted when a 1.1 or 1.2 reader would misread it (106_1)."""
-    return "'" + s.replace("'", "''") + "'" if yamlio.needs_quotes(s) else s
+    return "'" + s.replace("'", "''") + "'" if yamlfile.needs_quotes(s) else s
 
 
 def _build(cast: Path, root: Path) -> tuple[dict[str, dict[str, int]], Path, Path]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from labelpool import yamlio
+from labelpool import labelfile, yamlfile
 from labelpool.cli import main
 
 MESSY = """\
@@ -80,7 +80,7 @@ def test_fmt_check_then_fix_then_clean(repo: Path, capsys: pytest.CaptureFixture
     assert main(["fmt", "--check", "--repo", str(repo)]) == 0
     assert "0 file(s) would be reformatted, 2 unchanged" in capsys.readouterr().out
     # the formatted file reads the same through both loaders and keeps the typo'd date a string
-    data = yamlio.load_fast(path)
+    data = yamlfile.load_fast(path)
     assert data["pool"][0]["date"] == "2026-06-02"
     assert "0123" in data["judged_ids"]
 
@@ -158,8 +158,8 @@ def test_fmt_never_replaces_a_symlink_with_a_file(
     assert main(["fmt", "--repo", str(repo)]) == 1
     assert f"{link}:1:1: LP037" in capsys.readouterr().out
     assert link.is_symlink() and target.read_text(encoding="utf-8") == MESSY
-    doc = yamlio.load_roundtrip(link)
-    yamlio.add_to_sorted_list(doc.data, "judged_ids", "zzz")
-    with pytest.raises(yamlio.YamlError, match="LP037"):
-        yamlio.save(doc)
+    doc = yamlfile.load_roundtrip(link)
+    labelfile.add_to_sorted_list(doc.data, "judged_ids", "zzz")
+    with pytest.raises(yamlfile.YamlError, match="LP037"):
+        yamlfile.save(doc)
     assert link.is_symlink() and target.read_text(encoding="utf-8") == MESSY

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from labelpool import config, labelset, yamlio
+from labelpool import config, labelset, yamlfile
 from labelpool.cli import main
 from labelpool.workflows import exporting, importing
 
@@ -78,7 +78,7 @@ def test_import_trec_writes_canonical_labels(
         "pooled_unjudged_ids:\n  - doc-c\n"
         "pool:\n  - system: bm25\n    k: 20\n    date: '2026-06-02'\n"
     )
-    q2 = yamlio.load_fast(repo / "labels" / "q2.yaml")
+    q2 = yamlfile.load_fast(repo / "labels" / "q2.yaml")
     assert q2["question"] == "no" and q2["relevant_doc_ids"] == ["no"]
     assert q2["grades"] == {"no": 2}
     assert not (repo / "labels" / "q3.yaml").exists()
@@ -91,7 +91,7 @@ def test_import_without_provenance_says_unknown(
     write(repo / "runs" / "q.tsv", "q1\tWhere?\n")
     monkeypatch.chdir(repo / "runs")  # any folder inside the repository, no --repo
     assert run(["import", "trec", "qrels.txt", "--queries", "q.tsv"], capsys)[0] == 0
-    assert yamlio.load_fast(repo / "labels" / "q1.yaml")["pool"] == [
+    assert yamlfile.load_fast(repo / "labels" / "q1.yaml")["pool"] == [
         {"system": "unknown", "k": None, "date": None}
     ]
 
@@ -174,7 +174,7 @@ def test_existing_labels_are_kept_without_force(
     assert not (repo / "labels" / "q2.yaml").exists()  # all or nothing
     code, out, _ = run([*argv, "--force"], capsys)
     assert code == 0 and "overwrote 1" in out
-    assert yamlio.load_fast(mine)["relevant_doc_ids"] == ["d1"]
+    assert yamlfile.load_fast(mine)["relevant_doc_ids"] == ["d1"]
 
 
 @pytest.mark.parametrize(
@@ -207,7 +207,7 @@ def test_import_beir_folder(
     write(beir / "qrels" / "dev.tsv", "query-id\tcorpus-id\tscore\n1\tdoc9\t0\n")
     code, out, err = run(["import", "beir", str(beir), "--repo", str(repo)], capsys)
     assert code == 0, err
-    data = yamlio.load_fast(repo / "labels" / "1.yaml")
+    data = yamlfile.load_fast(repo / "labels" / "1.yaml")
     assert data["id"] == "1"
     assert data["relevant_doc_ids"] == ["doc1", "doc2"] and data["grades"] == {"doc2": 2}
     assert "1 question(s) without judgments skipped" in out
@@ -215,7 +215,7 @@ def test_import_beir_folder(
         ["import", "beir", str(beir), "--split", "dev", "--force", "--repo", str(repo)], capsys
     )
     assert code == 0
-    data = yamlio.load_fast(repo / "labels" / "1.yaml")
+    data = yamlfile.load_fast(repo / "labels" / "1.yaml")
     assert data["judged_ids"] == ["doc9"] and data["relevant_doc_ids"] == []
     code, _, err = run(
         ["import", "beir", str(beir), "--split", "nope", "--repo", str(repo)], capsys
@@ -237,7 +237,7 @@ def test_import_jsonl(repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[
         ["import", "jsonl", str(src), "--pool-system", "dense", "--repo", str(repo)], capsys
     )
     assert code == 0, err
-    a2 = yamlio.load_fast(repo / "labels" / "a2.yaml")
+    a2 = yamlfile.load_fast(repo / "labels" / "a2.yaml")
     assert a2["relevant_doc_ids"] == ["d1"] and a2["judged_ids"] == ["d1", "d3"]
     assert a2["pool"] == [{"system": "dense", "k": None, "date": None}]
     bad = write(tmp_path / "bad.jsonl", '{"id": "x", "question": "Q", "relevant_doc_ids": "d"}\n')
@@ -307,7 +307,7 @@ def test_add_creates_an_unjudged_question(repo: Path, capsys: pytest.CaptureFixt
     assert "Where is my order?" in path.read_text(encoding="utf-8")
     code, _, _ = run(["add", "1239", "yes", "--repo", str(repo)], capsys)
     assert code == 0
-    assert yamlio.load_fast(repo / "labels" / "1239.yaml") == {
+    assert yamlfile.load_fast(repo / "labels" / "1239.yaml") == {
         "id": "1239",
         "question": "yes",
         "relevant_doc_ids": [],
@@ -412,4 +412,4 @@ def test_vaswani_import_export_round_trip(
         return Counter((p[0], p[2], p[3]) for p in (ln.split() for ln in lines) if p)
 
     assert rows(exported) == rows(vaswani_dir / "qrels")
-    assert yamlio.load_fast(repo / "labels" / "1.yaml")["id"] == "1"
+    assert yamlfile.load_fast(repo / "labels" / "1.yaml")["id"] == "1"

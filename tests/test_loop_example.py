@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from labelpool import config, labelset, runs, yamlio
+from labelpool import config, labelset, runs, yamlfile
 from labelpool.cli import main
 from pool_scenario import git, init_git
 
@@ -84,7 +84,7 @@ def test_seed_loop_on_the_example(example: Path, capsys: pytest.CaptureFixture[s
     tops = {s: trec_top(repo / "runs" / f"{s}.trec", DEPTH) for s in ("bm25", "dense")}
     expected = 0
     for path in sorted((repo / "labels").glob("*.yaml")):
-        data = yamlio.load_fast(path)
+        data = yamlfile.load_fast(path)
         judged = set(data.get("judged_ids") or ())
         judged |= {d for cls in data.get("relevant_classes") or () for d in cls}
         union = {d for top in tops.values() for d in top.get(data["id"], [])}

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from labelpool import config, yamlio
+from labelpool import config, yamlfile
 from labelpool.model import label_from_data
 from labelpool.workflows import merge as merge_wf
 from pool_scenario import cli, git, make_repo, snapshot
@@ -39,7 +39,7 @@ def commit_as(repo: Path, who: dict[str, str], message: str) -> None:
 
 
 def data(repo: Path, qid: str) -> dict:  # type: ignore[type-arg]
-    return yamlio.load_fast(repo / "labels" / f"{qid}.yaml")  # type: ignore[no-any-return]
+    return yamlfile.load_fast(repo / "labels" / f"{qid}.yaml")  # type: ignore[no-any-return]
 
 
 @pytest.fixture
@@ -455,7 +455,7 @@ def test_merge_killed_mid_way_leaves_every_file_old_or_new(tmp_path: Path) -> No
             continue
         assert content in (old[name], new[name]), f"{name} is torn"
         kinds["old" if content == old[name] else "new"] += 1
-        yamlio.loads_fast(content.decode("utf-8"), name)
+        yamlfile.loads_fast(content.decode("utf-8"), name)
     assert kinds["new"] >= 1
     assert kinds["old"] >= 1, "the merge finished before the kill: make the batch larger"
     # a second merge completes the job
@@ -529,7 +529,7 @@ def test_property_merge_keeps_lists_sorted_and_consistent(
         merge_wf.merge(cfg, commit=False)
     except merge_wf.MergeError:
         return  # contradictions are refused; a refusal writes nothing (tested above)
-    d = yamlio.load_fast(root / "labels" / "q.yaml")
+    d = yamlfile.load_fast(root / "labels" / "q.yaml")
     for key in ("relevant_doc_ids", "judged_ids"):
         assert d[key] == sorted(set(d[key])), key
     assert set(d["relevant_doc_ids"]) <= set(d["judged_ids"])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from labelpool import yamlio
+from labelpool import yamlfile
 from labelpool.model import label_from_data
 from pool_scenario import CORPUS, RUNS, cli, git, make_repo, snapshot
 
@@ -19,7 +19,7 @@ def expected_remainder(repo: Path, depth: int) -> dict[str, set[str]]:
     """Union of the runs' top ``depth`` minus the judged set, computed here independently."""
     out: dict[str, set[str]] = {}
     for qid in RUNS["a"]:
-        data = yamlio.load_fast(repo / "labels" / f"{qid}.yaml")
+        data = yamlfile.load_fast(repo / "labels" / f"{qid}.yaml")
         judged = set(data["judged_ids"])
         union = {d for run in RUNS.values() for d in run.get(qid, [])[:depth]}
         out[qid] = union - judged
@@ -27,7 +27,7 @@ def expected_remainder(repo: Path, depth: int) -> dict[str, set[str]]:
 
 
 def pending_docs(path: Path) -> list[str]:
-    label = label_from_data(yamlio.load_fast(path))
+    label = label_from_data(yamlfile.load_fast(path))
     return [d.doc for b in label.pending for d in b.docs]
 
 
@@ -128,7 +128,7 @@ def test_golden_diff_each_hunk_shows_question_text_and_verdict(scenario: Path) -
 
 def test_complete_question_gets_pool_entries_at_once(scenario: Path) -> None:
     assert cli(scenario, "pool", "a", "b", "--depth", "3") == 0
-    data = yamlio.load_fast(scenario / "labels" / "login.yaml")
+    data = yamlfile.load_fast(scenario / "labels" / "login.yaml")
     assert "pending" not in data
     blobs = {s: git(scenario, "hash-object", f"runs/{s}.trec").strip() for s in ("a", "b")}
     new = data["pool"][1:]
@@ -141,7 +141,7 @@ def test_complete_question_gets_pool_entries_at_once(scenario: Path) -> None:
     git(scenario, "switch", "-q", "main")
     git(scenario, "merge", "-q", "--ff-only", "-")
     assert cli(scenario, "pool", "a", "b", "--depth", "3", "--no-commit") == 0
-    assert len(yamlio.load_fast(scenario / "labels" / "login.yaml")["pool"]) == 3
+    assert len(yamlfile.load_fast(scenario / "labels" / "login.yaml")["pool"]) == 3
 
 
 def test_pool_again_skips_documents_already_waiting(
@@ -154,11 +154,11 @@ def test_pool_again_skips_documents_already_waiting(
     assert cli(scenario, "pool", "a", "b", "--depth", "3", "--no-commit") == 0
     out = capsys.readouterr().out
     assert "waiting in earlier batches: 2" in out  # faq-shipping#damaged and 1239
-    label = label_from_data(yamlio.load_fast(scenario / "labels" / "returns-damaged.yaml"))
+    label = label_from_data(yamlfile.load_fast(scenario / "labels" / "returns-damaged.yaml"))
     assert [len(b.docs) for b in label.pending] == [1, 2]
     assert (
         "full_depth"
-        not in yamlio.load_fast(scenario / "labels" / "returns-damaged.yaml")["pending"][1]
+        not in yamlfile.load_fast(scenario / "labels" / "returns-damaged.yaml")["pending"][1]
     )
     assert sorted(d.doc for b in label.pending for d in b.docs) == sorted(
         expected_remainder(scenario, 3)["returns-damaged"]
@@ -215,7 +215,7 @@ def test_max_docs_spends_the_budget_on_the_highest_ranked_first(scenario: Path) 
         "returns-damaged": ["faq-shipping#damaged", "policy-returns-v2#sec-2"],
         "cancel-order": ["no"],
     }
-    data = yamlio.load_fast(scenario / "labels" / "returns-damaged.yaml")
+    data = yamlfile.load_fast(scenario / "labels" / "returns-damaged.yaml")
     # a's top 3 is covered (v3 judged, handbook judged, faq in batch); b's stops at rank 3
     assert data["pending"][0]["full_depth"] == {"a": 3, "b": 2}
 
@@ -265,13 +265,13 @@ def test_batch_text_edits_keep_every_other_line(tmp_path: Path) -> None:
     assert text.endswith("      - {doc: 'on', verdict: null}\nowner: me  # kept\n")
     assert "      # text: (not in the corpus)\n      - {doc: 'on'" in text
     twice = batch.append(text, item.replace("x@5", "y@5"))
-    data = yamlio.loads_roundtrip(twice)
+    data = yamlfile.loads_roundtrip(twice)
     assert [b["batch"] for b in data["pending"]] == ["2026-12-02-x@5", "2026-12-02-y@5"]
     assert data["owner"] == "me"
 
     def read(t: str) -> list[batch.PendingBatch]:
-        d = yamlio.loads_roundtrip(t)
-        return batch.read(d, "f", lambda kp: yamlio.node_position(d, tuple(kp))[0])
+        d = yamlfile.loads_roundtrip(t)
+        return batch.read(d, "f", lambda kp: yamlfile.node_position(d, tuple(kp))[0])
 
     # drop the first batch's two entries: that batch goes, the second stays whole
     one = batch.remove(twice, read(twice), {(0, 0), (0, 1)})

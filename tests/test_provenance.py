@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from labelpool import config, labelset, yamlio
+from labelpool import config, labelset, yamlfile
 from labelpool.workflows import provenance
 
 DATE = "2026-06-02"
@@ -19,7 +19,7 @@ DATE = "2026-06-02"
 
 def q(s: str) -> str:
     """A scalar as the label format writes it: single-quoted when a reader would misread it."""
-    return "'" + s.replace("'", "''") + "'" if yamlio.needs_quotes(s) else s
+    return "'" + s.replace("'", "''") + "'" if yamlfile.needs_quotes(s) else s
 
 
 # --------------------------------------------------------------------------- helpers (also

@@ -373,7 +373,7 @@ KEYWORDS = ["no", "No", "NO", "yes", "y", "N", "on", "Off", "true", "FALSE", "nu
 def test_prefilter_never_hides_a_misread_scalar(text: str) -> None:
     """The view only resolver-checks plain scalars matching _SUSPECT: it must catch them all."""
     from labelpool.rules.scalars import misread
-    from labelpool.rules.view import _SUSPECT
+    from labelpool.yamlfile.nodes import SUSPECT as _SUSPECT
 
     if misread(text):
         assert _SUSPECT.match(text), text

@@ -129,10 +129,10 @@ def test_unchanged_old_files_use_the_stat_signature(
 
 
 def test_fast_view_reads_labels_like_yamlio(tmp_path: Path) -> None:
-    from labelpool import yamlio
+    from labelpool import yamlfile
     from labelpool.rules.view import compose
 
     files = sorted((ROOT / "labels").glob("*.yaml"))
     assert files, "the example labels/ is missing"
     for path in files:
-        assert compose(path.read_bytes()).data == yamlio.load_fast(path), path
+        assert compose(path.read_bytes()).data == yamlfile.load_fast(path), path

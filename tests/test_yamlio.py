@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from labelpool import yamlio
+from labelpool import atomic, labelfile, yamlfile
 from labelpool.cli import main
 
 SEED = """\
@@ -139,25 +139,25 @@ def write(folder: Path, name: str, text: str | bytes) -> Path:
 def test_unedited_file_comes_back_byte_identical(tmp_path: Path, name: str) -> None:
     path = write(tmp_path, f"{name}.yaml", GOLDEN[name])
     before = path.stat().st_mtime_ns
-    doc = yamlio.load_roundtrip(path)
-    assert yamlio.dumps(doc.data) == GOLDEN[name]
-    assert yamlio.save(doc) is False
+    doc = yamlfile.load_roundtrip(path)
+    assert yamlfile.dumps(doc.data) == GOLDEN[name]
+    assert yamlfile.save(doc) is False
     assert path.read_text(encoding="utf-8") == GOLDEN[name]
     assert path.stat().st_mtime_ns == before
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_format_label_leaves_canonical_files_alone(name: str) -> None:
-    data = yamlio.loads_roundtrip(GOLDEN[name])
-    yamlio.format_label(data, GOLDEN[name])
-    assert yamlio.dumps(data) == GOLDEN[name]
+    data = yamlfile.loads_roundtrip(GOLDEN[name])
+    labelfile.format_label(data, GOLDEN[name])
+    assert yamlfile.dumps(data) == GOLDEN[name]
 
 
 def test_adding_one_judged_id_is_a_one_line_diff(tmp_path: Path) -> None:
     path = write(tmp_path, "returns-damaged.yaml", SEED)
-    doc = yamlio.load_roundtrip(path)
-    assert yamlio.add_to_sorted_list(doc.data, "judged_ids", "handbook#refunds") is True
-    assert yamlio.save(doc) is True
+    doc = yamlfile.load_roundtrip(path)
+    assert labelfile.add_to_sorted_list(doc.data, "judged_ids", "handbook#refunds") is True
+    assert yamlfile.save(doc) is True
     after = path.read_text(encoding="utf-8")
     diff = [
         line
@@ -168,19 +168,19 @@ def test_adding_one_judged_id_is_a_one_line_diff(tmp_path: Path) -> None:
     assert "# Comments are kept by every rewrite." in after
     assert "# text: Items damaged in transit may be returned within 30 days ..." in after
     # saving again changes nothing
-    again = yamlio.load_roundtrip(path)
-    assert yamlio.add_to_sorted_list(again.data, "judged_ids", "handbook#refunds") is False
-    assert yamlio.save(again) is False
+    again = yamlfile.load_roundtrip(path)
+    assert labelfile.add_to_sorted_list(again.data, "judged_ids", "handbook#refunds") is False
+    assert yamlfile.save(again) is False
     assert path.read_text(encoding="utf-8") == after
 
 
 def test_comment_lines_stay_above_the_item_they_were_written_above(tmp_path: Path) -> None:
     text = "judged_ids:\n  - a   # eol a\n  # about c\n  - c\n  # about x\nx: 1\n"
     path = write(tmp_path, "q.yaml", text)
-    doc = yamlio.load_roundtrip(path)
+    doc = yamlfile.load_roundtrip(path)
     for item in ("b", "d"):
-        yamlio.add_to_sorted_list(doc.data, "judged_ids", item)
-    yamlio.save(doc)
+        labelfile.add_to_sorted_list(doc.data, "judged_ids", item)
+    yamlfile.save(doc)
     assert path.read_text(encoding="utf-8") == (
         "judged_ids:\n  - a   # eol a\n  - b\n  # about c\n  - c\n  - d\n  # about x\nx: 1\n"
     )
@@ -188,21 +188,21 @@ def test_comment_lines_stay_above_the_item_they_were_written_above(tmp_path: Pat
 
 def test_an_ambiguous_id_is_inserted_quoted(tmp_path: Path) -> None:
     path = write(tmp_path, "seed.yaml", SEED)
-    doc = yamlio.load_roundtrip(path)
-    yamlio.add_to_sorted_list(doc.data, "judged_ids", "1e3")
-    yamlio.save(doc)
+    doc = yamlfile.load_roundtrip(path)
+    labelfile.add_to_sorted_list(doc.data, "judged_ids", "1e3")
+    yamlfile.save(doc)
     assert "  - '1e3'\n  - faq-shipping#damaged\n" in path.read_text(encoding="utf-8")
-    assert "1e3" in yamlio.load_fast(path)["judged_ids"]
+    assert "1e3" in yamlfile.load_fast(path)["judged_ids"]
 
 
 def test_missing_list_is_created_at_its_canonical_place(tmp_path: Path) -> None:
     text = "id: q\nquestion: Where?\njudged_ids: []\nx-note: keep me\n"
     path = write(tmp_path, "q.yaml", text)
-    doc = yamlio.load_roundtrip(path)
-    yamlio.set_sorted_list(doc.data, "relevant_doc_ids", ["b", "a"])
-    yamlio.add_to_sorted_list(doc.data, "pooled_unjudged_ids", "z")
-    yamlio.set_mapping_item(doc.data, "grades", "b", 3)
-    yamlio.save(doc)
+    doc = yamlfile.load_roundtrip(path)
+    labelfile.set_sorted_list(doc.data, "relevant_doc_ids", ["b", "a"])
+    labelfile.add_to_sorted_list(doc.data, "pooled_unjudged_ids", "z")
+    labelfile.set_mapping_item(doc.data, "grades", "b", 3)
+    yamlfile.save(doc)
     assert path.read_text(encoding="utf-8") == (
         "id: q\nquestion: Where?\nrelevant_doc_ids:\n  - a\n  - b\njudged_ids: []\n"
         "grades:\n  b: 3\npooled_unjudged_ids:\n  - z\nx-note: keep me\n"
@@ -212,64 +212,64 @@ def test_missing_list_is_created_at_its_canonical_place(tmp_path: Path) -> None:
 def test_set_sorted_list_edits_in_place_keeping_comments(tmp_path: Path) -> None:
     text = "id: q\njudged_ids:\n  - a   # first\n  - c\n  - e   # last\nx-note: kept\n"
     path = write(tmp_path, "q.yaml", text)
-    doc = yamlio.load_roundtrip(path)
-    yamlio.set_sorted_list(doc.data, "judged_ids", ["e", "b", "a", "no"])
-    yamlio.save(doc)
+    doc = yamlfile.load_roundtrip(path)
+    labelfile.set_sorted_list(doc.data, "judged_ids", ["e", "b", "a", "no"])
+    yamlfile.save(doc)
     assert path.read_text(encoding="utf-8") == (
         "id: q\njudged_ids:\n  - a   # first\n  - b\n  - e   # last\n  - 'no'\nx-note: kept\n"
     )
-    doc = yamlio.load_roundtrip(path)
-    yamlio.set_sorted_list(doc.data, "judged_ids", [])
-    yamlio.save(doc)
-    assert yamlio.load_fast(path) == {"id": "q", "judged_ids": [], "x-note": "kept"}
+    doc = yamlfile.load_roundtrip(path)
+    labelfile.set_sorted_list(doc.data, "judged_ids", [])
+    yamlfile.save(doc)
+    assert yamlfile.load_fast(path) == {"id": "q", "judged_ids": [], "x-note": "kept"}
 
 
 def test_mapping_item_and_removals(tmp_path: Path) -> None:
     path = write(tmp_path, "seed.yaml", SEED)
-    doc = yamlio.load_roundtrip(path)
-    assert yamlio.set_mapping_item(doc.data, "grades", "faq-shipping#damaged", 3) is True
-    assert yamlio.set_mapping_item(doc.data, "grades", "faq-shipping#damaged", 3) is False
-    yamlio.save(doc)
+    doc = yamlfile.load_roundtrip(path)
+    assert labelfile.set_mapping_item(doc.data, "grades", "faq-shipping#damaged", 3) is True
+    assert labelfile.set_mapping_item(doc.data, "grades", "faq-shipping#damaged", 3) is False
+    yamlfile.save(doc)
     text = path.read_text(encoding="utf-8")
     assert "grades:\n  faq-shipping#damaged: 3\n  policy-returns-v3#sec-2: 2\n" in text
-    doc = yamlio.load_roundtrip(path)
-    assert yamlio.remove_from_list(doc.data, "judged_ids", "handbook#returns") is True
-    assert yamlio.remove_from_list(doc.data, "judged_ids", "absent") is False
-    assert yamlio.remove_mapping_item(doc.data, "grades", "faq-shipping#damaged") is True
-    yamlio.save(doc)
+    doc = yamlfile.load_roundtrip(path)
+    assert labelfile.remove_from_list(doc.data, "judged_ids", "handbook#returns") is True
+    assert labelfile.remove_from_list(doc.data, "judged_ids", "absent") is False
+    assert labelfile.remove_mapping_item(doc.data, "grades", "faq-shipping#damaged") is True
+    yamlfile.save(doc)
     assert path.read_text(encoding="utf-8") == SEED.replace("  - handbook#returns\n", "")
 
 
 def test_save_keeps_the_file_mode_and_leaves_no_temp_files(tmp_path: Path) -> None:
     path = write(tmp_path, "seed.yaml", SEED)
     os.chmod(path, 0o640)
-    doc = yamlio.load_roundtrip(path)
-    yamlio.add_to_sorted_list(doc.data, "judged_ids", "zzz")
-    assert yamlio.save(doc) is True
+    doc = yamlfile.load_roundtrip(path)
+    labelfile.add_to_sorted_list(doc.data, "judged_ids", "zzz")
+    assert yamlfile.save(doc) is True
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     assert sorted(p.name for p in tmp_path.iterdir()) == ["seed.yaml"]
 
 
 def test_atomic_write_text_creates_and_replaces(tmp_path: Path) -> None:
     path = tmp_path / "new.txt"
-    yamlio.atomic_write_text(path, "one\n")
-    yamlio.atomic_write_text(path, "two\n")
+    atomic.write_text(path, "one\n")
+    atomic.write_text(path, "two\n")
     assert path.read_bytes() == b"two\n"
     assert [p.name for p in tmp_path.iterdir()] == ["new.txt"]
 
 
 def test_node_position(tmp_path: Path) -> None:
-    doc = yamlio.load_roundtrip(write(tmp_path, "seed.yaml", SEED))
-    assert yamlio.node_position(doc.data, ()) == (2, 1)
-    assert yamlio.node_position(doc.data, ("id",)) == (2, 5)
-    assert yamlio.node_position(doc.data, ("judged_ids", 2)) == (10, 5)
-    assert yamlio.node_position(doc.data, ("judged_ids",)) == (7, 1)
-    assert yamlio.node_position(doc.data, ("pool", 0, "k")) == (19, 8)
-    assert yamlio.node_position(doc.data, ("relevant_classes", 0, 1)) == (16, 7)
-    assert yamlio.node_position(doc.data, ("pending", 0, "docs", 1, "verdict")) == (34, 45)
+    doc = yamlfile.load_roundtrip(write(tmp_path, "seed.yaml", SEED))
+    assert yamlfile.node_position(doc.data, ()) == (2, 1)
+    assert yamlfile.node_position(doc.data, ("id",)) == (2, 5)
+    assert yamlfile.node_position(doc.data, ("judged_ids", 2)) == (10, 5)
+    assert yamlfile.node_position(doc.data, ("judged_ids",)) == (7, 1)
+    assert yamlfile.node_position(doc.data, ("pool", 0, "k")) == (19, 8)
+    assert yamlfile.node_position(doc.data, ("relevant_classes", 0, 1)) == (16, 7)
+    assert yamlfile.node_position(doc.data, ("pending", 0, "docs", 1, "verdict")) == (34, 45)
     # a missing node falls back to its nearest existing ancestor
-    assert yamlio.node_position(doc.data, ("pool", 0, "nope")) == (18, 5)
-    assert yamlio.node_position(doc.data, ("judged_ids", 99)) == (7, 1)
+    assert yamlfile.node_position(doc.data, ("pool", 0, "nope")) == (18, 5)
+    assert yamlfile.node_position(doc.data, ("judged_ids", 99)) == (7, 1)
 
 
 # --------------------------------------------------------------------------- the guard
@@ -311,37 +311,37 @@ SAFETY_CASES: list[tuple[str, bytes, int, int, str]] = [
 def test_guard_rule(tmp_path: Path, rule: str, raw: bytes, line: int, col: int, text: str) -> None:
     path = write(tmp_path, "q.yaml", raw)
     findings = (
-        yamlio.guard(path, raw, max_bytes=100) if rule == "LP001" else yamlio.guard(path, raw)
+        yamlfile.guard(path, raw, max_bytes=100) if rule == "LP001" else yamlfile.guard(path, raw)
     )
     assert findings, f"{rule} not detected"
     first = findings[0]
     assert (first.path, first.line, first.col, first.rule) == (str(path), line, col, rule)
     assert text in first.message
-    assert rule in yamlio.SAFETY_RULES
+    assert rule in yamlfile.SAFETY_RULES
     # the readers refuse the file with the same first finding
     if rule != "LP001":
-        with pytest.raises(yamlio.YamlError) as exc:
-            yamlio.load_fast(path)
+        with pytest.raises(yamlfile.YamlError) as exc:
+            yamlfile.load_fast(path)
         assert str(exc.value) == str(first)
         assert exc.value.finding == first
-        with pytest.raises(yamlio.YamlError):
-            yamlio.load_roundtrip(path)
+        with pytest.raises(yamlfile.YamlError):
+            yamlfile.load_roundtrip(path)
 
 
 def test_every_safety_rule_has_a_failing_input() -> None:
-    assert {case[0] for case in SAFETY_CASES} == set(yamlio.SAFETY_RULES)
+    assert {case[0] for case in SAFETY_CASES} == set(yamlfile.SAFETY_RULES)
 
 
 def test_duplicate_keys_name_both_lines_also_inside_flow_mappings(tmp_path: Path) -> None:
     raw = b"id: q\npending:\n  - docs:\n      - {doc: a, verdict: null, doc: b}\n"
-    findings = yamlio.guard(tmp_path / "q.yaml", raw)
+    findings = yamlfile.guard(tmp_path / "q.yaml", raw)
     assert [(f.rule, f.line, f.col) for f in findings] == [("LP014", 4, 33)]
     assert "lines 4 and 4" in findings[0].message
 
 
 def test_same_key_in_sibling_mappings_is_fine(tmp_path: Path) -> None:
     raw = b"id: q\npool:\n  - {system: a, k: 1}\n  - {system: b, k: 2}\n"
-    assert yamlio.guard(tmp_path / "q.yaml", raw) == []
+    assert yamlfile.guard(tmp_path / "q.yaml", raw) == []
 
 
 def test_bounds_leave_room_for_a_pending_batch_with_chunk_text(tmp_path: Path) -> None:
@@ -357,7 +357,7 @@ def test_bounds_leave_room_for_a_pending_batch_with_chunk_text(tmp_path: Path) -
     )
     raw = text.encode()
     assert len(raw) > 2 * 1024 * 1024
-    assert yamlio.guard(tmp_path / "q.yaml", raw) == []
+    assert yamlfile.guard(tmp_path / "q.yaml", raw) == []
 
 
 BILLION_LAUGHS = b"""\
@@ -377,9 +377,9 @@ i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
 def test_billion_laughs_is_refused_fast(tmp_path: Path) -> None:
     path = write(tmp_path, "lol.yaml", BILLION_LAUGHS)
     start = time.perf_counter()
-    findings = yamlio.guard(path, BILLION_LAUGHS)
-    with pytest.raises(yamlio.YamlError) as exc:
-        yamlio.load_fast(path)
+    findings = yamlfile.guard(path, BILLION_LAUGHS)
+    with pytest.raises(yamlfile.YamlError) as exc:
+        yamlfile.load_fast(path)
     elapsed = time.perf_counter() - start
     assert elapsed < 5.0  # generous: only catches a hang
     assert findings[0].rule == "LP009"
@@ -389,16 +389,16 @@ def test_billion_laughs_is_refused_fast(tmp_path: Path) -> None:
 def test_a_fresh_parser_per_file_a_directive_does_not_leak(tmp_path: Path) -> None:
     one = write(tmp_path, "one.yaml", "%YAML 1.1\n---\nid: 'no'\n")
     two = write(tmp_path, "two.yaml", "id: q\nquestion: 'no'\nextra: no\n")
-    with pytest.raises(yamlio.YamlError):
-        yamlio.load_roundtrip(one)
-    assert yamlio.loads_roundtrip("%YAML 1.1\n---\nx: no\n")["x"] is False
-    assert yamlio.load_roundtrip(two).data["extra"] == "no"  # YAML 1.2: still a string
+    with pytest.raises(yamlfile.YamlError):
+        yamlfile.load_roundtrip(one)
+    assert yamlfile.loads_roundtrip("%YAML 1.1\n---\nx: no\n")["x"] is False
+    assert yamlfile.load_roundtrip(two).data["extra"] == "no"  # YAML 1.2: still a string
 
 
 def test_impossible_date_is_a_positioned_error_not_a_traceback(tmp_path: Path) -> None:
     path = write(tmp_path, "q.yaml", "id: q\nquestion: x\npool:\n  - date: 2026-02-30\n")
-    with pytest.raises(yamlio.YamlError) as exc:
-        yamlio.load_fast(path)
+    with pytest.raises(yamlfile.YamlError) as exc:
+        yamlfile.load_fast(path)
     assert (exc.value.line, exc.value.col, exc.value.rule) == (4, 11, "LP015")
     assert "2026-02-30" in exc.value.message
 
@@ -494,14 +494,14 @@ AMBIGUOUS = [
 
 @pytest.mark.parametrize("text", AMBIGUOUS)
 def test_needs_quotes_on_known_ambiguous_scalars(text: str) -> None:
-    assert yamlio.needs_quotes(text)
+    assert yamlfile.needs_quotes(text)
 
 
 @pytest.mark.parametrize(
     "text", ["abc", "faq-shipping#damaged", "policy-v3#sec-2", "KILT_105219", "x:y", "é", "a b"]
 )
 def test_plain_ids_need_no_quotes(text: str) -> None:
-    assert not yamlio.needs_quotes(text)
+    assert not yamlfile.needs_quotes(text)
 
 
 def _ruamel_load(text: str, version: tuple[int, int]) -> Any:
@@ -520,12 +520,12 @@ scalar_text = st.one_of(
 @settings(max_examples=400, deadline=None)
 @given(scalar_text)
 def test_needs_quotes_agrees_with_both_resolvers(text: str) -> None:
-    if not yamlio.needs_quotes(text):
+    if not yamlfile.needs_quotes(text):
         source = f"k: {text}\n"
         assert yaml.safe_load(source) == {"k": text}
         assert _ruamel_load(source, (1, 1)) == {"k": text}
         assert _ruamel_load(source, (1, 2)) == {"k": text}
-    if not yamlio.needs_quotes(text, flow=True):
+    if not yamlfile.needs_quotes(text, flow=True):
         source = f"k: {{a: {text}, b: [{text}]}}\n"
         expected = {"k": {"a": text, "b": [text]}}
         assert yaml.safe_load(source) == expected
@@ -535,12 +535,12 @@ def test_needs_quotes_agrees_with_both_resolvers(text: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=15))
 def test_scalar_written_by_dumps_reads_back_as_the_same_string(text: str) -> None:
-    data = yamlio.loads_roundtrip("id: x\n")
-    data["id"] = yamlio.scalar(text)
-    out = yamlio.dumps(data)
-    assert yamlio.guard(Path("x.yaml"), out.encode()) == []  # never a raw control character
+    data = yamlfile.loads_roundtrip("id: x\n")
+    data["id"] = yamlfile.scalar(text)
+    out = yamlfile.dumps(data)
+    assert yamlfile.guard(Path("x.yaml"), out.encode()) == []  # never a raw control character
     assert yaml.safe_load(out) == {"id": text}
-    assert yamlio.loads_roundtrip(out)["id"] == text
+    assert yamlfile.loads_roundtrip(out)["id"] == text
 
 
 # --------------------------------------------------------------------------- fast == round trip
@@ -555,26 +555,26 @@ doc_id = st.one_of(
 def label_files(draw: st.DrawFn) -> str:
     judged = sorted(set(draw(st.lists(doc_id, max_size=6))))
     relevant = sorted(set(draw(st.lists(st.sampled_from(judged), max_size=3)))) if judged else []
-    data = yamlio.loads_roundtrip(
+    data = yamlfile.loads_roundtrip(
         f"id: {draw(st.from_regex(r'[A-Za-z0-9][A-Za-z0-9._-]{0,10}', fullmatch=True))}\n"
     )
-    data["id"] = yamlio.scalar(str(data["id"]))
-    data["question"] = yamlio.scalar(draw(st.text(min_size=1, max_size=30)))
-    yamlio.set_sorted_list(data, "relevant_doc_ids", relevant)
-    yamlio.set_sorted_list(data, "judged_ids", judged)
+    data["id"] = yamlfile.scalar(str(data["id"]))
+    data["question"] = yamlfile.scalar(draw(st.text(min_size=1, max_size=30)))
+    labelfile.set_sorted_list(data, "relevant_doc_ids", relevant)
+    labelfile.set_sorted_list(data, "judged_ids", judged)
     for doc in relevant:
         grade = draw(st.integers(1, 4))
         if grade != 1:
-            yamlio.set_mapping_item(data, "grades", doc, grade)
+            labelfile.set_mapping_item(data, "grades", doc, grade)
     if judged:
-        entry = yamlio.loads_roundtrip("{system: x, k: 1, date: '2026-06-02'}")
-        entry["system"] = yamlio.scalar(draw(doc_id))
+        entry = yamlfile.loads_roundtrip("{system: x, k: 1, date: '2026-06-02'}")
+        entry["system"] = yamlfile.scalar(draw(doc_id))
         entry["k"] = draw(st.one_of(st.none(), st.integers(1, 1000)))
-        data["pool"] = yamlio.loads_roundtrip("- {}\n")
+        data["pool"] = yamlfile.loads_roundtrip("- {}\n")
         data["pool"][0] = entry
     if draw(st.booleans()):
-        data["x-extra"] = yamlio.scalar(draw(doc_id))
-    return yamlio.dumps(data)
+        data["x-extra"] = yamlfile.scalar(draw(doc_id))
+    return yamlfile.dumps(data)
 
 
 def _plain(value: Any) -> Any:
@@ -594,16 +594,16 @@ def _plain(value: Any) -> Any:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(label_files())
 def test_fast_and_roundtrip_paths_read_every_label_file_alike(text: str) -> None:
-    fast = yamlio.loads_fast(text)
-    slow = _plain(yamlio.loads_roundtrip(text))
+    fast = yamlfile.loads_fast(text)
+    slow = _plain(yamlfile.loads_roundtrip(text))
     assert fast == slow
-    assert yamlio.dumps(yamlio.loads_roundtrip(text)) == text  # canonical output is stable
+    assert yamlfile.dumps(yamlfile.loads_roundtrip(text)) == text  # canonical output is stable
 
 
 def test_fast_and_roundtrip_differ_on_plain_ambiguous_scalars() -> None:
     """Why quoting matters: the property above fails as soon as a plain `no` slips in."""
     text = "id: q\nquestion: no\njudged_ids:\n  - 0123\n"
-    assert yamlio.loads_fast(text) != _plain(yamlio.loads_roundtrip(text))
+    assert yamlfile.loads_fast(text) != _plain(yamlfile.loads_roundtrip(text))
 
 
 # --------------------------------------------------------------------------- format_label
@@ -624,9 +624,9 @@ def test_format_label_sorts_quotes_and_keeps_comments() -> None:
         "      - {doc: x, verdict: {duplicate-of: 0x1F}}\n"
         "x-extra: kept\n"
     )
-    data = yamlio.loads_roundtrip(text)
-    yamlio.format_label(data, text)
-    out = yamlio.dumps(data)
+    data = yamlfile.loads_roundtrip(text)
+    labelfile.format_label(data, text)
+    out = yamlfile.dumps(data)
     assert out == (
         "# head comment\n"
         "id: q\n"
@@ -641,9 +641,9 @@ def test_format_label_sorts_quotes_and_keeps_comments() -> None:
         "      - {doc: x, verdict: {duplicate-of: '0x1F'}}\n"
         "x-extra: kept\n"
     )
-    again = yamlio.loads_roundtrip(out)
-    yamlio.format_label(again, out)
-    assert yamlio.dumps(again) == out
+    again = yamlfile.loads_roundtrip(out)
+    labelfile.format_label(again, out)
+    assert yamlfile.dumps(again) == out
 
 
 @st.composite
@@ -675,12 +675,12 @@ def messy_label_files(draw: st.DrawFn) -> str:
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(messy_label_files())
 def test_format_label_is_idempotent_and_keeps_the_content(text: str) -> None:
-    data = yamlio.loads_roundtrip(text)
-    yamlio.format_label(data, text)
-    once = yamlio.dumps(data)
-    again = yamlio.loads_roundtrip(once)
-    yamlio.format_label(again, once)
-    assert yamlio.dumps(again) == once
+    data = yamlfile.loads_roundtrip(text)
+    labelfile.format_label(data, text)
+    once = yamlfile.dumps(data)
+    again = yamlfile.loads_roundtrip(once)
+    labelfile.format_label(again, once)
+    assert yamlfile.dumps(again) == once
     before, after = yaml.load(io.StringIO(text), Loader=yaml.BaseLoader), yaml.safe_load(once)
     assert sorted(before.get("judged_ids") or []) == after["judged_ids"]
     assert after["judged_ids"] == sorted(after["judged_ids"])
@@ -695,7 +695,7 @@ def test_format_label_is_idempotent_and_keeps_the_content(text: str) -> None:
     for match in re.finditer(r"- (\S+)  # eol (\d+)", text):  # ... on its item's line
         line = next(ln for ln in once.splitlines() if ln.endswith(f" # eol {match.group(2)}"))
         assert yaml.safe_load(line.split(" #")[0].strip()[2:]) == match.group(1)
-    assert yamlio.loads_fast(once) == _plain(yamlio.loads_roundtrip(once))
+    assert yamlfile.loads_fast(once) == _plain(yamlfile.loads_roundtrip(once))
 
 
 # --------------------------------------------------------------------------- labelset + cache

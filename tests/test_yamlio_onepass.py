@@ -1,9 +1,9 @@
-"""The one-pass reader (``yamlio.loads_checked`` / ``scan_events``) against the two-pass one.
+"""The one-pass reader (``yamlfile.loads_checked`` / ``scan_events``) against the two-pass one.
 
 Before it, reading a label file took two parses: the guard's libyaml event pass, then PyYAML's
 C safe loader. These properties pin the one pass to that behaviour: the same data (also the
 same as the round-trip loader on canonical files), and for bad input the same findings, in
-the same order, as the guard as it was (``tests/guard_reference.py``).
+the same order, as the guard as it was (``tests/reference/guard_reference.py``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guard_reference import reference_guard
-from labelpool import labelset, yamlio
+from reference.guard_reference import reference_guard
+from labelpool import labelfile, labelset, yamlfile
+from labelpool.yamlfile import textcheck
 
 WHERE = Path("labels/q.yaml")
 
@@ -139,15 +140,15 @@ def two_pass(raw: bytes, **bounds: int) -> tuple[str, Any]:
     if findings:
         return "error", str(findings[0])
     try:
-        return "data", yamlio.loads_fast(raw.decode("utf-8"), WHERE)
-    except yamlio.YamlError as exc:
+        return "data", yamlfile.loads_fast(raw.decode("utf-8"), WHERE)
+    except yamlfile.YamlError as exc:
         return "error", str(exc)
 
 
 def one_pass(raw: bytes, **bounds: int) -> tuple[str, Any]:
     try:
-        return "data", yamlio.loads_checked(raw, WHERE, **bounds)
-    except yamlio.YamlError as exc:
+        return "data", yamlfile.loads_checked(raw, WHERE, **bounds)
+    except yamlfile.YamlError as exc:
         return "error", str(exc)
 
 
@@ -156,7 +157,7 @@ def _agree(text: str) -> None:
     before, after = two_pass(raw), one_pass(raw)
     assert before[0] == after[0], (before, after)
     assert _same(before[1], after[1]), (before, after)
-    assert yamlio.guard(WHERE, raw) == reference_guard(WHERE, raw)
+    assert yamlfile.guard(WHERE, raw) == reference_guard(WHERE, raw)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -179,22 +180,22 @@ def test_one_pass_agrees_on_yaml_made_of_hazards_alone(parts: list[str]) -> None
 
 @st.composite
 def canonical_labels(draw: st.DrawFn) -> str:
-    """Label files as labelpool writes them (``yamlio.scalar`` quotes what could be misread)."""
+    """Label files as labelpool writes them (``yamlfile.scalar`` quotes what could be misread)."""
     judged = sorted(set(draw(st.lists(st.one_of(word, st.sampled_from(TRICKY)), max_size=6))))
-    data = yamlio.loads_roundtrip("id: q\n")
-    data["id"] = yamlio.scalar(draw(st.one_of(word, st.sampled_from(TRICKY))))
-    data["question"] = yamlio.scalar(draw(text_value.filter(str.strip)))
-    yamlio.set_sorted_list(data, "relevant_doc_ids", judged[: draw(st.integers(0, 3))])
-    yamlio.set_sorted_list(data, "judged_ids", judged)
+    data = yamlfile.loads_roundtrip("id: q\n")
+    data["id"] = yamlfile.scalar(draw(st.one_of(word, st.sampled_from(TRICKY))))
+    data["question"] = yamlfile.scalar(draw(text_value.filter(str.strip)))
+    labelfile.set_sorted_list(data, "relevant_doc_ids", judged[: draw(st.integers(0, 3))])
+    labelfile.set_sorted_list(data, "judged_ids", judged)
     for doc in judged[:2]:
-        yamlio.set_mapping_item(data, "grades", doc, draw(st.integers(2, 4)))
+        labelfile.set_mapping_item(data, "grades", doc, draw(st.integers(2, 4)))
     if judged:
-        entry = yamlio.loads_roundtrip("{system: x, k: 1, date: '2026-06-02'}")
-        entry["system"] = yamlio.scalar(draw(word))
+        entry = yamlfile.loads_roundtrip("{system: x, k: 1, date: '2026-06-02'}")
+        entry["system"] = yamlfile.scalar(draw(word))
         entry["k"] = draw(st.one_of(st.none(), st.integers(1, 1000)))
-        data["pool"] = yamlio.loads_roundtrip("- {}\n")
+        data["pool"] = yamlfile.loads_roundtrip("- {}\n")
         data["pool"][0] = entry
-    return yamlio.dumps(data)
+    return yamlfile.dumps(data)
 
 
 def _plain(value: Any) -> Any:
@@ -214,9 +215,9 @@ def _plain(value: Any) -> Any:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(canonical_labels())
 def test_one_pass_equals_fast_and_round_trip_loaders_on_canonical_files(text: str) -> None:
-    got = yamlio.loads_checked(text.encode("utf-8"), WHERE)
-    assert _same(got, yamlio.loads_fast(text))
-    assert _same(got, _plain(yamlio.loads_roundtrip(text)))
+    got = yamlfile.loads_checked(text.encode("utf-8"), WHERE)
+    assert _same(got, yamlfile.loads_fast(text))
+    assert _same(got, _plain(yamlfile.loads_roundtrip(text)))
 
 
 @pytest.mark.parametrize(
@@ -232,23 +233,23 @@ def test_one_pass_equals_fast_and_round_trip_loaders_on_canonical_files(text: st
     ],
 )
 def test_one_pass_resolves_plain_scalars_as_pyyaml(text: str, expected: Any) -> None:
-    got = yamlio.loads_checked(text.encode(), WHERE)
+    got = yamlfile.loads_checked(text.encode(), WHERE)
     assert _same(got, expected)
-    assert _same(got, yamlio.loads_fast(text))
+    assert _same(got, yamlfile.loads_fast(text))
 
 
 def test_dates_and_odd_scalars_read_as_before() -> None:
     import datetime
 
-    got = yamlio.loads_checked(b"a: 2026-06-02\n", WHERE)
+    got = yamlfile.loads_checked(b"a: 2026-06-02\n", WHERE)
     assert got == {"a": datetime.date(2026, 6, 2)}
     for text, message in [
         ("a: 2026-02-30\n", "labels/q.yaml:1:4: LP015 invalid date '2026-02-30'"),
         ("a: =\n", "labels/q.yaml:1:4: LP015 could not determine a constructor"),
         ("? [a]\n: b\n", "labels/q.yaml:1:3: LP015 found unhashable key"),
     ]:
-        with pytest.raises(yamlio.YamlError) as err:
-            yamlio.loads_checked(text.encode(), WHERE)
+        with pytest.raises(yamlfile.YamlError) as err:
+            yamlfile.loads_checked(text.encode(), WHERE)
         assert str(err.value).startswith(message)
 
 
@@ -257,8 +258,8 @@ def test_one_pass_refuses_a_billion_laughs_at_once() -> None:
     lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
     raw = ("\n".join(lines) + "\n").encode()
     start = time.perf_counter()
-    with pytest.raises(yamlio.YamlError, match="LP009 anchor &a0"):
-        yamlio.loads_checked(raw, WHERE)
+    with pytest.raises(yamlfile.YamlError, match="LP009 anchor &a0"):
+        yamlfile.loads_checked(raw, WHERE)
     assert time.perf_counter() - start < 5  # catches a hang only
 
 
@@ -272,16 +273,16 @@ def test_one_pass_keeps_the_byte_checks_and_bounds() -> None:
         (b"a: [[[x]]]\n", {"max_depth": 3}, "LP013"),
     ]
     for raw, bounds, rule in cases:
-        with pytest.raises(yamlio.YamlError) as err:
-            yamlio.loads_checked(raw, WHERE, **bounds)
+        with pytest.raises(yamlfile.YamlError) as err:
+            yamlfile.loads_checked(raw, WHERE, **bounds)
         assert err.value.rule == rule
         assert one_pass(raw, **bounds) == two_pass(raw, **bounds)
 
 
 def test_labelset_reads_each_file_once_with_the_one_pass_reader() -> None:
     raw = b"id: q\nquestion: x\njudged_ids: [a]\nk: 20\n"
-    assert labelset.read_guarded(WHERE, raw) == yamlio.loads_fast(raw.decode())
-    with pytest.raises(yamlio.YamlError, match="LP014"):
+    assert labelset.read_guarded(WHERE, raw) == yamlfile.loads_fast(raw.decode())
+    with pytest.raises(yamlfile.YamlError, match="LP014"):
         labelset.read_guarded(WHERE, b"id: q\nid: r\n")
 
 
@@ -306,7 +307,7 @@ def _views_agree(text: str) -> None:
     raw = text.encode("utf-8")
     old_findings = reference_guard(Path(""), raw)
     try:
-        new_findings, new = view.scan(raw, max_bytes=yamlio.MAX_BYTES, max_depth=yamlio.MAX_DEPTH)
+        new_findings, new = view.scan(raw, max_bytes=yamlfile.MAX_BYTES, max_depth=yamlfile.MAX_DEPTH)
     except view.ViewError as exc:
         assert not old_findings
         with pytest.raises(view.ViewError) as err:
@@ -327,7 +328,7 @@ def _views_agree(text: str) -> None:
     from labelpool.rules.check import check_bytes
     from labelpool.schemas import LABEL, schema_path
 
-    bounds = {"max_bytes": yamlio.MAX_BYTES, "max_depth": yamlio.MAX_DEPTH}
+    bounds = {"max_bytes": yamlfile.MAX_BYTES, "max_depth": yamlfile.MAX_DEPTH}
     assert check_bytes(raw, schema_path(LABEL), **bounds).to_json() == (
         _check_two_pass(raw, schema_path(LABEL)).to_json()
     )
@@ -353,8 +354,8 @@ def _check_two_pass(raw: bytes, schema_file: Path) -> Any:
     original = check.scan
     check.scan = lambda raw, **_: ([], composed)
     try:
-        return check.check_bytes(raw, schema_file, max_bytes=yamlio.MAX_BYTES,
-                                 max_depth=yamlio.MAX_DEPTH)
+        return check.check_bytes(raw, schema_file, max_bytes=yamlfile.MAX_BYTES,
+                                 max_depth=yamlfile.MAX_DEPTH)
     finally:
         check.scan = original
 
@@ -374,7 +375,7 @@ def test_validate_view_in_one_pass_on_bad_files(text: str) -> None:
 def test_validate_view_top_level_positions_need_no_second_parse() -> None:
     from labelpool.rules import view
 
-    bounds = {"max_bytes": yamlio.MAX_BYTES, "max_depth": yamlio.MAX_DEPTH}
+    bounds = {"max_bytes": yamlfile.MAX_BYTES, "max_depth": yamlfile.MAX_DEPTH}
     raw = b"# c\nid: q\nquestion:   'x'\npool:\n  - {system: a}\n"  # labelpool's style
     _, v = view.scan(raw, **bounds)
     assert v is not None
@@ -399,13 +400,13 @@ def _canonical_agrees(text: str) -> bool:
 
     It runs after the byte checks (controls, conflict markers...), so only on text they pass.
     """
-    if yamlio.text_findings(WHERE, text.encode("utf-8"), yamlio.MAX_BYTES)[0]:
+    if yamlfile.text_findings(WHERE, text.encode("utf-8"), yamlfile.MAX_BYTES)[0]:
         return False
-    got = yamlio.read_canonical(text, yamlio.MAX_DEPTH)
-    if got is yamlio.ODD:
+    got = yamlfile.read_canonical(text, yamlfile.MAX_DEPTH)
+    if got is yamlfile.ODD:
         return False
     assert reference_guard(WHERE, text.encode("utf-8")) == [], text
-    assert _same(got, yamlio.loads_fast(text)), text
+    assert _same(got, yamlfile.loads_fast(text)), text
     return True
 
 
@@ -441,7 +442,7 @@ def test_canonical_reader_takes_labelpools_own_files_and_leaves_the_rest() -> No
     ]:
         assert not _canonical_agrees(other), other
     assert _canonical_agrees("grades:\n  no: 2\n  d1: 3\n  12: 4\n")
-    assert yamlio.read_canonical("grades:\n  no: 2\n  12: 4\n", 32) == {"grades": {False: 2, 12: 4}}
+    assert yamlfile.read_canonical("grades:\n  no: 2\n  12: 4\n", 32) == {"grades": {False: 2, 12: 4}}
 
 
 def test_the_byte_checks_prefilter_misses_no_character() -> None:
@@ -449,8 +450,8 @@ def test_the_byte_checks_prefilter_misses_no_character() -> None:
         if 0xD800 <= code < 0xE000:
             continue
         ch = chr(code)
-        fast = bool(yamlio._CONTROL_OR_BIDI_RE.search(ch))
-        assert fast == bool(yamlio._CONTROL_RE.search(ch) or yamlio._BIDI_RE.search(ch)), code
+        fast = bool(textcheck.CONTROL_OR_BIDI_RE.search(ch))
+        assert fast == bool(textcheck.CONTROL_RE.search(ch) or textcheck.BIDI_RE.search(ch)), code
     for marker in ("<" * 7, "=" * 7, ">" * 7, "|" * 7):
         raw = f"id: q\n{marker} x\n".encode()
-        assert yamlio.guard(WHERE, raw) == reference_guard(WHERE, raw) != []
+        assert yamlfile.guard(WHERE, raw) == reference_guard(WHERE, raw) != []

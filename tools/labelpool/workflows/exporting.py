@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from labelpool import yamlio
+from labelpool import atomic
 from labelpool.errors import StateError, UsageError
 from labelpool.model import Label
 
@@ -32,7 +32,7 @@ def check_out_path(out: Path) -> None:
 def write_qrels(out: Path, text: str) -> None:
     """Write ``text`` to ``out`` atomically (:class:`ExportFailed` when it cannot be written)."""
     try:
-        yamlio.atomic_write_text(out, text)
+        atomic.write_text(out, text)
     except OSError as exc:
         raise ExportFailed(f"cannot write: {exc.strerror or exc}", path=out) from None
 

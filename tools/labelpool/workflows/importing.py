@@ -9,17 +9,15 @@ existing label is never overwritten without ``force``.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-from labelpool import yamlio
+from labelpool import atomic, labelfile, yamlfile
 from labelpool.errors import InputError, UsageError
 from labelpool.model import UNKNOWN_SYSTEM
+from labelpool.yamlfile import CommentedMap, CommentedSeq
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
@@ -344,19 +342,19 @@ def _id_list(record: dict[str, object], key: str, where: str, *, required: bool)
 def label_document(item: Imported, prov: Provenance) -> CommentedMap:
     """The round-trip tree of a new label file for ``item``."""
     data = CommentedMap()
-    data["id"] = yamlio.scalar(item.id)
-    data["question"] = yamlio.scalar(item.question)
-    yamlio.set_sorted_list(data, "relevant_doc_ids", item.relevant)
-    yamlio.set_sorted_list(data, "judged_ids", item.judged)
+    data["id"] = yamlfile.scalar(item.id)
+    data["question"] = yamlfile.scalar(item.question)
+    labelfile.set_sorted_list(data, "relevant_doc_ids", item.relevant)
+    labelfile.set_sorted_list(data, "judged_ids", item.judged)
     for doc in sorted(item.grades):
-        yamlio.set_mapping_item(data, "grades", doc, item.grades[doc])
+        labelfile.set_mapping_item(data, "grades", doc, item.grades[doc])
     if item.pooled_unjudged:
-        yamlio.set_sorted_list(data, "pooled_unjudged_ids", item.pooled_unjudged)
+        labelfile.set_sorted_list(data, "pooled_unjudged_ids", item.pooled_unjudged)
     if item.judged or item.pooled_unjudged:
         entry = CommentedMap()
-        entry["system"] = yamlio.scalar(prov.system)
+        entry["system"] = yamlfile.scalar(prov.system)
         entry["k"] = prov.k
-        entry["date"] = None if prov.date is None else yamlio.scalar(prov.date)
+        entry["date"] = None if prov.date is None else yamlfile.scalar(prov.date)
         pool = CommentedSeq([entry])
         pool.fa.set_block_style()
         data["pool"] = pool
@@ -397,7 +395,7 @@ def write_labels(
     written: list[Path] = []
     for item in items:
         path = labels_dir / f"{item.id}.yaml"
-        yamlio.atomic_write_text(path, yamlio.dumps(label_document(item, prov)))
+        atomic.write_text(path, yamlfile.dumps(label_document(item, prov)))
         written.append(path)
     return ImportResult(
         written=tuple(written),
@@ -430,7 +428,7 @@ def add_question(labels_dir: Path, qid: str, question: str) -> Path:
         ) from None
     data = label_document(Imported(id=qid, question=text), Provenance())
     try:
-        create_exclusive(path, yamlio.dumps(data))
+        create_exclusive(path, yamlfile.dumps(data))
     except FileExistsError:
         raise ImportFailed(f"{path}: exists already") from None
     return path
@@ -438,9 +436,4 @@ def add_question(labels_dir: Path, qid: str, question: str) -> Path:
 
 def create_exclusive(path: Path, text: str) -> None:
     """Write a new file atomically; FileExistsError (and nothing written) if ``path`` exists."""
-    tmp = path.with_name(f".{path.name}.new")
-    yamlio.atomic_write_text(tmp, text)
-    try:
-        os.link(tmp, path)  # fails if path exists, even when created a moment ago
-    finally:
-        tmp.unlink()
+    atomic.write_new(path, text)

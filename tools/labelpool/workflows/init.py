@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from labelpool import yamlio
+from labelpool import atomic
 from labelpool.errors import UsageError
 
 
@@ -78,15 +77,11 @@ def _scaffold(target: Path, force: bool) -> InitResult:
             skipped.append(path)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.new")
-        yamlio.atomic_write_text(tmp, text)
         try:
-            os.link(tmp, path)  # never replaces a file that appeared meanwhile
+            atomic.write_new(path, text)  # never replaces a file that appeared meanwhile
         except FileExistsError:
             skipped.append(path)
             continue
-        finally:
-            tmp.unlink()
         created.append(path)
     return InitResult(
         tuple(created), tuple(skipped), tuple(m for m in missing if m not in OPTIONAL)

@@ -10,7 +10,7 @@ A verdict is folded as follows:
   chain). A duplicate of a document not (yet) judged relevant stays pending, with the reason.
 
 Every folded document lands in ``judged_ids`` (and leaves ``pooled_unjudged_ids``); lists stay
-sorted through :mod:`labelpool.yamlio`'s helpers. Resolved entries leave the batch with their
+sorted through :mod:`labelpool.labelfile`'s helpers. Resolved entries leave the batch with their
 comment lines; a batch whose documents are all resolved disappears and its systems get
 ``pool`` entries ``{system, k, date, run}`` (``k`` is the batch's depth, or the ``full_depth``
 the batch recorded when a budget cut it). A verdict contradicting an existing judgment is an
@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from labelpool import atomic, corpus, gitio, yamlfile
 from labelpool import batch as batch_mod
-from labelpool import corpus, gitio, yamlio
 from labelpool.config import Config
 from labelpool.oracle import Oracle
 from labelpool.workflows.merge_collect import (
@@ -213,13 +213,13 @@ def _apply_file(
                 entries.append((s, k, b.date, b.runs.get(s)))
     if entries:
         add_pool_entries(data, entries)
-    dumped = yamlio.dumps(data)
+    dumped = yamlfile.dumps(data)
     moved = batch_mod.relocate(text, dumped, batches, str(path))
     new_text = batch_mod.remove(dumped, moved, drop, str(path))
     if new_text == text:
         return False, completed
-    yamlio.loads_fast(new_text, path)  # never write a file that would not read back
-    yamlio.atomic_write_text(path, new_text)
+    yamlfile.loads_fast(new_text, path)  # never write a file that would not read back
+    atomic.write_text(path, new_text)
     return True, completed
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from labelpool import batch as batch_mod
-from labelpool import gitio, labelset, schemas, yamlio
+from labelpool import gitio, labelset, schemas, yamlfile
 from labelpool.config import Config
 from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf
 from labelpool.oracle import ORACLE_EMAIL, ORACLE_NAME, Oracle
@@ -51,14 +51,14 @@ def read_label(
     path: Path, text: str | None = None
 ) -> tuple[Any, str, list[batch_mod.PendingBatch]]:
     if text is None:
-        doc = yamlio.load_roundtrip(path)
+        doc = yamlfile.load_roundtrip(path)
         data, text = doc.data, doc.text
         if "\r" in text:  # CRLF: read as LF (as pool does); the file is written back with LF
             text = text.replace("\r\n", "\n")
-            data = yamlio.loads_roundtrip(text, path)
+            data = yamlfile.loads_roundtrip(text, path)
     else:
-        data = yamlio.loads_roundtrip(text, path)
-    batches = batch_mod.read(data, str(path), lambda kp: yamlio.node_position(data, tuple(kp))[0])
+        data = yamlfile.loads_roundtrip(text, path)
+    batches = batch_mod.read(data, str(path), lambda kp: yamlfile.node_position(data, tuple(kp))[0])
     batch_mod.check_one_line(text, batches, str(path))
     return data, text, batches
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from labelpool import batch as batch_mod
-from labelpool import yamlio
+from labelpool import labelfile, yamlfile
 from labelpool.errors import StateError
 from labelpool.model import label_from_data
 
@@ -86,11 +86,11 @@ def state_of(data: Any, path: Path) -> State:
     label = label_from_data(data)
     where: dict[str, str] = {}
     for i, d in enumerate(label.judged_ids):
-        line, col = yamlio.node_position(data, ("judged_ids", i))
+        line, col = yamlfile.node_position(data, ("judged_ids", i))
         where.setdefault(d, f"{path}:{line}:{col}")
     for ci, cls in enumerate(label.relevant_classes):
         for mi, d in enumerate(cls):
-            line, col = yamlio.node_position(data, ("relevant_classes", ci, mi))
+            line, col = yamlfile.node_position(data, ("relevant_classes", ci, mi))
             where.setdefault(d, f"{path}:{line}:{col}")
     return State(
         judged=set(label.judged_ids),
@@ -174,21 +174,22 @@ def fold(state: State, d: Decision, supersedes: Supersedes | None) -> tuple[str,
 def write_state(data: Any, before: State, after: State) -> None:
     """Make the round-trip label ``data`` say ``after`` (minimal edits: insertions in place)."""
     for d in sorted(after.judged - before.judged):
-        yamlio.add_to_sorted_list(data, "judged_ids", d)
+        labelfile.add_to_sorted_list(data, "judged_ids", d)
     for d in sorted(after.relevant - before.relevant):
-        yamlio.add_to_sorted_list(data, "relevant_doc_ids", d)
+        labelfile.add_to_sorted_list(data, "relevant_doc_ids", d)
     for d, g in sorted(after.grades.items()):
         if before.grades.get(d) != g:
-            yamlio.set_mapping_item(data, "grades", d, g)
+            labelfile.set_mapping_item(data, "grades", d, g)
     for d in sorted(before.unjudged - after.unjudged):
-        yamlio.remove_from_list(data, "pooled_unjudged_ids", d)
+        labelfile.remove_from_list(data, "pooled_unjudged_ids", d)
     if after.classes != before.classes:
         text = "relevant_classes:\n" + "".join(
             "  - - " + "\n    - ".join(batch_mod.quote(m) for m in cls) + "\n"
             for cls in after.classes
         )
-        seq = yamlio.loads_roundtrip(text)["relevant_classes"]
+        seq = yamlfile.loads_roundtrip(text)["relevant_classes"]
         if "relevant_classes" in data:
             data["relevant_classes"] = seq
         else:
-            data.insert(yamlio.canonical_index(data, "relevant_classes"), "relevant_classes", seq)
+            at = labelfile.canonical_index(data, "relevant_classes")
+            data.insert(at, "relevant_classes", seq)

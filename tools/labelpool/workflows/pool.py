@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from labelpool import atomic, corpus, gitio, labelfile, yamlfile
 from labelpool import batch as batch_mod
-from labelpool import corpus, gitio, yamlio
 from labelpool import runs as runs_mod
 from labelpool.config import Config
 from labelpool.errors import StateError, UsageError
@@ -327,17 +327,17 @@ def prepare(
         except batch_mod.BatchError as exc:
             raise PoolError(str(exc).replace("<text>", str(q.path))) from None
         # never write a batch that does not read back as exactly these documents
-        back = label_from_data(yamlio.loads_fast(text, q.path))
+        back = label_from_data(yamlfile.loads_fast(text, q.path))
         if not back.pending or [d.doc for d in back.pending[-1].docs] != list(q.docs):
             raise PoolError(f"{q.path}: the batch does not read back as written (a bug)")
         changes.append((q.path, text))
     for q in plan_.complete:
-        doc = yamlio.load_roundtrip(q.path)
+        doc = yamlfile.load_roundtrip(q.path)
         if not add_pool_entries(
             doc.data, [(s, plan_.depth, plan_.date, blobs[s]) for s in plan_.systems]
         ):
             continue
-        text = yamlio.dumps(doc.data)
+        text = yamlfile.dumps(doc.data)
         if text == doc.text:
             continue
         if q.path.is_symlink():
@@ -349,7 +349,7 @@ def prepare(
 def apply(changes: Sequence[tuple[Path, str]]) -> list[Path]:
     """Write what :func:`prepare` computed (each file atomically); return the files."""
     for path, text in changes:
-        yamlio.atomic_write_text(path, text)
+        atomic.write_text(path, text)
     return [path for path, _ in changes]
 
 
@@ -379,13 +379,13 @@ def add_pool_entries(data: Any, entries: Sequence[tuple[str, int, str, str | Non
         + (f"    run: {run}\n" if run is not None else "")
         for system, k, date, run in new
     )
-    items = yamlio.loads_roundtrip(text)["pool"]
+    items = yamlfile.loads_roundtrip(text)["pool"]
     if isinstance(pool, list):
         pool.extend(items)
     else:
         if "pool" in data:
             del data["pool"]
-        data.insert(yamlio.canonical_index(data, "pool"), "pool", items)
+        data.insert(labelfile.canonical_index(data, "pool"), "pool", items)
     return True
 
 

@@ -290,10 +290,10 @@ def check_files(
 
 def _pool_positions(path: Path, indexes: set[int]) -> dict[int, tuple[int, int]]:
     """1-based (line, col) of the given ``pool`` entries of one label file."""
-    from labelpool import yamlio
+    from labelpool import yamlfile
 
     try:
-        data = yamlio.load_roundtrip(path).data
-    except yamlio.YamlError:  # validation reports the file itself; 1:1 beats no finding
+        data = yamlfile.load_roundtrip(path).data
+    except yamlfile.YamlError:  # validation reports the file itself; 1:1 beats no finding
         return {}
-    return {i: yamlio.node_position(data, ("pool", i)) for i in indexes}
+    return {i: yamlfile.node_position(data, ("pool", i)) for i in indexes}

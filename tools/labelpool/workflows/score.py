@@ -38,6 +38,7 @@ per-row arrays, so 7 million run lines cost a few hundred thousand rows of arith
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from labelpool import atomic
 from labelpool.measures import Measure, parse
 from labelpool.measures.compute import Ranked, condensed, optimistic, per_query
 from labelpool.model import Label
@@ -184,9 +186,6 @@ def _load_cached(cache_file: Path, digest: str) -> _Qrels | None:
 
 
 def _save_cached(cache_file: Path, digest: str, q: _Qrels) -> None:
-    import os
-    import tempfile
-
     import pyarrow as pa
 
     vocab = q.vocab.cast(pa.large_string())
@@ -211,16 +210,9 @@ def _save_cached(cache_file: Path, digest: str, q: _Qrels) -> None:
     }
     try:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".score-", suffix=".npz", dir=cache_file.parent)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                np.savez(handle, **arrays)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, cache_file)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        buffer = io.BytesIO()
+        np.savez(buffer, **arrays)
+        atomic.write_bytes(cache_file, buffer.getvalue())
     except OSError:
         pass  # a cache that cannot be written only costs time
 

@@ -1,4 +1,4 @@
-"""The safety guard as it was before the one-pass reader (``yamlio.scan_events``): the oracle
+"""The safety guard as it was before the one-pass reader (``yamlfile.scan_events``): the oracle
 the one-pass tests compare against. A verbatim copy of ``yamlio.guard`` and its event pass
 at commit 4e65856 (only names changed); do not edit it to make a test pass.
 """
@@ -11,16 +11,16 @@ from typing import Any
 import yaml
 
 from labelpool.findings import Finding
-from labelpool.yamlio import (
-    _BIDI_RE,
-    _CONFLICT_RE,
-    _CONTROL_RE,
-    _DIRECTIVE_RE,
-    _TEXT_FINDINGS_CAP,
+from labelpool.yamlfile.textcheck import (
+    BIDI_RE,
+    CONFLICT_RE,
+    CONTROL_RE,
+    DIRECTIVE_RE,
     MAX_BYTES,
     MAX_DEPTH,
-    _char_name,
-    _line_col,
+    TEXT_FINDINGS_CAP,
+    char_name,
+    line_col,
 )
 
 
@@ -55,18 +55,18 @@ def reference_guard(
             continue
         break  # directives only come before the document
     for rule, regex, what in (
-        ("LP003", _CONTROL_RE, "control character"),
-        ("LP004", _BIDI_RE, "bidirectional control character"),
+        ("LP003", CONTROL_RE, "control character"),
+        ("LP004", BIDI_RE, "bidirectional control character"),
     ):
         for n, match in enumerate(regex.finditer(text)):
-            if n >= _TEXT_FINDINGS_CAP:
+            if n >= TEXT_FINDINGS_CAP:
                 break
-            line, col = _line_col(text, match.start())
-            found.append(at(line, col, rule, f"{what} {_char_name(match.group())}"))
-    for n, match in enumerate(_CONFLICT_RE.finditer(text)):
-        if n >= _TEXT_FINDINGS_CAP:
+            line, col = line_col(text, match.start())
+            found.append(at(line, col, rule, f"{what} {char_name(match.group())}"))
+    for n, match in enumerate(CONFLICT_RE.finditer(text)):
+        if n >= TEXT_FINDINGS_CAP:
             break
-        line, _ = _line_col(text, match.start())
+        line, _ = line_col(text, match.start())
         found.append(
             at(line, 1, "LP005", f"merge-conflict marker {match.group()!r}; resolve the conflict")
         )
@@ -154,9 +154,9 @@ def _reference_events(where: str, text: str, max_depth: int) -> list[Finding]:
                 if documents == 2:
                     at(event.start_mark, "LP007", "a second YAML document; keep one per file")
                 if event.version or event.tags:  # a directive after a first document
-                    match = _DIRECTIVE_RE.search(text)
+                    match = DIRECTIVE_RE.search(text)
                     pos = match.start() if match else 0
-                    line, col = _line_col(text, pos)
+                    line, col = line_col(text, pos)
                     found.append(Finding(where, line, col, "LP006", "directive; remove it"))
             elif kind is _STREAM_END:
                 break
