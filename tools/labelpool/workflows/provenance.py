@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labelpool import gitio
+from labelpool import gitio, yamlfile
 from labelpool.config import Config
 from labelpool.findings import Finding
 from labelpool.model import Label, PoolEntry
@@ -290,8 +290,6 @@ def check_files(
 
 def _pool_positions(path: Path, indexes: set[int]) -> dict[int, tuple[int, int]]:
     """1-based (line, col) of the given ``pool`` entries of one label file."""
-    from labelpool import yamlfile
-
     try:
         data = yamlfile.load_roundtrip(path).data
     except yamlfile.YamlError:  # validation reports the file itself; 1:1 beats no finding
