@@ -21,10 +21,7 @@ def format_label(data: CommentedMap, text: str | None = None) -> None:
     for key in ID_LISTS:
         seq = data.get(key)
         if isinstance(seq, CommentedSeq):
-            fix.items(seq)
-            sort_seq(seq)
-            if len(seq):
-                seq.fa.set_block_style()
+            _fix_and_sort(fix, seq)
     grades = data.get("grades")
     if isinstance(grades, CommentedMap):
         fix.keys(grades)
@@ -35,10 +32,7 @@ def format_label(data: CommentedMap, text: str | None = None) -> None:
     if isinstance(classes, CommentedSeq):
         for cls in classes:
             if isinstance(cls, CommentedSeq):
-                fix.items(cls)
-                sort_seq(cls)
-                if len(cls):
-                    cls.fa.set_block_style()
+                _fix_and_sort(fix, cls)
         sort_seq(classes, key=lambda c: [str(m) for m in c] if isinstance(c, list) else [str(c)])
         if len(classes):
             classes.fa.set_block_style()
@@ -72,3 +66,11 @@ def format_label(data: CommentedMap, text: str | None = None) -> None:
                     fix.value(entry, "verdict")
                 elif isinstance(verdict, CommentedMap) and "duplicate-of" in verdict:
                     fix.value(verdict, "duplicate-of")
+
+
+def _fix_and_sort(fix: Fixer, seq: CommentedSeq) -> None:
+    """Strings fixed, sorted in code-point order, block style when not empty."""
+    fix.items(seq)
+    sort_seq(seq)
+    if len(seq):
+        seq.fa.set_block_style()

@@ -51,9 +51,7 @@ class FileResult:
         )
 
 
-def check_bytes(
-    raw: bytes, schema_file: Path, *, max_bytes: int, max_depth: int
-) -> FileResult:
+def check_bytes(raw: bytes, schema_file: Path, *, max_bytes: int, max_depth: int) -> FileResult:
     """Every per-file rule on the bytes of one label file."""
     try:  # the safety guard and the view in one pass over the YAML events
         safety, view = scan(raw, max_bytes=max_bytes, max_depth=max_depth)
@@ -62,9 +60,12 @@ def check_bytes(
     if view is None:
         return FileResult(findings=safety)
     if not isinstance(view.data, dict):
-        return FileResult(findings=[*safety, Finding("", 1, 1, "LP039",
-                                                     "a label is a mapping with an `id` at the "
-                                                     "top level")])
+        return FileResult(
+            findings=[
+                *safety,
+                Finding("", 1, 1, "LP039", "a label is a mapping with an `id` at the top level"),
+            ]
+        )
     result = FileResult(findings=list(safety))
     qid = view.data.get("id")
     if isinstance(qid, str):
@@ -82,4 +83,3 @@ def check_bytes(
     result.findings.extend(found)
     result.findings.sort()
     return result
-

@@ -18,14 +18,28 @@ def check(view: View) -> list[Finding]:
     for c, members in view.items(("relevant_classes",)):
         if not relevant.intersection(members):
             line, col = view.pos(("relevant_classes", c))
-            out.append(Finding("", line, col, "LP029",
-                               f"relevant_classes[{c}]: no member is in relevant_doc_ids"))
+            out.append(
+                Finding(
+                    "",
+                    line,
+                    col,
+                    "LP029",
+                    f"relevant_classes[{c}]: no member is in relevant_doc_ids",
+                )
+            )
         for i, doc in enumerate(members):
             if doc in home and home[doc] != c:
                 line, col = view.pos(("relevant_classes", c, i))
-                out.append(Finding("", line, col, "LP030",
-                                   f"relevant_classes[{c}]: {doc} is also in "
-                                   f"relevant_classes[{home[doc]}]; merge the two classes"))
+                out.append(
+                    Finding(
+                        "",
+                        line,
+                        col,
+                        "LP030",
+                        f"relevant_classes[{c}]: {doc} is also in "
+                        f"relevant_classes[{home[doc]}]; merge the two classes",
+                    )
+                )
             home.setdefault(doc, c)
     return out
 
@@ -40,7 +54,14 @@ def supersession(
             for older in members:
                 if newer != older and versions.supersedes(newer, older):
                     line, col = locate(("relevant_classes", c, i))
-                    out.append(Finding("", line, col, "LP031",
-                                       f"relevant_classes[{c}]: {newer} supersedes {older}; "
-                                       "a class must not mix versions (keep the current one)"))
+                    out.append(
+                        Finding(
+                            "",
+                            line,
+                            col,
+                            "LP031",
+                            f"relevant_classes[{c}]: {newer} supersedes {older}; "
+                            "a class must not mix versions (keep the current one)",
+                        )
+                    )
     return out

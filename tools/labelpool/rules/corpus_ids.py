@@ -25,7 +25,14 @@ def check(
                 continue
             seen.add(doc)
             line, col = locate((*keypath, i))
-            out.append(Finding("", line, col, "LP038",
-                               f"{doc} is not in the corpus (re-chunked or renamed?)",
-                               "warning"))
+            out.append(
+                Finding(
+                    "",
+                    line,
+                    col,
+                    "LP038",
+                    f"{doc} is not in the corpus (re-chunked or renamed?)",
+                    "warning",
+                )
+            )
     return out

@@ -17,9 +17,16 @@ def fold(qid: str) -> str:
 def stem_mismatch(qid: str, line: int, col: int, stem: str) -> list[Finding]:
     if qid == stem:
         return []
-    return [Finding("", line, col, "LP022",
-                    f"id: {qid} does not match the file name {stem}; rename the file to "
-                    f"{qid}.yaml or fix the id")]
+    return [
+        Finding(
+            "",
+            line,
+            col,
+            "LP022",
+            f"id: {qid} does not match the file name {stem}; rename the file to "
+            f"{qid}.yaml or fix the id",
+        )
+    ]
 
 
 def non_nfc(view: View) -> list[Finding]:
@@ -31,19 +38,24 @@ def non_nfc(view: View) -> list[Finding]:
     lists: list[tuple[KeyPath, str]] = [
         ((key,), key) for key in ("relevant_doc_ids", "judged_ids", "pooled_unjudged_ids")
     ]
-    lists += [(("relevant_classes", c), f"relevant_classes[{c}]")
-              for c, _ in view.items(("relevant_classes",))]
+    lists += [
+        (("relevant_classes", c), f"relevant_classes[{c}]")
+        for c, _ in view.items(("relevant_classes",))
+    ]
     for keypath, label in lists:
         docs = view.get(keypath)
         if not isinstance(docs, list) or "".join(map(str, docs)).isascii():
             continue
         for i, doc in enumerate(docs):
-            if isinstance(doc, str) and not doc.isascii() and not unicodedata.is_normalized(
-                "NFC", doc
+            if (
+                isinstance(doc, str)
+                and not doc.isascii()
+                and not unicodedata.is_normalized("NFC", doc)
             ):
                 line, col = view.pos((*keypath, i))
-                out.append(Finding("", line, col, "LP024",
-                                   f"{label}: {doc!r} is not in Unicode NFC form"))
+                out.append(
+                    Finding("", line, col, "LP024", f"{label}: {doc!r} is not in Unicode NFC form")
+                )
     return out
 
 
@@ -58,6 +70,5 @@ def duplicates(ids: Sequence[tuple[str, str, int, int]]) -> list[Finding]:
             continue
         for path, qid, line, col in group:
             others = ", ".join(f"{p} ({q})" for p, q, _, _ in group if p != path)
-            out.append(Finding(path, line, col, "LP023",
-                               f"id: {qid} is also used by {others}"))
+            out.append(Finding(path, line, col, "LP023", f"id: {qid} is also used by {others}"))
     return out

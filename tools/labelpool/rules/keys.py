@@ -53,9 +53,16 @@ def _scan(view: View, keypath: tuple[str | int, ...], known: tuple[str, ...]) ->
             line, col = view.pos((*keypath, key), key=True)
             where = ".".join(str(k) if isinstance(k, str) else f"[{k}]" for k in keypath)
             prefix = f"{where}: " if where else ""
-            out.append(Finding("", line, col, "LP036",
-                               f"{prefix}unknown key `{key}`: did you mean `{near}`?",
-                               "warning"))
+            out.append(
+                Finding(
+                    "",
+                    line,
+                    col,
+                    "LP036",
+                    f"{prefix}unknown key `{key}`: did you mean `{near}`?",
+                    "warning",
+                )
+            )
     return out
 
 

@@ -34,9 +34,16 @@ def duplicates(view: View) -> list[Finding]:
         for i, item in view.items(keypath):
             if item in seen:
                 line, col = view.pos((*keypath, i))
-                out.append(Finding("", line, col, "LP026",
-                                   f"{_label(keypath)}: {item} is listed twice (first as item "
-                                   f"{seen[item] + 1})"))
+                out.append(
+                    Finding(
+                        "",
+                        line,
+                        col,
+                        "LP026",
+                        f"{_label(keypath)}: {item} is listed twice (first as item "
+                        f"{seen[item] + 1})",
+                    )
+                )
             else:
                 seen[item] = i
     for b, batch in enumerate(view.get(("pending",)) or []):
@@ -44,8 +51,11 @@ def duplicates(view: View) -> list[Finding]:
         for i, doc in enumerate(batch.get("docs") or []):
             if doc.get("doc") in seen_docs:
                 line, col = view.pos(("pending", b, "docs", i))
-                out.append(Finding("", line, col, "LP026",
-                                   f"pending[{b}].docs: {doc['doc']} is listed twice"))
+                out.append(
+                    Finding(
+                        "", line, col, "LP026", f"pending[{b}].docs: {doc['doc']} is listed twice"
+                    )
+                )
             seen_docs.add(doc.get("doc"))
     return out
 
@@ -59,17 +69,31 @@ def order(view: View) -> list[Finding]:
         for i, (prev, item) in enumerate(itertools.pairwise(items)):
             if item < prev:
                 line, col = view.pos((*keypath, i + 1))
-                out.append(Finding("", line, col, "LP028",
-                                   f"{_label(keypath)}: {item} comes before {prev} in "
-                                   "code-point order; run `labelpool fmt`"))
+                out.append(
+                    Finding(
+                        "",
+                        line,
+                        col,
+                        "LP028",
+                        f"{_label(keypath)}: {item} comes before {prev} in "
+                        "code-point order; run `labelpool fmt`",
+                    )
+                )
                 break
     firsts = [c[0] if c else "" for _, c in view.items(("relevant_classes",))]
     for i, (prev, first) in enumerate(itertools.pairwise(firsts)):
         if first < prev:
             line, col = view.pos(("relevant_classes", i + 1))
-            out.append(Finding("", line, col, "LP028",
-                               f"relevant_classes: the class starting with {first} comes before "
-                               f"the one starting with {prev}; run `labelpool fmt`"))
+            out.append(
+                Finding(
+                    "",
+                    line,
+                    col,
+                    "LP028",
+                    f"relevant_classes: the class starting with {first} comes before "
+                    f"the one starting with {prev}; run `labelpool fmt`",
+                )
+            )
             break
     return out
 
@@ -100,15 +124,28 @@ def within_judged(view: View) -> list[Finding]:
     relevant = view.get(("relevant_doc_ids",)) or []
     for i in unjudged_relevant(relevant, judged):
         line, col = view.pos(("relevant_doc_ids", i))
-        out.append(Finding("", line, col, "LP025",
-                           f"relevant_doc_ids: {relevant[i]} is not in judged_ids (add it there)"))
+        out.append(
+            Finding(
+                "",
+                line,
+                col,
+                "LP025",
+                f"relevant_doc_ids: {relevant[i]} is not in judged_ids (add it there)",
+            )
+        )
     judged |= {d for c in view.get(("relevant_classes",)) or () for d in c}
     pooled = view.get(("pooled_unjudged_ids",)) or []
     for i in judged_pooled_unjudged(pooled, judged):
         line, col = view.pos(("pooled_unjudged_ids", i))
-        out.append(Finding("", line, col, "LP040",
-                           f"pooled_unjudged_ids: {pooled[i]} is judged; remove it from "
-                           "pooled_unjudged_ids"))
+        out.append(
+            Finding(
+                "",
+                line,
+                col,
+                "LP040",
+                f"pooled_unjudged_ids: {pooled[i]} is judged; remove it from pooled_unjudged_ids",
+            )
+        )
     return out
 
 
@@ -121,9 +158,16 @@ def grades_scope(view: View) -> list[Finding]:
     )
     for doc in out_of_scope:
         line, col = view.pos(("grades", doc), key=True)
-        out.append(Finding("", line, col, "LP027",
-                           f"grades: {doc} is neither relevant nor in a relevance class "
-                           "(a judged-irrelevant document has grade 0 and no entry here)"))
+        out.append(
+            Finding(
+                "",
+                line,
+                col,
+                "LP027",
+                f"grades: {doc} is neither relevant nor in a relevance class "
+                "(a judged-irrelevant document has grade 0 and no entry here)",
+            )
+        )
     return out
 
 

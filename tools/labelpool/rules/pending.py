@@ -13,12 +13,24 @@ def check(view: View) -> list[Finding]:
             verdict = doc.get("verdict")
             if verdict is None:
                 line, col = view.pos(("pending", b, "docs", i))
-                out.append(Finding("", line, col, "LP034",
-                                   f"pending[{b}] ({batch.get('batch')}): {doc.get('doc')} has "
-                                   "no verdict yet"))
+                out.append(
+                    Finding(
+                        "",
+                        line,
+                        col,
+                        "LP034",
+                        f"pending[{b}] ({batch.get('batch')}): {doc.get('doc')} has no verdict yet",
+                    )
+                )
             elif isinstance(verdict, dict) and verdict.get("duplicate-of") == doc.get("doc"):
                 vline, vcol = view.pos(("pending", b, "docs", i, "verdict"))
-                out.append(Finding("", vline, vcol, "LP035",
-                                   f"pending[{b}].docs[{i}]: {doc.get('doc')} cannot be a "
-                                   "duplicate of itself"))
+                out.append(
+                    Finding(
+                        "",
+                        vline,
+                        vcol,
+                        "LP035",
+                        f"pending[{b}].docs[{i}]: {doc.get('doc')} cannot be a duplicate of itself",
+                    )
+                )
     return out

@@ -14,15 +14,29 @@ def check(view: View) -> list[Finding]:
     if judged and not pool:
         key = ("pool",) if "pool" in view.data else ("judged_ids",)
         line, col = view.pos(key, key=True)
-        out.append(Finding("", line, col, "LP032",
-                           "pool: judged documents need a non-empty `pool` saying which systems' "
-                           "top-k was judged (use `system: unknown, k: null, date: null` for an "
-                           "import of unknown origin)"))
+        out.append(
+            Finding(
+                "",
+                line,
+                col,
+                "LP032",
+                "pool: judged documents need a non-empty `pool` saying which systems' "
+                "top-k was judged (use `system: unknown, k: null, date: null` for an "
+                "import of unknown origin)",
+            )
+        )
     for i, entry in view.items(("pool",)):
         if entry.get("system") == UNKNOWN_SYSTEM or entry.get("k") is None:
             line, col = view.pos(("pool", i))
-            out.append(Finding("", line, col, "LP033",
-                               f"pool[{i}]: unknown origin (system {entry.get('system')}, k "
-                               f"{entry.get('k')}): reports flag scores on these labels",
-                               "warning"))
+            out.append(
+                Finding(
+                    "",
+                    line,
+                    col,
+                    "LP033",
+                    f"pool[{i}]: unknown origin (system {entry.get('system')}, k "
+                    f"{entry.get('k')}): reports flag scores on these labels",
+                    "warning",
+                )
+            )
     return out

@@ -23,33 +23,61 @@ def _rules(*rows: tuple[str, Severity, str]) -> dict[str, Rule]:
 
 
 RULES: dict[str, Rule] = _rules(
-    ("LP020", "error", "the file matches schema/label.schema.json (JSON Schema 2020-12, "
-     "formats on)"),
-    ("LP021", "error", "a plain scalar a YAML 1.1 or 1.2 reader would take as a non-string "
-     "(`no`, `0123`, `1e3`, `2026-06-02`, ...) must be quoted (`labelpool fmt` fixes it)"),
+    (
+        "LP020",
+        "error",
+        "the file matches schema/label.schema.json (JSON Schema 2020-12, formats on)",
+    ),
+    (
+        "LP021",
+        "error",
+        "a plain scalar a YAML 1.1 or 1.2 reader would take as a non-string "
+        "(`no`, `0123`, `1e3`, `2026-06-02`, ...) must be quoted (`labelpool fmt` fixes it)",
+    ),
     ("LP022", "error", "`id` equals the file's stem"),
     ("LP023", "error", "question ids are unique across files, also after case-folding and NFC"),
     ("LP024", "error", "ids (question and document) are in Unicode NFC form"),
     ("LP025", "error", "every id in `relevant_doc_ids` is also in `judged_ids`"),
     ("LP026", "error", "no list holds the same id twice"),
     ("LP027", "error", "`grades` only for relevant documents or members of a relevance class"),
-    ("LP028", "error", "lists are in code-point order, classes by their first member "
-     "(`labelpool fmt` fixes it)"),
+    (
+        "LP028",
+        "error",
+        "lists are in code-point order, classes by their first member (`labelpool fmt` fixes it)",
+    ),
     ("LP029", "error", "every relevance class holds a relevant document"),
     ("LP030", "error", "no document sits in two relevance classes of one question"),
-    ("LP031", "error", "no relevance class mixes a document with one it supersedes "
-     "(corpus/versions.yaml and the version pattern, transitively)"),
+    (
+        "LP031",
+        "error",
+        "no relevance class mixes a document with one it supersedes "
+        "(corpus/versions.yaml and the version pattern, transitively)",
+    ),
     ("LP032", "error", "`pool` is present and non-empty once anything is judged"),
     ("LP033", "warning", "a pool of unknown origin (`system: unknown` or `k: null`)"),
-    ("LP034", "error", "unresolved pending verdicts (`verdict: null`); allowed with "
-     "--allow-pending on a batch branch"),
-    ("LP035", "error", "a pending verdict is `relevant`, `irrelevant`, an integer grade >= 0 "
-     "or `{duplicate-of: ID}` naming another document"),
-    ("LP036", "warning", "an unknown key that looks like a typo of a known one (`grade`, "
-     "`judged_id`, ...)"),
+    (
+        "LP034",
+        "error",
+        "unresolved pending verdicts (`verdict: null`); allowed with "
+        "--allow-pending on a batch branch",
+    ),
+    (
+        "LP035",
+        "error",
+        "a pending verdict is `relevant`, `irrelevant`, an integer grade >= 0 "
+        "or `{duplicate-of: ID}` naming another document",
+    ),
+    (
+        "LP036",
+        "warning",
+        "an unknown key that looks like a typo of a known one (`grade`, `judged_id`, ...)",
+    ),
     ("LP037", "error", "no symlinks under labels/"),
-    ("LP038", "warning", "a judged id missing from the configured corpus (stale after "
-     "re-chunking?)"),
+    (
+        "LP038",
+        "warning",
+        "a judged id missing from the configured corpus (stale after re-chunking?)",
+    ),
     ("LP039", "error", "the file can be read and holds one mapping"),
     ("LP040", "error", "an id is not both judged and in `pooled_unjudged_ids`"),
     ("LP060", "error", "(--provenance) each document in a pool entry's top k of its run is judged"),

@@ -16,7 +16,14 @@ def check(view: View) -> list[Finding]:
         if not misread(text) or (not is_key and CANONICAL.match(text)):
             continue
         where = dotted(keypath[:-1]) + " (key)" if is_key else dotted(keypath)
-        out.append(Finding("", node.start_mark.line + 1, node.start_mark.column + 1, "LP021",
-                           f"{where}: plain {text} is read as a non-string by YAML 1.1 or 1.2 "
-                           f"readers; quote it ('{text}') or run `labelpool fmt`"))
+        out.append(
+            Finding(
+                "",
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+                "LP021",
+                f"{where}: plain {text} is read as a non-string by YAML 1.1 or 1.2 "
+                f"readers; quote it ('{text}') or run `labelpool fmt`",
+            )
+        )
     return out

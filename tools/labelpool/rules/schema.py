@@ -69,18 +69,35 @@ def check(view: View, schema_file: Path) -> list[Finding]:
         line, col = view.pos(keypath)
         where = dotted(keypath)
         if "verdict" in keypath[-1:] and keypath[:1] == ("pending",):
-            findings.append(Finding("", line, col, "LP035",
-                                    f"{where}: {_short(err.instance)} is not a verdict: use "
-                                    "relevant, irrelevant, an integer grade >= 0 or "
-                                    "{duplicate-of: ID}"))
+            findings.append(
+                Finding(
+                    "",
+                    line,
+                    col,
+                    "LP035",
+                    f"{where}: {_short(err.instance)} is not a verdict: use "
+                    "relevant, irrelevant, an integer grade >= 0 or "
+                    "{duplicate-of: ID}",
+                )
+            )
             continue
-        if (err.validator == "type" and "string" in _types(err.validator_value)
-                and view.is_plain(keypath)):
+        if (
+            err.validator == "type"
+            and "string" in _types(err.validator_value)
+            and view.is_plain(keypath)
+        ):
             text = view.node(keypath).value
             if CANONICAL.match(text):
-                findings.append(Finding("", line, col, "LP021",
-                                        f"{where}: plain {text} is read as a non-string; quote "
-                                        f"it ('{text}') or run `labelpool fmt`"))
+                findings.append(
+                    Finding(
+                        "",
+                        line,
+                        col,
+                        "LP021",
+                        f"{where}: plain {text} is read as a non-string; quote "
+                        f"it ('{text}') or run `labelpool fmt`",
+                    )
+                )
                 continue
         message = f"{where}: {err.message}"
         if len(message) > MAX_MESSAGE:

@@ -118,8 +118,10 @@ def _cache_file(cache_dir: Path, cfg: Config, kind: str) -> Path:
 
 def _cache_key(schema_file: Path, cfg: Config) -> str:
     schema_hash = hashlib.sha256(schema_file.read_bytes()).hexdigest()
-    return (f"{__version__}/{RULES_VERSION}/{schema_hash}/{cfg.max_file_bytes}/{cfg.max_depth}/"
-            f"{_code_stamp()}")
+    return (
+        f"{__version__}/{RULES_VERSION}/{schema_hash}/{cfg.max_file_bytes}/{cfg.max_depth}/"
+        f"{_code_stamp()}"
+    )
 
 
 def _code_stamp() -> str:
@@ -179,8 +181,9 @@ def _check_all(
         return _check_chunk((raws, str(schema_file), cfg.max_file_bytes, cfg.max_depth))
     # Compile once here: forked workers inherit it instead of each redoing it.
     schema.fast_check(schema_file)
-    check.check_bytes(b"id: warm-up\n", schema_file, max_bytes=cfg.max_file_bytes,
-                      max_depth=cfg.max_depth)
+    check.check_bytes(
+        b"id: warm-up\n", schema_file, max_bytes=cfg.max_file_bytes, max_depth=cfg.max_depth
+    )
 
     size = max(50, len(raws) // (workers * 4))
     chunks = [
@@ -254,17 +257,19 @@ def validate(
     if run is not None and run.get("key") == run_key and not unreadable:
         rows = run["entries"]
     else:
-        by_file, checked = _run_all(cfg, schema_file, cache_dir, cache_key, raws, digests,
-                                    use_cache, jobs)
+        by_file, checked = _run_all(
+            cfg, schema_file, cache_dir, cache_key, raws, digests, use_cache, jobs
+        )
         for link in links:
             by_file.setdefault(link, []).append(
-                Finding("", 1, 1, "LP037", "symlink under labels/; store the label file itself"))
+                Finding("", 1, 1, "LP037", "symlink under labels/; store the label file itself")
+            )
         for key, reason in unreadable.items():
-            by_file.setdefault(key, []).append(
-                Finding("", 1, 1, "LP039", f"cannot read: {reason}"))
+            by_file.setdefault(key, []).append(Finding("", 1, 1, "LP039", f"cannot read: {reason}"))
         rows = {
             k: [[f.line, f.col, f.rule, f.message, f.severity] for f in fs]
-            for k, fs in by_file.items() if fs
+            for k, fs in by_file.items()
+            if fs
         }
     if use_cache:
         # Re-stat after reading: a file changed meanwhile gets a new signature next time.
@@ -274,8 +279,12 @@ def validate(
 
 
 def _result(
-    rows: dict[str, list[list[Any]]], wanted: set[str], everything: list[str], cwd: Path,
-    allow_pending: bool, checked: int,
+    rows: dict[str, list[list[Any]]],
+    wanted: set[str],
+    everything: list[str],
+    cwd: Path,
+    allow_pending: bool,
+    checked: int,
 ) -> ValidateResult:
     findings: list[Finding] = []
     labels = set(everything)
@@ -307,8 +316,11 @@ def _stat_key(cache_key: str, cfg: Config, files: list[str], links: list[str]) -
             st = os.stat(key)
             if st.st_mtime_ns >= recent or st.st_ctime_ns >= recent:
                 return None
-            h.update(f"{key}\0{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}\0"
-                     .encode("utf-8", "surrogateescape"))
+            h.update(
+                f"{key}\0{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}\0".encode(
+                    "utf-8", "surrogateescape"
+                )
+            )
     except OSError:
         return None
     for link in links:
@@ -349,8 +361,14 @@ def _run_key(cache_key: str, cfg: Config, digests: dict[str, str], links: list[s
 
 
 def _run_all(
-    cfg: Config, schema_file: Path, cache_dir: Path, cache_key: str, raws: dict[str, bytes],
-    digests: dict[str, str], use_cache: bool, jobs: int | None,
+    cfg: Config,
+    schema_file: Path,
+    cache_dir: Path,
+    cache_key: str,
+    raws: dict[str, bytes],
+    digests: dict[str, str],
+    use_cache: bool,
+    jobs: int | None,
 ) -> tuple[dict[str, list[Finding]], int]:
     """Per-file results (cached by content) and cross-file rules for every file."""
     entries_path = _cache_file(cache_dir, cfg, "files")
@@ -362,8 +380,7 @@ def _run_all(
         entries.update(zip(missing, results, strict=True))
         if use_cache:
             live = set(digests.values())
-            _write_cache(entries_path, cache_key,
-                         {d: e for d, e in entries.items() if d in live})
+            _write_cache(entries_path, cache_key, {d: e for d, e in entries.items() if d in live})
     results_by_file = {k: FileResult.from_json(entries[d]) for k, d in digests.items()}
     by_file = {k: list(r.findings) for k, r in results_by_file.items()}
     for key, found in _cross_file(cfg, results_by_file, raws).items():
@@ -412,7 +429,8 @@ def _cross_file(
             for key, result in results.items():
                 if any(len(c) > 1 for c in result.classes):
                     out.setdefault(key, []).extend(
-                        supersession(result.classes, versions, locator(key)))
+                        supersession(result.classes, versions, locator(key))
+                    )
     if cfg.corpus is not None and any(r.lists or r.classes for r in results.values()):
         try:
             known = CorpusTexts(cfg.corpus).ids()
@@ -422,7 +440,8 @@ def _cross_file(
         else:
             for key, result in results.items():
                 out.setdefault(key, []).extend(
-                    corpus_ids.check(result.lists, result.classes, known, locator(key)))
+                    corpus_ids.check(result.lists, result.classes, known, locator(key))
+                )
     return out
 
 
