@@ -118,57 +118,44 @@ def graded_out_of_scope(
     return [doc for doc in grades if doc not in allowed]
 
 
+def _at(view: View, keypath: KeyPath, rule: str, message: str, key: bool = False) -> Finding:
+    """The finding ``rule`` at the node on ``keypath`` (its key's node with ``key``)."""
+    line, col = view.pos(keypath, key=key)
+    return Finding("", line, col, rule, message)
+
+
 def within_judged(view: View) -> list[Finding]:
     judged = set(view.get(("judged_ids",)) or ())
     out: list[Finding] = []
     relevant = view.get(("relevant_doc_ids",)) or []
     for i in unjudged_relevant(relevant, judged):
-        line, col = view.pos(("relevant_doc_ids", i))
-        out.append(
-            Finding(
-                "",
-                line,
-                col,
-                "LP025",
-                f"relevant_doc_ids: {relevant[i]} is not in judged_ids (add it there)",
-            )
-        )
+        message = f"relevant_doc_ids: {relevant[i]} is not in judged_ids (add it there)"
+        out.append(_at(view, ("relevant_doc_ids", i), "LP025", message))
     judged |= {d for c in view.get(("relevant_classes",)) or () for d in c}
     pooled = view.get(("pooled_unjudged_ids",)) or []
     for i in judged_pooled_unjudged(pooled, judged):
-        line, col = view.pos(("pooled_unjudged_ids", i))
-        out.append(
-            Finding(
-                "",
-                line,
-                col,
-                "LP040",
-                f"pooled_unjudged_ids: {pooled[i]} is judged; remove it from pooled_unjudged_ids",
-            )
-        )
+        message = f"pooled_unjudged_ids: {pooled[i]} is judged; remove it from pooled_unjudged_ids"
+        out.append(_at(view, ("pooled_unjudged_ids", i), "LP040", message))
     return out
 
 
 def grades_scope(view: View) -> list[Finding]:
-    out: list[Finding] = []
     out_of_scope = graded_out_of_scope(
         view.get(("grades",)) or {},
         view.get(("relevant_doc_ids",)) or (),
         view.get(("relevant_classes",)) or (),
     )
-    for doc in out_of_scope:
-        line, col = view.pos(("grades", doc), key=True)
-        out.append(
-            Finding(
-                "",
-                line,
-                col,
-                "LP027",
-                f"grades: {doc} is neither relevant nor in a relevance class "
-                "(a judged-irrelevant document has grade 0 and no entry here)",
-            )
+    return [
+        _at(
+            view,
+            ("grades", doc),
+            "LP027",
+            f"grades: {doc} is neither relevant nor in a relevance class "
+            "(a judged-irrelevant document has grade 0 and no entry here)",
+            key=True,
         )
-    return out
+        for doc in out_of_scope
+    ]
 
 
 def check(view: View) -> list[Finding]:
