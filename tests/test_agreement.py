@@ -16,10 +16,10 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from labelpool.measures import parse
 from labelpool.model import Label, label_from_data
 from labelpool.runs import read_run
-from labelpool.workflows.score import SystemScore, score
+from labelpool.scoring import SystemScore, score
+from labelpool.scoring.measures import parse
 
 MEASURES = parse(["P@10 P@5 R@10 R@100 nDCG@10 nDCG@3 RR AP AP@100 Success@10 Success@1"])
 TOL = 1e-9
@@ -143,7 +143,7 @@ def test_cast_2021_judged_at_10_in_published_range(cast_dir: Path) -> None:
     labels = labels_from_qrels(qrels)
     for name in CAST_RUNS:
         ours = score(
-            read_run(cast_dir / "baselines" / "document_runs" / name), labels, ["Judged@10"]
+            read_run(cast_dir / "baselines" / "document_runs" / name), labels, parse(["Judged@10"])
         )
         assert 0.69 <= ours.means["Judged@10"].raw <= 0.87
         assert ours.unjudged_rate == pytest.approx(1 - ours.means["Judged@10"].raw, abs=0.02)
@@ -217,7 +217,7 @@ def test_judged_at_k_matches_ir_measures_on_cast(cast_dir: Path) -> None:
     qrels = list(ir_measures.read_trec_qrels(str(qrels_path)))
     for name in CAST_RUNS:
         path = cast_dir / "baselines" / "document_runs" / name
-        ours = score(read_run(path), labels, ["Judged@10", "Judged@100"])
+        ours = score(read_run(path), labels, parse(["Judged@10", "Judged@100"]))
         index = {str(q): i for i, q in enumerate(ours.qids)}
         run = list(ir_measures.read_trec_run(str(path)))
         for m in ir_measures.iter_calc(wanted, qrels, run):
@@ -231,7 +231,7 @@ def test_judged_at_k_ties_follow_trec_eval_not_ir_measures(tmp_path: Path) -> No
     labels = labels_from_qrels({"q": {"a": 1}})
     path = tmp_path / "tie.trec"
     path.write_text("q Q0 a 1 1.0 s\nq Q0 b 2 1.0 s\n")
-    ours = score(read_run(path), labels, ["Judged@1"])
+    ours = score(read_run(path), labels, parse(["Judged@1"]))
     assert read_run(path).ranking("q") == ["b", "a"]
     assert ours.per_query["Judged@1"]["raw"].tolist() == [0.0]  # b first: unjudged
     theirs = ir_measures.calc_aggregate(

@@ -8,8 +8,8 @@ import random
 import pytest
 import pytrec_eval
 
-from labelpool.delta_range import delta_range, judge_cost, question_range
 from labelpool.model import Label, label_from_data
+from labelpool.scoring.delta_range import delta_range, judge_cost, question_range
 
 TREC_NAMES = {
     "P": "P_{k}",

@@ -20,6 +20,7 @@ import pytrec_eval
 from labelpool import config, labelset, yamlfile
 from labelpool.cli import main
 from labelpool.runs import read_run
+from labelpool.scoring.measures import parse
 from labelpool.workflows.compare import compare
 
 POOLED = "org_manual_bm25"
@@ -105,7 +106,9 @@ def test_per_question_scores_equal_pytrec_eval(cast_dir: Path, tmp_path: Path) -
     cfg = config.load(tmp_path)
     labels = labelset.load(cfg)
     runs = [read_run(pooled), read_run(other)]
-    result = compare(cfg, labels, runs, measures=[*TREC, "RR@10"], samples=2000, resamples=500)
+    result = compare(
+        cfg, labels, runs, measures=parse([*TREC, "RR@10"]), samples=2000, resamples=500
+    )
     ev = pytrec_eval.RelevanceEvaluator(restricted, set(TREC.values()))
     rr = pytrec_eval.RelevanceEvaluator(restricted, {"recip_rank"})
 

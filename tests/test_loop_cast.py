@@ -22,9 +22,10 @@ from pathlib import Path
 import pytest
 import pytrec_eval
 
-from labelpool import config, labelset, runs
+from labelpool import config, labelset, runs, scoring
 from labelpool.batch import quote
 from labelpool.cli import main
+from labelpool.scoring.measures import parse
 from pool_scenario import git, init_git
 
 FIRST = "org_manual_bm25"
@@ -83,8 +84,6 @@ def test_cast_loop(cast_dir: Path, tmp_path: Path) -> None:
     assert git(repo, "status", "--porcelain").strip() == ""
     assert main(["validate", "--allow-pending", "--repo", str(repo)]) == 0
 
-    from labelpool.workflows import score
-
     cfg = config.load(repo)
     merged = labelset.load(cfg)
     second_run = runs.read_run(Path(second))
@@ -95,7 +94,7 @@ def test_cast_loop(cast_dir: Path, tmp_path: Path) -> None:
             assert (d in lab.judged) == (d in qrels.get(qid, {})), (qid, d)
             assert (d in lab.pending_ids) == (d not in qrels.get(qid, {})), (qid, d)
 
-    ours = score.score(second_run, merged, list(MEASURES), k=K)
+    ours = scoring.score(second_run, merged, parse(MEASURES), k=K)
     restricted = {
         qid: {d: g for d, g in qrels[qid].items() if d in lab.judged} for qid, lab in merged.items()
     }

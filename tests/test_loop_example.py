@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from labelpool import config, labelset, runs, yamlfile
+from labelpool import config, labelset, runs, scoring, yamlfile
 from labelpool.cli import main
 from pool_scenario import git, init_git
 
@@ -104,14 +104,12 @@ def test_seed_loop_on_the_example(example: Path, capsys: pytest.CaptureFixture[s
     assert git(repo, "status", "--porcelain", "labels").strip() == ""
     assert main(["validate", "--repo", str(repo)]) == 0
 
-    from labelpool.workflows import score
-
     merged = labelset.load(cfg)
     assert not any(lab.pending for lab in merged.values())
-    qids = score.scored_qids(merged)
+    qids = scoring.scored_qids(merged)
     for system in ("bm25", "dense"):
         run = runs.read_run(runs.resolve(cfg, system))
-        _, rate = score.unjudged_at(run, merged, qids, DEPTH)
+        _, rate = scoring.unjudged_at(run, merged, qids, DEPTH)
         assert rate == 0.0, system
         for lab in merged.values():
             assert set(tops[system].get(lab.id, [])) <= lab.judged, (system, lab.id)

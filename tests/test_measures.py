@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from labelpool.measures import DEFAULT, MeasureError, parse
 from labelpool.model import Label, label_from_data
 from labelpool.runs import read_run
-from labelpool.workflows.score import score, scored_qids, unjudged_at
+from labelpool.scoring import score, scored_qids, unjudged_at
+from labelpool.scoring.measures import DEFAULT, MeasureError, parse
 
 SEED = label_from_data(
     {
@@ -197,8 +197,10 @@ def test_two_systems_align_question_by_question(tmp_path: Path) -> None:
         )
         for q in ("b", "a", "c")
     }
-    one_ = score(read_run(run_file(tmp_path, "1.trec", {"c": ["x"], "a": ["y"]})), labels, ["P@1"])
-    two = score(read_run(run_file(tmp_path, "2.trec", {"b": ["x"]})), labels, ["P@1"])
+    one_ = score(
+        read_run(run_file(tmp_path, "1.trec", {"c": ["x"], "a": ["y"]})), labels, parse(["P@1"])
+    )
+    two = score(read_run(run_file(tmp_path, "2.trec", {"b": ["x"]})), labels, parse(["P@1"]))
     assert list(one_.qids) == list(two.qids) == ["a", "b", "c"] == list(scored_qids(labels))
     assert one_.per_query["P@1"]["raw"].tolist() == [0.0, 0.0, 1.0]
     assert two.per_query["P@1"]["raw"].tolist() == [0.0, 1.0, 0.0]
@@ -271,7 +273,7 @@ def test_unjudged_rate_equals_direct_definition(
     run = read_run(run_file(tmp_path, "r.trec", rankings))
     qids = [str(q) for q in scored_qids(labels)]
     per, rate = direct_unjudged(rankings, labels, qids, k)
-    result = score(run, labels, ["Judged@" + str(k)], k=k)
+    result = score(run, labels, parse(["Judged@" + str(k)]), k=k)
     assert result.unjudged.tolist() == pytest.approx(per, abs=1e-12)
     assert result.unjudged_rate == pytest.approx(rate, abs=1e-12)
     # any cut-off, any question order

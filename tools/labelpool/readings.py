@@ -21,7 +21,6 @@ from labelpool.config import Readings
 MEANINGFUL = "meaningful"
 UNINTERPRETABLE = "uninterpretable"
 RELABEL = "relabel"
-READINGS = (MEANINGFUL, UNINTERPRETABLE, RELABEL)
 
 
 def is_high(rate: float, readings: Readings) -> bool:

@@ -65,7 +65,8 @@ def _null_means(signs: np.ndarray, d: np.ndarray) -> np.ndarray:
     acc = signs[:, 0] * d[0]
     for i in range(1, d.size):
         acc = acc + signs[:, i] * d[i]
-    return acc / d.size
+    out: np.ndarray = acc / d.size
+    return out
 
 
 def paired_randomization(

@@ -22,7 +22,7 @@ from labelpool.cli import _handler, _lazy
 from labelpool.errors import UsageError
 
 if TYPE_CHECKING:
-    from labelpool.measures import Measure
+    from labelpool.scoring.measures import Measure
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -165,15 +165,15 @@ ReportFormatOption = Annotated[ReportFormat, typer.Option("--format", help="Outp
 
 
 def comparison_options(
-    measure: list[str] | None, default: Sequence[str], k: int, relevance_level: int, seed: int
-) -> list[str]:
-    """Check the options ``compare`` and ``check`` share; the parsed measure names (exit 2)."""
+    measure: list[str] | None, k: int, relevance_level: int, seed: int
+) -> list[Measure]:
+    """Check the options ``compare`` and ``check`` share; the parsed measures (exit 2)."""
     check_at_least("--k", k, 1)
     check_at_least("--relevance-level", relevance_level, 1)
     if seed < 0:
         usage_error(f"--seed must be >= 0, not {seed}")
     check_cutoff("--k", k)
     check_cutoff("--relevance-level", relevance_level)
-    chosen = parse_measures(measure or list(default))
+    chosen = parse_measures(measure or list(_lazy.measures.DEFAULT))
     check_measure_cutoffs(chosen, k)
-    return [m.name for m in chosen]
+    return chosen

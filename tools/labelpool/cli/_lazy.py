@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 _MODULES = {
     "gitio": "labelpool.gitio",
     "labelset": "labelpool.labelset",
-    "measures": "labelpool.measures",
+    "measures": "labelpool.scoring.measures",
     "oracle": "labelpool.oracle",
     "runs": "labelpool.runs",
     "rule_registry": "labelpool.rules.registry",
@@ -86,7 +86,7 @@ if TYPE_CHECKING:
     import rich.console as rich_console
     import rich.progress as rich_progress
 
-    from labelpool import gitio, labelset, measures, oracle, runs
+    from labelpool import gitio, labelset, oracle, runs
     from labelpool.report import bias as bias_report
     from labelpool.report import compare as compare_report
     from labelpool.report import diff as diff_report
@@ -95,6 +95,7 @@ if TYPE_CHECKING:
     from labelpool.report import poolinfo as poolinfo_report
     from labelpool.report import score as score_report
     from labelpool.rules import registry as rule_registry
+    from labelpool.scoring import measures
     from labelpool.workflows import bias as bias_workflow
     from labelpool.workflows import check as check_workflow
     from labelpool.workflows import compare as compare_workflow

@@ -50,13 +50,13 @@ def bias(
     cfg = load_config(repo)
     workflow = _lazy.bias_workflow
     try:
-        measure = workflow.canonical_measure(measure)
-    except (ValueError, _lazy.measures.MeasureError) as exc:  # the prefix says which option
+        chosen = _lazy.measures.parse_one(measure)
+    except _lazy.measures.MeasureError as exc:  # the prefix says which option
         usage_error(f"-m: {exc}")
-    check_cutoff(f"the cut-off of {measure}", _lazy.measures.parse([measure])[0].depth(k))
+    check_cutoff(f"the cut-off of {chosen.name}", chosen.depth(k))
     try:  # until these classes descend from LabelpoolError
         labels = _lazy.labelset.load(cfg)
-        report = workflow.audit(cfg, labels, measure=measure, k=k, relevance_level=relevance_level)
+        report = workflow.audit(cfg, labels, measure=chosen, k=k, relevance_level=relevance_level)
     except (
         workflow.BiasError,
         _lazy.provenance_workflow.ProvenanceError,

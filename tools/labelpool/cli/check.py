@@ -45,7 +45,7 @@ def check(
     cfg = load_config(repo)
     if not budget >= 0 or budget == float("inf"):  # also refuses nan
         usage_error(f"--budget must be a number >= 0, not {budget}")
-    parsed = common.comparison_options(measure, workflow.COMPARE_DEFAULT, k, relevance_level, seed)
+    parsed = common.comparison_options(measure, k, relevance_level, seed)
     try:  # until RunError descends from LabelpoolError: a run that is not there is a usage error
         run_path = runs.resolve(cfg, _lazy.compare_workflow.in_repo(cfg, run))
     except runs.RunError as exc:

@@ -38,7 +38,7 @@ def compare(
         usage_error("compare needs two runs (BASELINE CHALLENGER) or --baseline NAME")
     if len(runs) > 2 and baseline is None:
         usage_error("with more than two runs, say which is the baseline: --baseline NAME")
-    parsed = common.comparison_options(measure, workflow.COMPARE_DEFAULT, k, relevance_level, seed)
+    parsed = common.comparison_options(measure, k, relevance_level, seed)
     try:  # until these classes descend from LabelpoolError
         labels = _lazy.labelset.load(cfg)
         loaded, base_name = workflow.load_runs(cfg, runs, baseline)

@@ -57,8 +57,8 @@ def diff(
     merged or split, pool entries and pending batches. A pure reordering is no change."""
     check_format(fmt, ("text", "json", "markdown"))
     rev, rev2, runs = _split(revs, scores)
-    if runs and measure:
-        check_measure_cutoffs(parse_measures(measure), 10)
+    chosen = parse_measures(measure or ["nDCG@10"]) if runs else []
+    check_measure_cutoffs(chosen, 10)
     cfg = load_config(repo)
     for spec in runs:
         try:  # until RunError descends from LabelpoolError: no such file or system is usage
@@ -69,7 +69,7 @@ def diff(
     try:  # until DiffError descends from LabelpoolError
         result = workflow.diff(cfg, rev, rev2)
         if runs:
-            result = workflow.score_changes(cfg, result, runs, measure or ["nDCG@10"])
+            result = workflow.score_changes(cfg, result, runs, chosen)
     except workflow.DiffError as exc:
         raise InputError(str(exc)) from None
     report = _lazy.diff_report

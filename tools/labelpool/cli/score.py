@@ -109,21 +109,18 @@ def score(
 
     commit, dirty = _labels_commit(cfg.root)
     render = _lazy.score_report
-    options: dict[str, Any] = {
-        "labels_commit": commit,
-        "labels_dirty": dirty,
-        "high": cfg.readings.high,
-        "per_query": per_query,
-    }
+    view = render.ScoreView(
+        labels_commit=commit, labels_dirty=dirty, high=cfg.readings.high, per_query=per_query
+    )
     if fmt == "json":
-        sys.stdout.write(render.render_json(results, **options))
+        sys.stdout.write(render.render_json(results, view))
     elif fmt == "csv":
-        sys.stdout.write(render.render_csv(results, **options))
+        sys.stdout.write(render.render_csv(results, view))
     elif fmt == "markdown":
-        sys.stdout.write(render.render_markdown(results, **options))
+        sys.stdout.write(render.render_markdown(results, view))
     else:
         width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-        sys.stdout.write(render.render_table(results, **options, width=width))
+        sys.stdout.write(render.render_table(results, view, width=width))
 
 
 def _labels_commit(root: Path) -> tuple[str | None, bool | None]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from labelpool.delta_range import METHOD_TEXT
 from labelpool.report.markdown import escape_table_cell as md
+from labelpool.scoring.delta_range import METHOD_TEXT
 from labelpool.workflows.compare import CompareResult, Comparison
 
 

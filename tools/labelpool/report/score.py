@@ -1,11 +1,14 @@
-"""Render :class:`~labelpool.workflows.score.SystemScore` results: table, JSON, CSV, markdown.
+"""Render :class:`~labelpool.scoring.SystemScore` results: table, JSON, CSV, markdown.
 
 Public API (all pure: results in, text out):
 
-* :func:`document` ``(scores, *, labels_commit, labels_dirty, high, per_query) -> dict``: the
-  JSON document described by ``schema/score-report.schema.json``.
+* :class:`ScoreView`: what the output shows beside the scores (the labels' commit and whether
+  it is dirty, the unjudged rate above which a system retrieves outside the pool, and whether
+  every question is shown).
+* :func:`document` ``(scores, view) -> dict``: the JSON document described by
+  ``schema/score-report.schema.json``.
 * :func:`render_json`, :func:`render_csv`, :func:`render_markdown`, :func:`render_table`
-  (rich, for a terminal); each takes the same arguments as :func:`document`.
+  (rich, for a terminal; also ``width``); each takes the same arguments as :func:`document`.
 * :func:`reading` ``(rate, high) -> str``: what an unjudged rate says about the system.
 
 Each measure is shown as raw, judged-only (a sanity column, never the headline) and
@@ -18,13 +21,30 @@ import csv
 import io
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from labelpool.workflows.score import SystemScore
+from rich.console import Console
+from rich.table import Table
+
+from labelpool.scoring import SystemScore
 
 SIDES = ("raw", "judged_only", "optimistic")
 COVERED = "pool covers this system"
 OUTSIDE = "retrieves outside the pool"
+
+
+@dataclass(frozen=True)
+class ScoreView:
+    """What the output shows beside the scores."""
+
+    labels_commit: str | None = None
+    labels_dirty: bool | None = None
+    high: float = 0.10  # cfg.readings.high
+    per_query: bool = False
+
+
+DEFAULT_VIEW = ScoreView()
 
 
 def reading(rate: float, high: float) -> str:
@@ -64,27 +84,20 @@ def _system(s: SystemScore, high: float, per_query: bool) -> dict[str, Any]:
     return out
 
 
-def document(
-    scores: Sequence[SystemScore],
-    *,
-    labels_commit: str | None,
-    labels_dirty: bool | None = None,
-    high: float = 0.10,
-    per_query: bool = False,
-) -> dict[str, Any]:
+def document(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> dict[str, Any]:
     k = scores[0].k if scores else 10
     level = scores[0].relevance_level if scores else 1
     return {
-        "labels_commit": labels_commit,
-        "labels_dirty": labels_dirty,
+        "labels_commit": view.labels_commit,
+        "labels_dirty": view.labels_dirty,
         "k": k,
         "relevance_level": level,
-        "systems": [_system(s, high, per_query) for s in scores],
+        "systems": [_system(s, view.high, view.per_query) for s in scores],
     }
 
 
-def render_json(scores: Sequence[SystemScore], **kw: Any) -> str:
-    return json.dumps(document(scores, **kw), indent=2, ensure_ascii=False) + "\n"
+def render_json(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> str:
+    return json.dumps(document(scores, view), indent=2, ensure_ascii=False) + "\n"
 
 
 def _measure_names(scores: Sequence[SystemScore]) -> list[str]:
@@ -96,14 +109,7 @@ def _measure_names(scores: Sequence[SystemScore]) -> list[str]:
     return names
 
 
-def render_csv(
-    scores: Sequence[SystemScore],
-    *,
-    labels_commit: str | None = None,
-    labels_dirty: bool | None = None,
-    high: float = 0.10,
-    per_query: bool = False,
-) -> str:
+def render_csv(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> str:
     """One row per system (``qid`` = ``all``), and with ``per_query`` one per question too."""
     names = _measure_names(scores)
     buffer = io.StringIO()
@@ -118,13 +124,13 @@ def render_csv(
             "all",
             len(s.qids),
             _num(s.unjudged_rate),
-            reading(s.unjudged_rate, high),
+            reading(s.unjudged_rate, view.high),
         ]
         for name in names:
             m = s.means.get(name)
             row += [_num(getattr(m, side)) if m else "" for side in SIDES]
         writer.writerow(row)
-        if per_query:
+        if view.per_query:
             for i, q in enumerate(s.qids):
                 row = [s.system, str(q), 1, _num(s.unjudged[i]), ""]
                 for name in names:
@@ -171,24 +177,18 @@ LEGEND = (
 )
 
 
-def render_markdown(
-    scores: Sequence[SystemScore],
-    *,
-    labels_commit: str | None = None,
-    labels_dirty: bool | None = None,
-    high: float = 0.10,
-    per_query: bool = False,
-) -> str:
-    header, rows = _rows(scores, high)
+def render_markdown(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> str:
+    header, rows = _rows(scores, view.high)
     lines = [
         "| " + " | ".join(header) + " |",
         "|" + "|".join("---" if i < 1 or i == 3 else "---:" for i in range(len(header))) + "|",
     ]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
     lines += ["", LEGEND]
-    if labels_commit:
-        lines.append(f"Labels at commit `{labels_commit}`{' (dirty)' if labels_dirty else ''}.")
-    if per_query:
+    if view.labels_commit:
+        dirty = " (dirty)" if view.labels_dirty else ""
+        lines.append(f"Labels at commit `{view.labels_commit}`{dirty}.")
+    if view.per_query:
         for s in scores:
             names = list(s.per_query)
             lines += ["", f"### {s.system}", ""]
@@ -201,19 +201,10 @@ def render_markdown(
 
 
 def render_table(
-    scores: Sequence[SystemScore],
-    *,
-    labels_commit: str | None = None,
-    labels_dirty: bool | None = None,
-    high: float = 0.10,
-    per_query: bool = False,
-    width: int | None = None,
+    scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW, width: int | None = None
 ) -> str:
     """A rich table as plain text; ``width``: the terminal's (None: rows never wrap)."""
-    from rich.console import Console
-    from rich.table import Table
-
-    header, rows = _rows(scores, high)
+    header, rows = _rows(scores, view.high)
     table = Table(title="labelpool score")
     for i, name in enumerate(header):
         table.add_column(name, justify="left" if i in (0, 3) else "right", no_wrap=True)
@@ -223,10 +214,10 @@ def render_table(
     console = Console(file=io.StringIO(), width=width or 100_000, color_system=None)
     console.print(table)
     console.print(LEGEND, soft_wrap=width is None)
-    if labels_commit:
-        dirty = " (dirty)" if labels_dirty else ""
-        console.print(f"labels at commit {labels_commit}{dirty}")
-    if per_query:
+    if view.labels_commit:
+        dirty = " (dirty)" if view.labels_dirty else ""
+        console.print(f"labels at commit {view.labels_commit}{dirty}")
+    if view.per_query:
         for s in scores:
             names = list(s.per_query)
             detail = Table(title=f"{s.system}: per question (raw)")

@@ -53,14 +53,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from labelpool import runs as runs_mod
 from labelpool.config import Config
+from labelpool.errors import InputError
 from labelpool.labelset import LabelSet
 from labelpool.model import Label
+from labelpool.runs import Run
+from labelpool.scoring import score as score_run
+from labelpool.scoring.measures import Measure
 from labelpool.workflows.provenance import EntryTop, PooledRuns, committed_runs
 
 
-class BiasError(Exception):
-    """The audit cannot run on this repository; the message says why and what to do."""
+class BiasError(InputError):
+    """The audit cannot run on this repository (exit 1); the message says why and what to do."""
 
 
 # --------------------------------------------------------------------------- statistics
@@ -264,46 +269,31 @@ Scorer = Callable[[Path, str, LabelSet], Scored]
 
 
 def default_scorer(
-    measure: str, k: int, relevance_level: int, loaded: dict[Path, Any] | None = None
+    measure: Measure, k: int, relevance_level: int, loaded: dict[Path, Run] | None = None
 ) -> Scorer:
-    """Score with :func:`labelpool.workflows.score.score` (each run read once: ``loaded``)."""
-    from labelpool import measures as measures_mod
-    from labelpool import runs as runs_mod
-    from labelpool.workflows import score as score_mod
-
-    parsed = measures_mod.parse([measure])
-    name = parsed[0].name
-    cache: dict[Path, Any] = loaded if loaded is not None else {}
+    """Score with :func:`labelpool.scoring.score` (each run read once: ``loaded``)."""
+    cache: dict[Path, Run] = loaded if loaded is not None else {}
 
     def scorer(path: Path, system: str, labels: LabelSet) -> Scored:
         if path not in cache:
             cache[path] = runs_mod.read_run(path, name=system)
-        result = score_mod.score(cache[path], labels, parsed, k=k, relevance_level=relevance_level)
-        return Scored(score=float(result.means[name].raw), unjudged_rate=result.unjudged_rate)
+        result = score_run(cache[path], labels, [measure], k=k, relevance_level=relevance_level)
+        return Scored(
+            score=float(result.means[measure.name].raw), unjudged_rate=result.unjudged_rate
+        )
 
     return scorer
-
-
-def canonical_measure(measure: str) -> str:
-    """The measure's canonical ir_measures name (raises ``MeasureError``, a ValueError)."""
-    from labelpool import measures as measures_mod
-
-    parsed = measures_mod.parse([measure])
-    if len(parsed) != 1:
-        raise measures_mod.MeasureError(f"{measure!r}: give exactly one measure")
-    return parsed[0].name
 
 
 def audit(
     cfg: Config,
     labels: LabelSet,
-    measure: str = "nDCG@10",
+    measure: Measure,
     k: int = 10,
     relevance_level: int = 1,
     scorer: Scorer | None = None,
 ) -> BiasReport:
     """Run the leave-one-system-out audit over every run in ``cfg.runs_dir``."""
-    measure = canonical_measure(measure)
     runs = committed_runs(cfg)
     pooled_names = sorted({p.system for lab in labels.values() for p in lab.pool if not p.unknown})
     missing = [s for s in pooled_names if s not in runs]
@@ -378,7 +368,7 @@ def audit(
         for s in order
     )
     return BiasReport(
-        measure=measure,
+        measure=measure.name,
         k=k,
         relevance_level=relevance_level,
         systems=systems,

@@ -18,27 +18,28 @@ pooled set (regressions of the system that built the pool).
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from labelpool import gitio
+from labelpool import gitio, runs
 from labelpool.config import Config
+from labelpool.errors import UsageError
 from labelpool.model import Label
 from labelpool.readings import MEANINGFUL
-from labelpool.workflows.compare import COMPARE_DEFAULT, CompareResult, compare
+from labelpool.runs import Run
+from labelpool.scoring.measures import Measure
+from labelpool.workflows.compare import CompareResult, compare
 
-__all__ = ["COMPARE_DEFAULT", "CheckError", "CheckResult", "check", "reference_bytes"]
+__all__ = ["CheckError", "CheckResult", "check", "reference_bytes"]
 
 EXIT_OK = 0
 EXIT_REGRESSION = 1
 EXIT_NOT_MEANINGFUL = 3
 
 
-class CheckError(Exception):
-    """The check cannot run (a usage problem: say why)."""
+class CheckError(UsageError):
+    """The check cannot run (a usage problem, exit 2: say why)."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def reference_bytes(cfg: Config, run_path: Path, against: str) -> tuple[bytes, s
     return data, f"{against}:{rel}"
 
 
-def _same_rankings(a: Any, b: Any, depth: int | None) -> bool:
+def _same_rankings(a: Run, b: Run, depth: int | None) -> bool:
     """True when two runs rank the same documents in the same order (to ``depth``; None: all)."""
     if depth is None:
         qids = sorted(a.qid_set | b.qid_set)
@@ -89,45 +90,33 @@ def check(
     run_path: Path,
     against: str,
     *,
-    measures: Sequence[str] = COMPARE_DEFAULT,
+    measures: Sequence[Measure],
     budget: float = 0.0,
     k: int = 10,
     relevance_level: int = 1,
     seed: int = 0,
     labels_commit: str | None = None,
 ) -> CheckResult:
-    from labelpool import measures as measures_mod
-    from labelpool import runs as runs_mod
-
     if budget < 0:
         raise CheckError(f"--budget must be >= 0, not {budget}")
-    run = runs_mod.read_run(run_path)
+    run = runs.read_run(run_path)
     data, described = reference_bytes(cfg, run_path, against)
-    with tempfile.TemporaryDirectory(prefix="labelpool-check-") as tmp:
-        ref_path = Path(tmp) / run_path.name
-        ref_path.write_bytes(data)
-        ref_name = f"{run.name}@{against}"
-        try:
-            ref = runs_mod.read_run(ref_path, name=ref_name)
-        except runs_mod.RunError as exc:  # name the reference, not the temporary copy
-            raise runs_mod.RunError(described, exc.line, exc.message) from None
-        same = {
-            depth: _same_rankings(ref, run, depth)
-            for depth in {m.depth(k) for m in measures_mod.parse(list(measures))}
-        }
-        result = compare(
-            cfg,
-            labels,
-            [ref, run],
-            baseline=ref_name,
-            measures=measures,
-            k=k,
-            relevance_level=relevance_level,
-            seed=seed,
-            labels_commit=labels_commit,
-            pool_names={ref_name: run.name},
-            display_paths={ref_name: described},
-        )
+    ref_name = f"{run.name}@{against}"
+    ref = runs.read_run_bytes(data, described, name=ref_name, file_name=run_path.name)
+    same = {depth: _same_rankings(ref, run, depth) for depth in {m.depth(k) for m in measures}}
+    result = compare(
+        cfg,
+        labels,
+        [ref, run],
+        baseline=ref_name,
+        measures=measures,
+        k=k,
+        relevance_level=relevance_level,
+        seed=seed,
+        labels_commit=labels_commit,
+        pool_names={ref_name: run.name},
+        display_paths={ref_name: described},
+    )
     regressions = []
     unclear = []
     for c in result.comparisons:

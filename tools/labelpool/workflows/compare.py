@@ -2,12 +2,12 @@
 
 :func:`compare` takes read runs and the labels and returns a :class:`CompareResult` with one
 :class:`Comparison` per (pair, measure): each system's raw, judged-only and optimistic score
-(from :func:`labelpool.workflows.score.score`), the unjudged rates at the measure's cut-off
+(from :func:`labelpool.scoring.score`), the unjudged rates at the measure's cut-off
 (``k`` for measures read to the whole ranking), the reading of the two rates
 (:mod:`labelpool.readings`), pool membership, the sign-flip test, the bootstrap interval, Holm's
 adjustment over every comparison of the call, the minimum detectable effect, the range of the
-delta over the unjudged documents (:mod:`labelpool.delta_range`), the judging cost, per-question
-wins/ties/losses and a verdict.
+delta over the unjudged documents (:mod:`labelpool.scoring.delta_range`), the judging cost,
+per-question wins/ties/losses and a verdict.
 
 The verdict names a direction (``improvement``/``regression``) only when the reading is
 ``meaningful`` and the Holm-adjusted p-value is below ``alpha``; otherwise it is
@@ -25,26 +25,24 @@ from typing import Any
 
 import numpy as np
 
+from labelpool import runs as runs_mod
 from labelpool import stats
 from labelpool.config import Config
-from labelpool.delta_range import DeltaRange, JudgeCost, delta_range, judge_cost
+from labelpool.errors import UsageError
 from labelpool.model import Label
 from labelpool.readings import RELABEL, UNINTERPRETABLE, reading, why
+from labelpool.runs import Run
+from labelpool.scoring import MeasureMeans, SystemScore, score, unjudged_at
+from labelpool.scoring.delta_range import DeltaRange, JudgeCost, delta_range, judge_cost
+from labelpool.scoring.evaluate import means_of
+from labelpool.scoring.measures import Measure
 
 TIE = 1e-12
 MOST_CHANGED = 3
-COMPARE_DEFAULT: tuple[str, ...] = ("R@10", "P@10", "nDCG@10", "RR@10", "AP@100", "Success@10")
 
 
-class CompareError(Exception):
-    """The runs cannot be compared (say why)."""
-
-
-@dataclass(frozen=True)
-class Scores:
-    raw: float
-    judged_only: float
-    optimistic: float
+class CompareError(UsageError):
+    """The runs cannot be compared (say why; a usage error, exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +53,8 @@ class Comparison:
     cutoff: int  # cut-off of the unjudged rates and the judging cost
     depth: int | None  # cut-off the measure reads (None: the whole ranking)
     questions: int
-    baseline_score: Scores
-    challenger_score: Scores
+    baseline_score: MeasureMeans
+    challenger_score: MeasureMeans
     delta: float
     baseline_unjudged: float
     challenger_unjudged: float
@@ -165,7 +163,7 @@ def _p_text(p: float) -> str:
     return f"{p:.3g}" if p >= 0.001 else f"{p:.1e}"
 
 
-def _score_arrays(result: Any, measure: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _score_arrays(result: SystemScore, measure: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     per = result.per_query[measure]
     return (
         np.asarray(per["raw"], dtype=np.float64),
@@ -177,10 +175,10 @@ def _score_arrays(result: Any, measure: str) -> tuple[np.ndarray, np.ndarray, np
 def compare(
     cfg: Config,
     labels: Mapping[str, Label],
-    runs: Sequence[Any],
+    runs: Sequence[Run],
     *,
+    measures: Sequence[Measure],
     baseline: str | None = None,
-    measures: Sequence[str] = COMPARE_DEFAULT,
     k: int = 10,
     relevance_level: int = 1,
     seed: int = 0,
@@ -197,9 +195,6 @@ def compare(
     ``display_paths`` how a run is named in the suggested ``labelpool pool`` command (default:
     its path, relative to the repository when inside it).
     """
-    from labelpool import measures as measures_mod
-    from labelpool.workflows import score as score_mod
-
     if len(runs) < 2:
         raise CompareError("compare needs at least two runs")
     by_name = {r.name: r for r in runs}
@@ -208,14 +203,11 @@ def compare(
     base_name = baseline if baseline is not None else runs[0].name
     if base_name not in by_name:
         raise CompareError(f"baseline {base_name!r} is not among the runs ({', '.join(by_name)})")
-    parsed = measures_mod.parse(list(measures))
+    parsed = tuple(measures)
     pool_of = dict(pool_names or {})
     shown = dict(display_paths or {})
 
-    scored = {
-        r.name: score_mod.score(r, labels, parsed, k=k, relevance_level=relevance_level)
-        for r in runs
-    }
+    scored = {r.name: score(r, labels, parsed, k=k, relevance_level=relevance_level) for r in runs}
     qids = [str(q) for q in scored[base_name].qids]
     if not qids:
         raise CompareError("no judged question in the labels: nothing to compare on")
@@ -235,7 +227,7 @@ def compare(
 
     def rates(name: str, cutoff: int) -> float:
         if (name, cutoff) not in rates_cache:
-            _, rate = score_mod.unjudged_at(by_name[name], labels, qids, cutoff)
+            _, rate = unjudged_at(by_name[name], labels, qids, cutoff)
             rates_cache[(name, cutoff)] = float(rate)
         return rates_cache[(name, cutoff)]
 
@@ -283,8 +275,8 @@ def compare(
                 "cutoff": cutoff,
                 "depth": depth,
                 "questions": len(qids),
-                "baseline_score": _means(b_raw, b_jo, b_opt),
-                "challenger_score": _means(c_raw, c_jo, c_opt),
+                "baseline_score": means_of(b_raw, b_jo, b_opt),
+                "challenger_score": means_of(c_raw, c_jo, c_opt),
                 "delta": float(np.mean(deltas)) if len(deltas) else 0.0,
                 "baseline_unjudged": b_unj,
                 "challenger_unjudged": c_unj,
@@ -333,9 +325,11 @@ def compare(
                     for res in scored.values()
                     for w in res.warnings
                 ]
-                + [_missing_note(res.system, res.skipped["missing_from_run"], len(qids))
-                   for res in scored.values()
-                   if res.skipped.get("missing_from_run")]
+                + [
+                    _missing_note(res.system, res.skipped["missing_from_run"], len(qids))
+                    for res in scored.values()
+                    if res.skipped.get("missing_from_run")
+                ]
             )
         ),
     )
@@ -348,13 +342,6 @@ def _missing_note(system: str, missing: int, total: int) -> str:
     return note
 
 
-def _means(raw: np.ndarray, jo: np.ndarray, opt: np.ndarray) -> Scores:
-    def mean(a: np.ndarray) -> float:
-        return float(np.mean(a)) if len(a) else 0.0
-
-    return Scores(raw=mean(raw), judged_only=mean(jo), optimistic=mean(opt))
-
-
 def in_repo(cfg: Config, spec: str) -> str:
     """A relative run path that does not exist here but does in the repository, made absolute."""
     if not Path(spec).exists() and (cfg.root / spec).is_file():
@@ -364,17 +351,14 @@ def in_repo(cfg: Config, spec: str) -> str:
 
 def load_runs(
     cfg: Config, specs: Sequence[str], baseline: str | None = None
-) -> tuple[list[Any], str]:
+) -> tuple[list[Run], str]:
     """Read the runs ``specs`` name (files or system names in runs/) and find the baseline.
 
     ``baseline`` is a system name or a run spec; a baseline not among ``specs`` is read too.
     Returns the runs (baseline first) and the baseline's system name. Raises
     :class:`labelpool.runs.RunError` for unreadable runs and :class:`CompareError` otherwise.
     """
-    from labelpool import runs as runs_mod
-
-    paths = [runs_mod.resolve(cfg, in_repo(cfg, s)) for s in specs]
-    loaded = [runs_mod.read_run(p) for p in paths]
+    loaded = [runs_mod.load(cfg, in_repo(cfg, s)) for s in specs]
     if baseline is None:
         if not loaded:
             raise CompareError("no runs given")

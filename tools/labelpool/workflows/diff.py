@@ -15,12 +15,20 @@ between two positive grades is a *grade change*.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from deepdiff import DeepDiff
+
+from labelpool import runs as runs_mod
 from labelpool.config import Config
+from labelpool.errors import InputError
 from labelpool.model import DuplicateOf, Label, PoolEntry
+from labelpool.scoring import score
+from labelpool.scoring.measures import Measure
 from labelpool.workflows.revisions import (
     WORKTREE,
     RevisionError,
@@ -29,8 +37,8 @@ from labelpool.workflows.revisions import (
 )
 
 
-class DiffError(Exception):
-    """The diff cannot be computed; ``str()`` says why."""
+class DiffError(InputError):
+    """The diff cannot be computed (exit 1); ``str()`` says why."""
 
 
 @dataclass(frozen=True)
@@ -174,8 +182,6 @@ def _pool_entry(key: str, value: Mapping[str, Any]) -> PoolEntry:
 
 def question_diff(before: Label, after: Label) -> QuestionDiff:
     """What changed in one question's label (deepdiff over the keyed maps)."""
-    from deepdiff import DeepDiff
-
     old, new = keyed(before), keyed(after)
     # threshold_to_diff_deeper=0: never report a whole map as one changed value (deepdiff 8+
     # does so by default when the maps share few keys, hiding every added judgment).
@@ -278,22 +284,12 @@ def diff(cfg: Config, rev_from: str, rev_to: str | None = None) -> SetDiff:
 
 
 def score_changes(
-    cfg: Config, d: SetDiff, runs: list[str], measures: list[str], k: int = 10
+    cfg: Config, d: SetDiff, runs: Sequence[str], measures: Sequence[Measure], k: int = 10
 ) -> SetDiff:
     """``d`` with, for each run, its headline measure (the first of ``measures``) and its
     unjudged rate at ``k`` against the labels of both revisions (the old ones read from git,
     in memory). The run files are the working tree's."""
-    import dataclasses
-    import math
-
-    from labelpool import runs as runs_mod
-    from labelpool.measures import MeasureError, parse
-    from labelpool.workflows.score import score
-
-    try:
-        headline = parse(measures)[0]
-    except (MeasureError, IndexError) as exc:
-        raise DiffError(f"measure: {exc}") from None
+    headline = measures[0]
     try:
         before = labels_at(cfg, d.rev_from)
         after = labels_at(cfg, None if d.rev_to == WORKTREE else d.rev_to)
@@ -314,7 +310,7 @@ def score_changes(
     changes = []
     for spec in runs:
         try:
-            run = runs_mod.read_run(runs_mod.resolve(cfg, spec))
+            run = runs_mod.load(cfg, spec)
         except runs_mod.RunError as exc:
             raise DiffError(str(exc)) from None
         old, old_rate = at(run, before)

@@ -35,7 +35,7 @@ from labelpool.config import Config
 from labelpool.errors import StateError, UsageError
 from labelpool.labelset import LabelSet
 from labelpool.model import BatchHead, label_from_data
-from labelpool.workflows import score as score_wf
+from labelpool.scoring import unjudged_at
 
 
 class PoolError(StateError):
@@ -215,7 +215,7 @@ def plan(
     for r in runs:
         if r.run is None:
             continue
-        unjudged[r.name] = float(score_wf.unjudged_at(r.run, labels, judged_qids, depth)[1])
+        unjudged[r.name] = float(unjudged_at(r.run, labels, judged_qids, depth)[1])
     return PoolPlan(
         batch=batch_mod.batch_id(date, systems, depth),
         systems=systems,

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from labelpool.model import UNKNOWN_SYSTEM, Label
+from labelpool.runs import has_run_suffix, system_name
 
 
 @dataclass(frozen=True)
@@ -109,17 +110,8 @@ def _born_from(judged: Mapping[str, Label]) -> tuple[tuple[str, ...], str | None
 
 def run_systems(runs_dir: Path) -> tuple[str, ...]:
     """System names of the run files in ``runs_dir`` (by file name; nothing is parsed)."""
-    from labelpool.runs import system_name
-
     if not runs_dir.is_dir():
         return ()
-    suffixes = (".trec", ".run", ".txt", ".tsv", ".jsonl", ".gz")
     return tuple(
-        sorted(
-            {
-                system_name(p)
-                for p in runs_dir.iterdir()
-                if p.is_file() and p.name.endswith(suffixes)
-            }
-        )
+        sorted({system_name(p) for p in runs_dir.iterdir() if p.is_file() and has_run_suffix(p)})
     )

@@ -26,26 +26,24 @@ a recorded blob read from git.
 from __future__ import annotations
 
 import contextlib
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from labelpool import gitio, yamlfile
+from labelpool import gitio, labelset, yamlfile
+from labelpool import runs as runs_mod
 from labelpool.config import Config
+from labelpool.errors import InputError
 from labelpool.findings import Finding
 from labelpool.model import Label, PoolEntry
-
-if TYPE_CHECKING:  # pragma: no cover
-    from labelpool.runs import Run
+from labelpool.runs import Run, RunError, has_run_suffix, system_name
+from labelpool.workflows.validate import display
 
 RULE = "LP060"
-RULE_DOC = "every document in a pool entry's top k of its committed run is judged"
 
 
-class ProvenanceError(Exception):
-    """The runs folder cannot be used (e.g. two files give one system name)."""
+class ProvenanceError(InputError):
+    """The runs folder cannot be used (exit 1; e.g. two files give one system name)."""
 
 
 def committed_runs(cfg: Config) -> dict[str, Path]:
@@ -54,15 +52,13 @@ def committed_runs(cfg: Config) -> dict[str, Path]:
     A run file is a file with a known run suffix (``.trec .run .txt .tsv .jsonl .gz``);
     two files giving one system name raise :class:`ProvenanceError`.
     """
-    from labelpool.runs import RUN_SUFFIXES, system_name
-
     out: dict[str, Path] = {}
     if not cfg.runs_dir.is_dir():
         return out
     for path in sorted(cfg.runs_dir.iterdir()):
         if path.name.startswith(".") or not path.is_file():
             continue
-        if not any(path.name.endswith(s) for s in RUN_SUFFIXES):
+        if not has_run_suffix(path):
             continue
         name = system_name(path)
         if name in out:
@@ -122,8 +118,6 @@ class PooledRuns:
 
     def entry_tops(self, labels: Mapping[str, Label]) -> list[EntryTop]:
         """Every pool entry of every label with its top ``k`` (reading each run once)."""
-        from labelpool.runs import RunError, read_run
-
         sources: list[tuple[str, int, PoolEntry, Source | str]] = []
         depth: dict[Source, int] = {}
         for qid, label in labels.items():
@@ -141,26 +135,21 @@ class PooledRuns:
             with contextlib.suppress(gitio.GitError):
                 contents.update(zip(blobs, gitio.cat_blobs(self.cfg.root, blobs), strict=True))
         tops: dict[Source, dict[str, list[str]]] = {}
-        with tempfile.TemporaryDirectory(prefix="labelpool-runs-") as tmp:
-            for src, k in sorted(depth.items()):
-                kind, where = src
-                if kind == "file":
-                    if Path(where) not in self.loaded:
-                        self.loaded[Path(where)] = read_run(Path(where))
-                    run = self.loaded[Path(where)]
-                else:
-                    data = contents.get(where)
-                    if data is None:
-                        continue
-                    path = Path(tmp) / f"{where}.run"
-                    path.write_bytes(data)
-                    try:
-                        run = read_run(path)
-                    except RunError as exc:  # name the blob and its system, not the temp file
-                        systems = sorted({e.system for *_, e, sr in sources if sr == src})
-                        name = f"git blob {where[:12]} (pooled run of {', '.join(systems)})"
-                        raise RunError(name, exc.line, exc.message) from None
-                tops[src] = run.top(k)
+        for src, k in sorted(depth.items()):
+            kind, where = src
+            if kind == "file":
+                if Path(where) not in self.loaded:
+                    self.loaded[Path(where)] = runs_mod.read_run(Path(where))
+                run = self.loaded[Path(where)]
+            else:
+                data = contents.get(where)
+                if data is None:
+                    continue
+                # a RunError names the blob and its system, not the temporary copy
+                systems = sorted({e.system for *_, e, sr in sources if sr == src})
+                described = f"git blob {where[:12]} (pooled run of {', '.join(systems)})"
+                run = runs_mod.read_run_bytes(data, described, name=where, file_name=f"{where}.run")
+            tops[src] = run.top(k)
 
         out: list[EntryTop] = []
         for qid, i, entry, src in sources:
@@ -199,8 +188,6 @@ class ProvenanceReport:
 
 def audit(cfg: Config, labels: Mapping[str, Label], paths: Mapping[str, Path]) -> ProvenanceReport:
     """Check every pool entry of ``labels`` (``paths``: question id -> label file)."""
-    from labelpool.runs import RunError
-
     pooled = PooledRuns(cfg)
     try:
         tops = pooled.entry_tops(labels)
@@ -254,9 +241,6 @@ def check_files(
     Files that cannot be read as labels are left out (``validate`` reports them itself);
     finding paths are shown relative to ``cwd`` like every other validate finding.
     """
-    from labelpool import labelset
-    from labelpool.workflows.validate import display
-
     if files:
         chosen: list[Path] = []
         for p in files:

@@ -1,13 +1,11 @@
-"""Vectorised measure arithmetic over every question at once (numpy; no per-question loops).
+"""The rows every measure reads, and the two transformations the scorer applies to them.
 
-The input is a :class:`Ranked`: the rows of all rankings, grouped by question in rank order,
-each with its gain (a class member earns the class's grade only where it is the class's first
-member retrieved; later members have gain 0), whether it carries a judgment, and per question
-the ideal gains (one entry per relevance target, a class counted once).
+The input of every family's arithmetic is a :class:`Ranked`: the rows of all rankings, grouped
+by question in rank order, each with its gain (a class member earns the class's grade only
+where it is the class's first member retrieved; later members have gain 0), whether it carries
+a judgment, and per question the ideal gains (one entry per relevance target, a class counted
+once). Everything is vectorised over every question at once (numpy; no per-question loops).
 
-* :func:`per_query` ``(measure, ranked, relevance_level, k) -> np.ndarray``: one value per
-  question. Agrees with trec_eval (``P_k recall_k ndcg_cut_k recip_rank map map_cut_k
-  success_k``) to 1e-9 when there are no classes.
 * :func:`condensed` ``(ranked) -> Ranked``: unjudged rows dropped, ranks closed up (the
   judged-only list; trec_eval ``-J``).
 * :func:`optimistic` ``(ranked, depth, relevance_level) -> Ranked``: every unjudged row in the
@@ -34,8 +32,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
-from labelpool.measures import Measure
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,55 +73,33 @@ def optimistic(r: Ranked, depth: int, relevance_level: int) -> Ranked:
     return Ranked(r.nq, r.qi, r.pos, gain, r.judged, r.returned, ideal_q, ideal_g)
 
 
-def _count(qi: np.ndarray, nq: int, weights: np.ndarray | None = None) -> np.ndarray:
+# ---------------------------------------------------------------- shared by the families
+
+
+def count(qi: np.ndarray, nq: int, weights: np.ndarray | None = None) -> np.ndarray:
+    """Rows (or their ``weights``) summed per question, as float64."""
     return np.bincount(qi, weights=weights, minlength=nq).astype(np.float64)
 
 
-def _divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+def divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den``, 0 where ``den`` is 0."""
     out = np.zeros(len(num), dtype=np.float64)
     ok = den > 0
     out[ok] = num[ok] / den[ok]
     return out
 
 
-def per_query(m: Measure, r: Ranked, relevance_level: int, k: int) -> np.ndarray:
-    """Value of ``m`` for every question (``k``: the cut-off of measures given without one)."""
-    depth = m.depth(k)
-    within = np.ones(len(r.pos), dtype=bool) if depth is None else r.pos < depth
-    rel = (r.gain >= relevance_level) & (r.gain > 0) & within
-    n_rel = _count(r.ideal_q[r.ideal_g >= max(relevance_level, 1)], r.nq)
-    family = m.family
-    if family == "P":
-        assert depth is not None
-        return _count(r.qi[rel], r.nq) / depth
-    if family == "R":
-        return _divide(_count(r.qi[rel], r.nq), n_rel)
-    if family == "Success":
-        return (_count(r.qi[rel], r.nq) > 0).astype(np.float64)
-    if family == "RR":
-        out = np.zeros(r.nq, dtype=np.float64)
-        q = r.qi[rel]
-        first_q, first = np.unique(q, return_index=True)
-        out[first_q] = 1.0 / (r.pos[rel][first] + 1)
-        return out
-    if family == "AP":
-        q = r.qi[rel]
-        pos = r.pos[rel]
-        nth = np.arange(len(q), dtype=np.int64) - np.searchsorted(q, q, side="left") + 1
-        return _divide(_count(q, r.nq, nth / (pos + 1)), n_rel)
-    if family == "nDCG":
-        assert depth is not None
-        hit = within & (r.gain > 0)
-        dcg = _count(r.qi[hit], r.nq, r.gain[hit] / np.log2(r.pos[hit] + 2))
-        order = np.lexsort((-r.ideal_g, r.ideal_q))
-        iq = r.ideal_q[order]
-        ig = r.ideal_g[order]
-        ipos = np.arange(len(iq), dtype=np.int64) - np.searchsorted(iq, iq, side="left")
-        top = ipos < depth
-        idcg = _count(iq[top], r.nq, ig[top] / np.log2(ipos[top] + 2))
-        return _divide(dcg, idcg)
-    if family == "Judged":
-        assert depth is not None
-        judged = _count(r.qi[r.judged & within], r.nq)
-        return _divide(judged, np.minimum(r.returned, depth).astype(np.float64))
-    raise ValueError(f"no arithmetic for measure family {family!r}")  # pragma: no cover
+def within(r: Ranked, depth: int | None) -> np.ndarray:
+    """Rows in the top ``depth`` of their question (every row for None)."""
+    return np.ones(len(r.pos), dtype=bool) if depth is None else r.pos < depth
+
+
+def relevant(r: Ranked, depth: int | None, relevance_level: int) -> np.ndarray:
+    """Rows in the top ``depth`` that earn a grade of at least ``relevance_level``."""
+    rows: np.ndarray = (r.gain >= relevance_level) & (r.gain > 0) & within(r, depth)
+    return rows
+
+
+def relevant_targets(r: Ranked, relevance_level: int) -> np.ndarray:
+    """Relevance targets of at least ``relevance_level`` per question (float64)."""
+    return count(r.ideal_q[r.ideal_g >= max(relevance_level, 1)], r.nq)

@@ -81,29 +81,14 @@ def _targets(label: Label, level: int) -> dict[str, int]:
     return out
 
 
-def _hits(label: Label, docs: Sequence[str], level: int) -> list[tuple[int, int]]:
-    """(rank, grade) of each judged relevant target the first time it is retrieved."""
+def _hits(label: Label, docs: Sequence[str], level: int = 1) -> list[tuple[int, int]]:
+    """(rank, grade) of each judged relevant target (grade >= ``level``) the first time it is
+    retrieved; the default level 1 gives every target with a gain, for DCG (raw grades)."""
     seen: set[str] = set()
     out: list[tuple[int, int]] = []
     for rank, doc in enumerate(docs, start=1):
         grade = label.verdict_of(doc)
         if grade is None or grade <= 0 or grade < level:
-            continue
-        target = label.class_of.get(doc, doc)
-        if target in seen:
-            continue
-        seen.add(target)
-        out.append((rank, grade))
-    return out
-
-
-def _gains(label: Label, docs: Sequence[str]) -> list[tuple[int, int]]:
-    """(rank, gain) of each judged target's first retrieval, for DCG (raw grades, any level)."""
-    seen: set[str] = set()
-    out: list[tuple[int, int]] = []
-    for rank, doc in enumerate(docs, start=1):
-        grade = label.verdict_of(doc)
-        if grade is None or grade <= 0:
             continue
         target = label.class_of.get(doc, doc)
         if target in seen:
@@ -147,7 +132,7 @@ def question_range(
     ub_ex = {d: r for d, r in ub.items() if d not in shared}
     uc_ex = {d: r for d, r in uc.items() if d not in shared}
     if family == "Judged":
-        # judged / min(k, returned), 0 when nothing is returned (labelpool.measures' Judged@k)
+        # judged / min(k, returned), 0 when nothing is returned (as scoring.measures' Judged@k)
         def share(docs: Sequence[str], unj: Mapping[str, int]) -> float:
             return (len(docs) - len(unj)) / len(docs) if docs else 0.0
 
@@ -224,7 +209,7 @@ def _ndcg_bounds(
     level: int,
 ) -> tuple[float, float]:
     g_new = max(level, 1)
-    judged = _gains(label, docs)
+    judged = _hits(label, docs)
     d_min = _dcg(judged)
     d_max = d_min + _dcg((r, g_new) for r in unjudged.values())
     ideal = [float(g) for g in _targets(label, 1).values()]

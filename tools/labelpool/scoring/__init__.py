@@ -1,0 +1,26 @@
+"""Scoring: the judgments as arrays, a run joined to them, and the measures.
+
+* :mod:`labelpool.scoring.qrels`: the labels' judgments as sorted arrays (built once per set);
+* :mod:`labelpool.scoring.cache`: those arrays on disk between commands;
+* :mod:`labelpool.scoring.join`: a run's rows that can matter, with their grades;
+* :mod:`labelpool.scoring.evaluate`: every measure raw, judged-only and optimistic, and the
+  unjudged rate (:func:`score`);
+* :mod:`labelpool.scoring.measures`: one module per measure family, the registry and parser;
+* :mod:`labelpool.scoring.delta_range`: the range of a delta over the unjudged documents.
+"""
+
+from __future__ import annotations
+
+from labelpool.scoring.cache import cache_file_for, prepare
+from labelpool.scoring.evaluate import MeasureMeans, SystemScore, score, unjudged_at
+from labelpool.scoring.qrels import scored_qids
+
+__all__ = [
+    "MeasureMeans",
+    "SystemScore",
+    "cache_file_for",
+    "prepare",
+    "score",
+    "scored_qids",
+    "unjudged_at",
+]

@@ -1,0 +1,169 @@
+"""Score one run against the labels: every measure raw, judged-only and optimistic, and the
+unjudged rate beside them.
+
+* :func:`score` ``(run, labels, measures, *, k=10, relevance_level=1) -> SystemScore``.
+* :func:`unjudged_at` ``(run, labels, qids, k) -> (per_query, rate)``: the unjudged rate at
+  any cut-off over the given questions (in their order).
+* :class:`SystemScore`, :class:`MeasureMeans`.
+
+Questions: run questions unknown to the labels are ignored (``skipped["not_in_labels"]``);
+labels nobody has judged yet are left out of every average (``skipped["not_judged"]``);
+judged questions the run lacks score 0, as trec_eval ``-c`` (``skipped["missing_from_run"]``,
+still averaged over). Pending batch entries and ``pooled_unjudged_ids`` are unjudged, whatever
+else the label says (``skipped["pending_docs"]`` counts pending documents).
+
+The unjudged rate (the headline) is, over all scored questions,
+``1 - sum(judged in top k) / sum(min(k, returned))``: a pooled ratio, not a mean of the
+per-question rates, so a question that returned 3 documents weighs less than one that
+returned k. A document is judged when it is in ``judged_ids`` or in one of the question's
+classes. It differs from trec_eval's ``unj@k`` (which divides by k, also when fewer documents
+were returned) and from ir_measures' ``Judged@k`` (which breaks score ties by doc id ascending,
+not trec_eval's descending, and divides by the length of the returned list). The per-question
+rate of a question the run does not answer is 0 (nothing was seen).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from labelpool.model import Label
+from labelpool.runs import Run
+from labelpool.scoring.join import join
+from labelpool.scoring.measures import Measure, per_query
+from labelpool.scoring.measures.ranked import Ranked, condensed, optimistic
+from labelpool.scoring.qrels import qrels_for
+
+
+@dataclass(frozen=True)
+class MeasureMeans:
+    raw: float
+    judged_only: float
+    optimistic: float
+
+
+@dataclass(frozen=True, eq=False)
+class SystemScore:
+    system: str
+    run_path: Path
+    run_sha256: str
+    k: int
+    relevance_level: int
+    measures: tuple[Measure, ...]
+    qids: np.ndarray  # judged questions averaged over, sorted (shared by every system)
+    skipped: Mapping[str, int]
+    unjudged: np.ndarray  # per question, at k
+    unjudged_rate: float  # pooled over questions: 1 - judged / seen
+    judged_seen: tuple[int, int]  # (judged, seen) summed over questions, at k
+    per_query: Mapping[str, Mapping[str, np.ndarray]]  # measure -> raw/judged_only/optimistic
+    means: Mapping[str, MeasureMeans]
+    warnings: tuple[str, ...] = field(default=())
+
+
+def _unjudged(r: Ranked, k: int) -> tuple[np.ndarray, float, int, int]:
+    within = r.pos < k
+    judged = np.bincount(r.qi[within & r.judged], minlength=r.nq)
+    seen = np.minimum(r.returned, k)
+    per = np.zeros(r.nq, dtype=np.float64)
+    ok = seen > 0
+    per[ok] = 1.0 - judged[ok] / seen[ok]
+    total_seen = int(seen.sum())
+    total_judged = int(judged.sum())
+    rate = 1.0 - total_judged / total_seen if total_seen else 0.0
+    return per, rate, total_judged, total_seen
+
+
+def unjudged_at(
+    run: Run, labels: Mapping[str, Label], qids: Sequence[str] | np.ndarray, k: int
+) -> tuple[np.ndarray, float]:
+    """Unjudged rate of ``run`` at cut-off ``k`` over ``qids``: (per question, pooled rate)."""
+    wanted = np.asarray(list(qids), dtype=object)
+    joined = join(run, qrels_for(labels), k, wanted)
+    per, rate, _, _ = _unjudged(joined.ranked, k)
+    return per, rate
+
+
+def score(
+    run: Run,
+    labels: Mapping[str, Label],
+    measures: Sequence[Measure],
+    *,
+    k: int = 10,
+    relevance_level: int = 1,
+) -> SystemScore:
+    """Every measure raw, judged-only and optimistic, and the unjudged rate at ``k``."""
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    if relevance_level < 1:
+        raise ValueError("the relevance level must be at least 1")
+    chosen = tuple(measures)
+    qrels = qrels_for(labels)
+    depth = max([k, *(m.cutoff for m in chosen if m.cutoff is not None)])
+    joined = join(run, qrels, depth)
+    raw = joined.ranked
+    only = condensed(raw)
+    per, rate, total_judged, total_seen = _unjudged(raw, k)
+    per_q: dict[str, dict[str, np.ndarray]] = {}
+    means: dict[str, MeasureMeans] = {}
+    lifted: dict[int, Ranked] = {}
+    for m in chosen:
+        values = {"raw": per_query(m, raw, relevance_level, k)}
+        if m.family == "Judged":
+            values["judged_only"] = values["raw"]
+            values["optimistic"] = values["raw"]
+        else:
+            cut = m.depth(k)
+            cut = k if cut is None else cut
+            if cut not in lifted:
+                lifted[cut] = optimistic(raw, cut, relevance_level)
+            values["judged_only"] = per_query(m, only, relevance_level, k)
+            values["optimistic"] = per_query(m, lifted[cut], relevance_level, k)
+        per_q[m.name] = values
+        means[m.name] = means_of(values["raw"], values["judged_only"], values["optimistic"])
+    warnings: list[str] = []
+    scored = {str(q) for q in qrels.qids}
+    tied = [q for q in run.tied_questions if q in scored]
+    if tied:
+        shown = ", ".join(tied[:5]) + (", ..." if len(tied) > 5 else "")
+        warnings.append(
+            f"{run.name}: {len(tied)} question(s) with all-equal scores, ranked by doc id "
+            f"descending as trec_eval does: {shown}"
+        )
+    if qrels.pending_docs:
+        warnings.append(
+            f"{qrels.pending_docs} pending judgment(s) not merged yet count as unjudged"
+        )
+    return SystemScore(
+        system=run.name,
+        run_path=run.path,
+        run_sha256=run.sha256,
+        k=k,
+        relevance_level=relevance_level,
+        measures=chosen,
+        qids=qrels.qids,
+        skipped={
+            "not_in_labels": joined.not_in_labels,
+            "not_judged": qrels.not_judged,
+            "missing_from_run": joined.missing_from_run,
+            "pending_docs": qrels.pending_docs,
+        },
+        unjudged=per,
+        unjudged_rate=rate,
+        judged_seen=(total_judged, total_seen),
+        per_query=per_q,
+        means=means,
+        warnings=tuple(warnings),
+    )
+
+
+def mean(values: np.ndarray) -> float:
+    """The mean of per-question values, 0 over no question."""
+    return float(values.mean()) if len(values) else 0.0
+
+
+def means_of(raw: np.ndarray, judged_only: np.ndarray, optimistic: np.ndarray) -> MeasureMeans:
+    """The three means of one measure's per-question values."""
+    return MeasureMeans(raw=mean(raw), judged_only=mean(judged_only), optimistic=mean(optimistic))

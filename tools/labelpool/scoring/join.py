@@ -1,0 +1,115 @@
+"""A run joined to the qrels: the rows that can matter, with their grades.
+
+The join of (question, document) to grades is vectorised: the run's distinct document ids are
+looked up in the labels' dictionary with ``pyarrow.compute.index_in`` and (question, code)
+pairs are matched with ``np.searchsorted``. Only rows that can matter (each question's top
+``depth`` and the labelled documents) become per-row arrays, so 7 million run lines cost a few
+hundred thousand rows of arithmetic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow.compute as pc
+
+from labelpool.runs import Run, numpy_of, ranks_within
+from labelpool.scoring.measures.ranked import Ranked
+from labelpool.scoring.qrels import UNJUDGED, Qrels
+
+
+@dataclass(frozen=True, eq=False)
+class Joined:
+    ranked: Ranked
+    not_in_labels: int
+    missing_from_run: int
+    run_qi: np.ndarray  # scored-question index of each run question (-1: not in labels)
+
+
+def join(run: Run, qrels: Qrels, depth: int, qids: np.ndarray | None = None) -> Joined:
+    """The rows of ``run`` that can matter, restricted to the scored questions.
+
+    Kept: every row in a question's top ``depth`` (the deepest cut-off asked for) and every
+    row whose document carries a label for its question (judged or marked unjudged); the
+    other rows can change no measure, bound or rate, so millions of run lines shrink to the
+    few that count before any per-row array is built. Positions stay the run's own.
+    """
+    if qids is None:
+        qids = qrels.qids
+    nq = len(qids)
+    position = {str(q): i for i, q in enumerate(qids)}
+    run_qi = np.array([position.get(str(q), -1) for q in run.qids], dtype=np.int64)
+    counts = np.diff(run.offsets)
+    starts = run.offsets[:-1]
+    # the labels' question index of each scored question, for the grade lookup
+    label_index = {str(q): i for i, q in enumerate(qrels.qids)}
+    to_label = np.array([label_index.get(str(q), -1) for q in qids], dtype=np.int64)
+    # run vocabulary -> labels vocabulary (a hash lookup over distinct ids only)
+    found_at = pc.index_in(run.doc_vocab, value_set=qrels.vocab)  # null: not labelled
+    in_labels = numpy_of(found_at, fill=-1).astype(np.int32, copy=False)
+    scored = run_qi >= 0
+    width = max(len(qrels.vocab), 1)
+    wanted = np.zeros(len(run), dtype=bool)
+    top_n = np.where(scored, np.minimum(counts, depth), 0)
+    wanted[np.repeat(starts, top_n) + ranks_within(top_n)] = True
+    if len(qrels.keys):
+        # rows whose document is labelled for their own question, found in slices of a
+        # million rows so that no int64 array of the whole run is ever built
+        per_q = np.where(scored, to_label[np.maximum(run_qi, 0)], -1).astype(np.int32)
+        row_lq = np.repeat(per_q, counts)
+        step = 1 << 20
+        for lo in range(0, len(run), step):
+            part_code = in_labels[run.doc_codes[lo : lo + step]]
+            part_lq = row_lq[lo : lo + step]
+            cand = np.flatnonzero((part_code >= 0) & (part_lq >= 0))
+            key = part_lq[cand].astype(np.int64) * width + part_code[cand]
+            at = np.minimum(np.searchsorted(qrels.keys, key), len(qrels.keys) - 1)
+            wanted[lo + cand[qrels.keys[at] == key]] = True
+        del row_lq
+    rows = np.flatnonzero(wanted).astype(np.int64)
+    del wanted
+    run_q = np.searchsorted(run.offsets, rows, side="right") - 1
+    row_qi = run_qi[run_q]
+    pos = rows - starts[run_q]
+    if len(row_qi) and bool((np.diff(row_qi) < 0).any()):
+        order = np.lexsort((pos, row_qi))  # questions asked for in another order
+        rows, row_qi, pos = rows[order], row_qi[order], pos[order]
+    row_code = in_labels[run.doc_codes[rows]].astype(np.int64)
+    lq = to_label[row_qi] if len(row_qi) else np.zeros(0, dtype=np.int64)
+    row_key = lq * width + row_code
+    if len(qrels.keys):
+        at = np.minimum(np.searchsorted(qrels.keys, row_key), len(qrels.keys) - 1)
+        found = (row_code >= 0) & (lq >= 0) & (qrels.keys[at] == row_key)
+        grade = np.where(found, qrels.grade[at], UNJUDGED)
+        target = np.where(found, qrels.target[at], -1)
+    else:
+        grade = np.full(len(rows), UNJUDGED, dtype=np.int64)
+        target = np.full(len(rows), -1, dtype=np.int64)
+    judged = grade != UNJUDGED
+    gain = np.where(judged, grade, 0)
+    # A relevance target is earned once: by its first member retrieved.
+    has_target = np.flatnonzero(target >= 0)
+    if len(has_target):
+        _, first = np.unique(target[has_target], return_index=True)
+        repeat = np.ones(len(has_target), dtype=bool)
+        repeat[first] = False
+        gain[has_target[repeat]] = 0
+    returned = np.zeros(nq, dtype=np.int64)
+    returned[run_qi[scored]] = counts[scored]
+    if qids is qrels.qids:
+        ideal_q, ideal_g = qrels.ideal_q, qrels.ideal_g
+    else:
+        back = np.full(len(qrels.qids), -1, dtype=np.int64)
+        back[to_label[to_label >= 0]] = np.flatnonzero(to_label >= 0)
+        mapped = back[qrels.ideal_q] if len(qrels.ideal_q) else qrels.ideal_q
+        ideal_q, ideal_g = mapped[mapped >= 0], qrels.ideal_g[mapped >= 0]
+    ranked = Ranked(nq, row_qi, pos, gain, judged, returned, ideal_q, ideal_g)
+    answered = np.zeros(nq, dtype=bool)
+    answered[run_qi[scored]] = True
+    return Joined(
+        ranked=ranked,
+        not_in_labels=sum(1 for q in run.qids if str(q) not in qrels.label_ids),
+        missing_from_run=int((~answered).sum()),
+        run_qi=run_qi,
+    )
