@@ -9,9 +9,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from rich.console import Console
+from rich.table import Table
+
+from labelpool.report.fields import pick
 from labelpool.report.markdown import escape_table_cell as md
 from labelpool.scoring.delta_range import METHOD_TEXT
 from labelpool.workflows.compare import CompareResult, Comparison
+
+SIDES = ("raw", "judged_only", "optimistic")
 
 
 def _num(x: float) -> float | None:
@@ -20,27 +26,13 @@ def _num(x: float) -> float | None:
 
 def comparison_json(c: Comparison) -> dict[str, Any]:
     return {
-        "baseline": c.baseline,
-        "challenger": c.challenger,
-        "measure": c.measure,
-        "cutoff": c.cutoff,
-        "depth": c.depth,
-        "questions": c.questions,
-        "baseline_score": {
-            "raw": c.baseline_score.raw,
-            "judged_only": c.baseline_score.judged_only,
-            "optimistic": c.baseline_score.optimistic,
-        },
-        "challenger_score": {
-            "raw": c.challenger_score.raw,
-            "judged_only": c.challenger_score.judged_only,
-            "optimistic": c.challenger_score.optimistic,
-        },
-        "delta": c.delta,
-        "baseline_unjudged": c.baseline_unjudged,
-        "challenger_unjudged": c.challenger_unjudged,
-        "reading": c.reading,
-        "reading_why": c.reading_why,
+        **pick(c, ("baseline", "challenger", "measure", "cutoff", "depth", "questions")),
+        "baseline_score": pick(c.baseline_score, SIDES),
+        "challenger_score": pick(c.challenger_score, SIDES),
+        **pick(
+            c,
+            ("delta", "baseline_unjudged", "challenger_unjudged", "reading", "reading_why"),
+        ),
         "test": f"paired randomization (sign flip), {c.test.method}",
         "test_method": c.test.method,
         "test_samples": c.test.samples,
@@ -69,11 +61,7 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
 
 def to_json(result: CompareResult) -> dict[str, Any]:
     return {
-        "labels_commit": result.labels_commit,
-        "k": result.k,
-        "seed": result.seed,
-        "alpha": result.alpha,
-        "relevance_level": result.relevance_level,
+        **pick(result, ("labels_commit", "k", "seed", "alpha", "relevance_level")),
         "built_by": list(result.built_by),
         "pool_systems": dict(result.pool_systems),
         "delta_range_methods": dict(METHOD_TEXT),
@@ -149,9 +137,6 @@ def to_markdown(result: CompareResult) -> str:
 
 def render_text(result: CompareResult) -> None:
     """Print the comparison with rich: one narrow block per (pair, measure)."""
-    from rich.console import Console
-    from rich.table import Table
-
     console = Console(highlight=False)
     built = ", ".join(result.built_by) or "no recorded pool"
     console.print(

@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from labelpool.model import PoolEntry
+from labelpool.report.fields import pick
 from labelpool.report.markdown import escape_inline as md
 from labelpool.workflows.diff import Changed, QuestionDiff, ScoreChange, SetDiff
 
@@ -93,16 +94,11 @@ def summary(d: SetDiff) -> dict[str, int]:
     }
 
 
+SCORE_FIELDS = ("run", "measure", "before", "after", "change", "unjudged_before", "unjudged_after")
+
+
 def _score(s: ScoreChange) -> dict[str, Any]:
-    return {
-        "run": s.run,
-        "measure": s.measure,
-        "before": s.before,
-        "after": s.after,
-        "change": s.change,
-        "unjudged_before": s.unjudged_before,
-        "unjudged_after": s.unjudged_after,
-    }
+    return pick(s, SCORE_FIELDS)
 
 
 def to_json(d: SetDiff) -> dict[str, Any]:

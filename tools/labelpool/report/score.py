@@ -177,6 +177,20 @@ LEGEND = (
 )
 
 
+def _dirty(view: ScoreView) -> str:
+    return " (dirty)" if view.labels_dirty else ""
+
+
+def _per_question(s: SystemScore) -> tuple[list[str], list[list[str]]]:
+    """The measures, and per question its id, unjudged rate and raw values (as shown)."""
+    names = list(s.per_query)
+    rows = [
+        [str(q), f"{s.unjudged[i]:.1%}", *(f"{s.per_query[n]['raw'][i]:.3f}" for n in names)]
+        for i, q in enumerate(s.qids)
+    ]
+    return names, rows
+
+
 def render_markdown(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> str:
     header, rows = _rows(scores, view.high)
     lines = [
@@ -186,17 +200,14 @@ def render_markdown(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIE
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
     lines += ["", LEGEND]
     if view.labels_commit:
-        dirty = " (dirty)" if view.labels_dirty else ""
-        lines.append(f"Labels at commit `{view.labels_commit}`{dirty}.")
+        lines.append(f"Labels at commit `{view.labels_commit}`{_dirty(view)}.")
     if view.per_query:
         for s in scores:
-            names = list(s.per_query)
+            names, per_question = _per_question(s)
             lines += ["", f"### {s.system}", ""]
             lines.append("| qid | unjudged | " + " | ".join(names) + " |")
             lines.append("|---|---:|" + "---:|" * len(names))
-            for i, q in enumerate(s.qids):
-                cells = [f"{s.per_query[n]['raw'][i]:.3f}" for n in names]
-                lines.append(f"| {q} | {s.unjudged[i]:.1%} | " + " | ".join(cells) + " |")
+            lines += ["| " + " | ".join(row) + " |" for row in per_question]
     return "\n".join(lines) + "\n"
 
 
@@ -215,20 +226,15 @@ def render_table(
     console.print(table)
     console.print(LEGEND, soft_wrap=width is None)
     if view.labels_commit:
-        dirty = " (dirty)" if view.labels_dirty else ""
-        console.print(f"labels at commit {view.labels_commit}{dirty}")
+        console.print(f"labels at commit {view.labels_commit}{_dirty(view)}")
     if view.per_query:
         for s in scores:
-            names = list(s.per_query)
+            names, per_question = _per_question(s)
             detail = Table(title=f"{s.system}: per question (raw)")
             for col in ("qid", "unjudged", *names):
                 detail.add_column(col, justify="left" if col == "qid" else "right")
-            for i, q in enumerate(s.qids):
-                detail.add_row(
-                    str(q),
-                    f"{s.unjudged[i]:.1%}",
-                    *(f"{s.per_query[n]['raw'][i]:.3f}" for n in names),
-                )
+            for row in per_question:
+                detail.add_row(*row)
             console.print(detail)
     out = console.file
     assert isinstance(out, io.StringIO)

@@ -175,8 +175,9 @@ def question_range(
     if family in ("nDCG", "AP"):
         n_union = len(ub.keys() | uc.keys())
         bound = _ndcg_bounds if family == "nDCG" else _ap_bounds
-        low_b, high_b = bound(label, baseline, ub, n_union, cutoff, level)
-        low_c, high_c = bound(label, challenger, uc, n_union, cutoff, level)
+        union = _Union(label, n_union, cutoff, level)
+        low_b, high_b = bound(union, baseline, ub)
+        low_c, high_c = bound(union, challenger, uc)
         return (low_c - high_b, high_c - low_b)
     raise ValueError(f"no delta range for measure family {family!r}")
 
@@ -200,15 +201,21 @@ def _ratio_bounds(
     return (low, high)
 
 
+@dataclass(frozen=True)
+class _Union:
+    """What the bounds of both systems on one question share."""
+
+    label: Label
+    n_union: int  # unjudged documents in the union of both rankings
+    cutoff: int | None
+    level: int
+
+
 def _ndcg_bounds(
-    label: Label,
-    docs: Sequence[str],
-    unjudged: Mapping[str, int],
-    n_union: int,
-    cutoff: int | None,
-    level: int,
+    u: _Union, docs: Sequence[str], unjudged: Mapping[str, int]
 ) -> tuple[float, float]:
-    g_new = max(level, 1)
+    label, n_union, cutoff = u.label, u.n_union, u.cutoff
+    g_new = max(u.level, 1)
     judged = _hits(label, docs)
     d_min = _dcg(judged)
     d_max = d_min + _dcg((r, g_new) for r in unjudged.values())
@@ -222,14 +229,8 @@ def _ap_sum(relevant_ranks: list[int]) -> float:
     return sum((i + 1) / r for i, r in enumerate(sorted(relevant_ranks)))
 
 
-def _ap_bounds(
-    label: Label,
-    docs: Sequence[str],
-    unjudged: Mapping[str, int],
-    n_union: int,
-    cutoff: int | None,
-    level: int,
-) -> tuple[float, float]:
+def _ap_bounds(u: _Union, docs: Sequence[str], unjudged: Mapping[str, int]) -> tuple[float, float]:
+    label, n_union, level = u.label, u.n_union, u.level
     ranks = [r for r, _ in _hits(label, docs, level)]
     s_min = _ap_sum(ranks)
     s_max = _ap_sum(ranks + list(unjudged.values()))
