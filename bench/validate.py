@@ -26,21 +26,47 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "schema" / "label.schema.json"
 WORDS = [
-    "parcel", "refund", "warranty", "invoice", "address", "battery", "charger", "order",
-    "coffee", "descale", "return", "damaged", "late", "cancel", "account", "password",
-    "tenant", "policy", "shipping", "label",
+    "parcel",
+    "refund",
+    "warranty",
+    "invoice",
+    "address",
+    "battery",
+    "charger",
+    "order",
+    "coffee",
+    "descale",
+    "return",
+    "damaged",
+    "late",
+    "cancel",
+    "account",
+    "password",
+    "tenant",
+    "policy",
+    "shipping",
+    "label",
 ]
 
 
 def label_text(rng: random.Random, i: int) -> str:
     qid = f"q{i:06d}-{rng.choice(WORDS)}"
-    docs = sorted({f"{rng.choice(WORDS)}-{rng.randrange(400)}#s{rng.randrange(9)}"
-                   for _ in range(rng.randint(5, 50))})
+    docs = sorted(
+        {
+            f"{rng.choice(WORDS)}-{rng.randrange(400)}#s{rng.randrange(9)}"
+            for _ in range(rng.randint(5, 50))
+        }
+    )
     relevant = sorted(rng.sample(docs, max(1, len(docs) * rng.randint(20, 50) // 100)))
-    lines = [f"# judged by annotator {rng.randrange(5)}", f"id: {qid}",
-             f"question: How do I {' '.join(rng.choices(WORDS, k=rng.randint(4, 12)))}?",
-             "relevant_doc_ids:", *(f"  - {d}" for d in relevant),
-             "judged_ids:", *(f"  - {d}" for d in docs)]
+    lines = [
+        f"# judged by annotator {rng.randrange(5)}",
+        f"id: {qid}",
+        f"question: How do I {' '.join(rng.choices(WORDS, k=rng.randint(4, 12)))}?",
+        "relevant_doc_ids:",
+        *(f"  - {d}" for d in relevant),
+        "judged_ids:",
+        *(f"  - {d}" for d in docs),
+    ]
     graded = [d for d in relevant if rng.random() < 0.3]
     if graded:
         lines += ["grades:", *(f"  {d}: {rng.randint(2, 3)}" for d in graded)]
@@ -48,8 +74,11 @@ def label_text(rng: random.Random, i: int) -> str:
         lines += ["relevant_classes:", f"  - - {relevant[0]}", f"    - {relevant[1]}"]
     lines.append("pool:")
     for system in sorted(rng.sample(["bm25", "dense", "hybrid"], rng.randint(1, 2))):
-        lines += [f"  - system: {system}", f"    k: {rng.choice([10, 20, 50])}",
-                  f"    date: '2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}'"]
+        lines += [
+            f"  - system: {system}",
+            f"    k: {rng.choice([10, 20, 50])}",
+            f"    date: '2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}'",
+        ]
     if rng.random() < 0.1:
         lines.append(f"notes: checked twice ({rng.choice(WORDS)})")
     return "\n".join(lines) + "\n"
@@ -86,8 +115,9 @@ def check_jsonschema(folder: Path, env: dict[str, str]) -> tuple[float, int]:
     total, worst = 0.0, 0
     batch = 8000  # keeps each command line well under ARG_MAX
     for i in range(0, len(files), batch):
-        seconds, code, _ = timed(["check-jsonschema", "--schemafile", str(SCHEMA),
-                                  *files[i : i + batch]], folder, env)
+        seconds, code, _ = timed(
+            ["check-jsonschema", "--schemafile", str(SCHEMA), *files[i : i + batch]], folder, env
+        )
         total += seconds
         worst = max(worst, code)
     return total, worst
@@ -109,8 +139,10 @@ def main() -> int:
             if not folder.exists():
                 t0 = time.perf_counter()
                 make_set(folder, n)
-                print(f"generated {n} labels in {time.perf_counter() - t0:.1f} s: {folder}",
-                      file=sys.stderr)
+                print(
+                    f"generated {n} labels in {time.perf_counter() - t0:.1f} s: {folder}",
+                    file=sys.stderr,
+                )
             cache = Path(tempfile.mkdtemp(prefix="labelpool-bench-cache-"))
             env = {**os.environ, "LABELPOOL_CACHE_DIR": str(cache)}
             cold, code, tail = timed(["labelpool", "validate"], folder, env)
@@ -132,8 +164,10 @@ def main() -> int:
         if args.keep is None:
             shutil.rmtree(base, ignore_errors=True)
 
-    print(f"{'labels':>8} | {'validate cold':>13} | {'validate warm':>13} | "
-          f"{'check-jsonschema':>16} | exit codes (cold, warm, cj)")
+    print(
+        f"{'labels':>8} | {'validate cold':>13} | {'validate warm':>13} | "
+        f"{'check-jsonschema':>16} | exit codes (cold, warm, cj)"
+    )
     print(f"{'-' * 8}-+-{'-' * 13}-+-{'-' * 13}-+-{'-' * 16}-+-{'-' * 27}")
     for row, cpu in zip(rows, cpus, strict=True):
         cj_text = f"{row[5]:>14.2f} s" if len(row) > 5 else f"{'-':>16}"
@@ -141,9 +175,11 @@ def main() -> int:
         print(f"{int(row[0]):>8} | {row[1]:>11.2f} s | {row[2]:>11.2f} s | {cj_text} | {codes}")
         cj_cpu = f"{cpu[2]:>14.2f} s" if len(cpu) > 2 else f"{'-':>16}"
         print(f"{'cpu':>8} | {cpu[0]:>11.2f} s | {cpu[1]:>11.2f} s | {cj_cpu} |")
-    print(f"(wall clock, then CPU seconds user+sys incl. worker processes; cpus: "
-          f"{os.cpu_count()}; load average at the end: {os.getloadavg()[0]:.2f}; every figure "
-          "is one whole process run)")
+    print(
+        f"(wall clock, then CPU seconds user+sys incl. worker processes; cpus: "
+        f"{os.cpu_count()}; load average at the end: {os.getloadavg()[0]:.2f}; every figure "
+        "is one whole process run)"
+    )
     return 0
 
 

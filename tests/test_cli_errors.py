@@ -664,9 +664,7 @@ def test_add_when_labels_is_a_file(repo: Path, run: Run) -> None:
 
 
 @pytest.mark.parametrize("target", ["corpus", "fifo.qrels"])
-def test_export_out_refuses_what_is_not_a_regular_file(
-    repo: Path, run: Run, target: str
-) -> None:
+def test_export_out_refuses_what_is_not_a_regular_file(repo: Path, run: Run, target: str) -> None:
     if target == "fifo.qrels":
         os.mkfifo(repo / target)
     code, _out, err = run("export", "trec", "--out", target)
@@ -678,8 +676,11 @@ def test_export_out_refuses_what_is_not_a_regular_file(
 @pytest.mark.parametrize(
     "old, new, message",
     [
-        ("tenant-acme#returns: 2", "tenant-acme#returns: -1", "LP020 grades.tenant-acme#returns: "
-         "-1 is less than the minimum of 1"),  # was LP021 "quote it ('-1')"
+        (
+            "tenant-acme#returns: 2",
+            "tenant-acme#returns: -1",
+            "LP020 grades.tenant-acme#returns: -1 is less than the minimum of 1",
+        ),  # was LP021 "quote it ('-1')"
         ("pool:\n", "pending:\npool:\n", "LP020 pending: None is not of type 'array'"),
     ],
 )

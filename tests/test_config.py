@@ -34,9 +34,7 @@ def test_labels_that_is_a_file_is_named(
     assert "labels" in err and "is not a folder" in err and "Traceback" not in err
 
 
-def test_versions_that_is_a_folder_is_named(
-    repo: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_versions_that_is_a_folder_is_named(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (repo / "corpus" / "versions.yaml").mkdir(parents=True)
     assert main(["validate", "--repo", str(repo)]) == 2
     err = capsys.readouterr().err

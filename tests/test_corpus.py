@@ -71,8 +71,11 @@ def test_real_pep_chains(peps_dir: Path, tmp_path: Path) -> None:
 
 
 def test_class_mixing_wsgi_versions_is_refused(
-    peps_dir: Path, repo: Path, capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory,
+    peps_dir: Path,
+    repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     (repo / "corpus").mkdir()
@@ -80,8 +83,16 @@ def test_class_mixing_wsgi_versions_is_refused(
     # The corpus: one chunk per real PEP file.
     with open(repo / "corpus" / "corpus.jsonl", "w", encoding="utf-8") as fh:
         for rst in sorted((peps_dir / "peps").glob("pep-*.rst")):
-            fh.write(json.dumps({"_id": f"{rst.stem}#1", "title": rst.stem,
-                                 "text": rst.read_text(encoding="utf-8")[:2000]}) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "_id": f"{rst.stem}#1",
+                        "title": rst.stem,
+                        "text": rst.read_text(encoding="utf-8")[:2000],
+                    }
+                )
+                + "\n"
+            )
     pyproject = repo / "pyproject.toml"
     pyproject.write_text(pyproject.read_text() + 'corpus = "corpus/corpus.jsonl"\n')
     (repo / "labels" / "wsgi.yaml").write_text(
@@ -110,8 +121,9 @@ def test_version_pattern_links_and_config(tmp_path: Path) -> None:
     assert not versions.supersedes("policy-returns-v3", "policy-warranty-v2")
     assert not corpus.Versions({}, None).supersedes("policy-returns-v3", "policy-returns-v2")
     # Explicit and implicit links chain: new-policy -> v3 -> (pattern) v1.
-    mixed = corpus.versions_from_mapping({"new-policy": ["policy-returns-v3"]},
-                                         DEFAULT_VERSION_PATTERN)
+    mixed = corpus.versions_from_mapping(
+        {"new-policy": ["policy-returns-v3"]}, DEFAULT_VERSION_PATTERN
+    )
     assert mixed.supersedes("new-policy#a", "policy-returns-v1#b")
 
 
@@ -122,16 +134,18 @@ def test_versions_file_errors_have_positions(tmp_path: Path) -> None:
         corpus.read_versions(path, None)
     assert str(info.value).startswith(f"{path}:3:7: 'has space' does not match")
     path.write_text("supersedes: [a]\n", encoding="utf-8")
-    with pytest.raises(corpus.CorpusError,
-                       match=r"versions.yaml:1:1: \['a'\] is not of type 'object'"):
+    with pytest.raises(
+        corpus.CorpusError, match=r"versions.yaml:1:1: \['a'\] is not of type 'object'"
+    ):
         corpus.read_versions(path, None)
 
 
 def test_texts_are_read_lazily(tmp_path: Path) -> None:
     path = tmp_path / "corpus.jsonl"
     rows = [{"_id": f"d{i}#1", "title": f"T{i}", "text": f"text {i} é"} for i in range(3)]
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
     texts = corpus.CorpusTexts(path)
     assert texts._offsets is None  # nothing read before the first look-up
     assert texts["d2#1"] == corpus.Text("d2#1", "T2", "text 2 é")
@@ -147,5 +161,7 @@ def test_bad_corpus_line_has_a_position(tmp_path: Path) -> None:
     path.write_text('{"_id": "a", "text": ""}\n{"_id": "b", "text": \n', encoding="utf-8")
     with pytest.raises(corpus.CorpusError, match=r"corpus.jsonl:2:\d+: not JSON"):
         corpus.CorpusTexts(path).ids()
-    assert corpus.load_texts(config.Config(root=tmp_path, labels_dir=tmp_path,
-                                           runs_dir=tmp_path)) == {}
+    assert (
+        corpus.load_texts(config.Config(root=tmp_path, labels_dir=tmp_path, runs_dir=tmp_path))
+        == {}
+    )

@@ -105,22 +105,36 @@ def test_precommit_green_then_red(hook_repo: tuple[Path, dict[str, str]]) -> Non
     assert "labels/parcel-late.yaml:12:11: LP021 pool[0].date: plain 2026-06-02" in red.stdout
 
     # The git hook itself refuses the commit.
-    commit = subprocess.run(["git", "commit", "-m", "broken"], cwd=repo, env=env,
-                            capture_output=True, text=True, timeout=600)
+    commit = subprocess.run(
+        ["git", "commit", "-m", "broken"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert commit.returncode != 0
     assert "labels/parcel-late.yaml:12:11: LP021" in commit.stdout + commit.stderr
 
 
 def test_hook_manifest_and_config_are_valid(tmp_path: Path) -> None:
     skip_unless(shutil.which("pre-commit") is not None, "pre-commit is not on PATH", "os")
-    for cmd, name in (("validate-manifest", ".pre-commit-hooks.yaml"),
-                      ("validate-config", ".pre-commit-config.yaml")):
-        proc = subprocess.run(["pre-commit", cmd, str(ROOT / name)], capture_output=True,
-                              text=True, timeout=120)
+    for cmd, name in (
+        ("validate-manifest", ".pre-commit-hooks.yaml"),
+        ("validate-config", ".pre-commit-config.yaml"),
+    ):
+        proc = subprocess.run(
+            ["pre-commit", cmd, str(ROOT / name)], capture_output=True, text=True, timeout=120
+        )
         assert proc.returncode == 0, proc.stdout + proc.stderr
     manifest = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
-    for needle in ("id: labelpool-validate", "entry: labelpool validate --allow-pending",
-                   "language: python", r"files: ^labels/.*\.ya?ml$", "require_serial: true"):
+    for needle in (
+        "id: labelpool-validate",
+        "entry: labelpool validate --allow-pending",
+        "language: python",
+        r"files: ^labels/.*\.ya?ml$",
+        "require_serial: true",
+    ):
         assert needle in manifest
     config = (ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8")
     assert "repo: local" in config and "https://" not in config

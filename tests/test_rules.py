@@ -61,9 +61,7 @@ def test_valid_label_is_clean(repo: Path, capsys: pytest.CaptureFixture[str]) ->
 # (file text, expected finding line) for one file q1.yaml; every case exits 1 unless a warning.
 CASES = {
     "LP020 type": (
-        VALID.replace("  - doc-b#1\n", "  - doc-b#1\nextra: 1\n").replace(
-            "    k: 20", "    k: 0"
-        ),
+        VALID.replace("  - doc-b#1\n", "  - doc-b#1\nextra: 1\n").replace("    k: 20", "    k: 0"),
         "labels/q1.yaml:12:8: LP020 pool[0].k: 0 is less than the minimum of 1",
     ),
     "LP020 required": (
@@ -105,8 +103,7 @@ CASES = {
     ),
     "LP025 relevant not judged": (
         VALID.replace("  - doc-a#1\njudged_ids:", "  - doc-a#1\n  - doc-c#1\njudged_ids:"),
-        "labels/q1.yaml:6:5: LP025 relevant_doc_ids: doc-c#1 is not in judged_ids (add it "
-        "there)",
+        "labels/q1.yaml:6:5: LP025 relevant_doc_ids: doc-c#1 is not in judged_ids (add it there)",
     ),
     "LP026 duplicate": (
         VALID.replace("  - doc-b#1", "  - doc-b#1\n  - doc-b#1"),
@@ -163,8 +160,7 @@ CASES = {
         VALID + "pending:\n  - batch: b1\n    systems:\n      - bm25\n    depth: 10\n"
         "    date: '2026-12-02'\n    docs:\n"
         "      - {doc: doc-c#1, verdict: {duplicate-of: doc-c#1}}\n",
-        "labels/q1.yaml:20:33: LP035 pending[0].docs[0]: doc-c#1 cannot be a duplicate of "
-        "itself",
+        "labels/q1.yaml:20:33: LP035 pending[0].docs[0]: doc-c#1 cannot be a duplicate of itself",
     ),
     "LP039 not a mapping": (
         "- id: q1\n",
@@ -277,8 +273,7 @@ def test_corpus_ids(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write(repo, "q1.yaml", VALID)
     code, lines, _ = run(repo, capsys)
     assert lines == [
-        "labels/q1.yaml:8:5: LP038 warning: doc-b#1 is not in the corpus (re-chunked or "
-        "renamed?)"
+        "labels/q1.yaml:8:5: LP038 warning: doc-b#1 is not in the corpus (re-chunked or renamed?)"
     ]
     assert code == 0
 
@@ -340,8 +335,14 @@ def test_json_format(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, lines, _ = run(repo, capsys, "--format", "json")
     assert code == 1
     assert json.loads("\n".join(lines)) == [
-        {"path": "labels/q1.yaml", "line": 9, "col": 5, "rule": "LP026", "severity": "error",
-         "message": "judged_ids: doc-b#1 is listed twice (first as item 2)"}
+        {
+            "path": "labels/q1.yaml",
+            "line": 9,
+            "col": 5,
+            "rule": "LP026",
+            "severity": "error",
+            "message": "judged_ids: doc-b#1 is listed twice (first as item 2)",
+        }
     ]
 
 
@@ -362,14 +363,48 @@ def test_rules_registry_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().out == out
 
 
-KEYWORDS = ["no", "No", "NO", "yes", "y", "N", "on", "Off", "true", "FALSE", "null", "~", "",
-            "=", "<<", "0123", "1e3", ".5", ".inf", "-.NaN", "1:20", "2026-06-02", "0x1F",
-            "0o17", "0b1", "1_000", "+1", "2026-06-02T10:00:00Z", "190:20:30", "doc#1"]
+KEYWORDS = [
+    "no",
+    "No",
+    "NO",
+    "yes",
+    "y",
+    "N",
+    "on",
+    "Off",
+    "true",
+    "FALSE",
+    "null",
+    "~",
+    "",
+    "=",
+    "<<",
+    "0123",
+    "1e3",
+    ".5",
+    ".inf",
+    "-.NaN",
+    "1:20",
+    "2026-06-02",
+    "0x1F",
+    "0o17",
+    "0b1",
+    "1_000",
+    "+1",
+    "2026-06-02T10:00:00Z",
+    "190:20:30",
+    "doc#1",
+]
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(st.sampled_from(KEYWORDS), st.text(max_size=12),
-                 st.from_regex(r"[-+.0-9:eE_xXoObB]{1,10}", fullmatch=True)))
+@given(
+    st.one_of(
+        st.sampled_from(KEYWORDS),
+        st.text(max_size=12),
+        st.from_regex(r"[-+.0-9:eE_xXoObB]{1,10}", fullmatch=True),
+    )
+)
 def test_prefilter_never_hides_a_misread_scalar(text: str) -> None:
     """The view only resolver-checks plain scalars matching _SUSPECT: it must catch them all."""
     from labelpool.rules.scalars import misread
@@ -388,23 +423,46 @@ def test_broken_versions_file_is_reported_at_its_position(
     )
     write(repo, "q1.yaml", VALID + "relevant_classes:\n  - - doc-a#1\n    - doc-b#1\n")
     code, lines, _ = run(repo, capsys, "labels/q1.yaml")
-    assert lines == [
-        "corpus/versions.yaml:3:7: LP031 'has space' does not match '^[^\\\\s#]+$'"
-    ], lines
+    assert lines == ["corpus/versions.yaml:3:7: LP031 'has space' does not match '^[^\\\\s#]+$'"], (
+        lines
+    )
     assert code == 1
 
 
 YAMLISH = st.lists(
-    st.sampled_from(["id: q1\n", "question: x\n", "judged_ids:\n", "  - a\n", "  - {doc: a}\n",
-                     "pool: []\n", "- - x\n", "grades: {a: 2}\n", ": \n", "&a\n", "*a\n",
-                     "!!str\n", "%YAML 1.1\n", "---\n", "\t\n", "'\n", '"\\x"\n', "[\n", "?\n"]),
+    st.sampled_from(
+        [
+            "id: q1\n",
+            "question: x\n",
+            "judged_ids:\n",
+            "  - a\n",
+            "  - {doc: a}\n",
+            "pool: []\n",
+            "- - x\n",
+            "grades: {a: 2}\n",
+            ": \n",
+            "&a\n",
+            "*a\n",
+            "!!str\n",
+            "%YAML 1.1\n",
+            "---\n",
+            "\t\n",
+            "'\n",
+            '"\\x"\n',
+            "[\n",
+            "?\n",
+        ]
+    ),
     max_size=12,
 ).map("".join)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.one_of(st.binary(max_size=200), YAMLISH.map(str.encode),
-                 st.text(max_size=200).map(str.encode)))
+@given(
+    st.one_of(
+        st.binary(max_size=200), YAMLISH.map(str.encode), st.text(max_size=200).map(str.encode)
+    )
+)
 def test_per_file_rules_never_raise(raw: bytes) -> None:
     from labelpool import schemas
     from labelpool.rules.check import check_bytes

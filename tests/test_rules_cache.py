@@ -24,8 +24,9 @@ def label(qid: str, judged: str = "doc-b#1") -> str:
     )
 
 
-def test_cache_reuses_results_by_content(repo: Path, tmp_path_factory: pytest.TempPathFactory,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_reuses_results_by_content(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(repo)
     cache = tmp_path_factory.mktemp("cache")
     for i in range(5):
@@ -33,8 +34,9 @@ def test_cache_reuses_results_by_content(repo: Path, tmp_path_factory: pytest.Te
     cfg = config.load(repo)
     first = validate(cfg, cache_dir=cache)
     assert (first.checked, first.findings) == (5, ())
-    assert list(cache.iterdir()) and not any(p.name.startswith("validate-")
-                                             for p in repo.rglob("*"))
+    assert list(cache.iterdir()) and not any(
+        p.name.startswith("validate-") for p in repo.rglob("*")
+    )
     assert validate(cfg, cache_dir=cache).checked == 0
     # A changed file is checked again; the cached results of the others still count.
     (repo / "labels" / "q1.yaml").write_text(label("q1", "doc-a#1"), encoding="utf-8")
@@ -87,7 +89,11 @@ def test_the_repository_labels_are_clean(tmp_path: Path) -> None:
     env = {**os.environ, "LABELPOOL_CACHE_DIR": str(tmp_path)}
     proc = subprocess.run(
         ["labelpool", "validate", "--repo", str(ROOT)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr

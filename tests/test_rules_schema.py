@@ -57,15 +57,28 @@ def test_seed_example_is_valid() -> None:
         "grades": {"policy-returns-v3#sec-2": 2},
         "relevant_classes": [["faq-shipping#damaged", "policy-returns-v3#sec-2"]],
         "pool": [{"system": "bm25", "k": 20, "date": "2026-06-02", "run": "a" * 40}],
-        "pending": [{"batch": "b", "systems": ["bm25"], "depth": 20, "date": "2026-12-02",
-                     "docs": [{"doc": "x#1", "verdict": None},
-                              {"doc": "x#2", "verdict": {"duplicate-of": "x#1"}}]}],
+        "pending": [
+            {
+                "batch": "b",
+                "systems": ["bm25"],
+                "depth": 20,
+                "date": "2026-12-02",
+                "docs": [
+                    {"doc": "x#1", "verdict": None},
+                    {"doc": "x#2", "verdict": {"duplicate-of": "x#1"}},
+                ],
+            }
+        ],
         "some_unknown_key": {"kept": True},
     }
     assert FULL.is_valid(seed)
-    for bad in ({"grades": {"d": 0}}, {"pool": [{"system": "s", "k": 0, "date": None}]},
-                {"id": "-x"}, {"judged_ids": ["has space"]},
-                {"pool": [{"system": "s", "k": 1, "date": "2026-13-01"}]}):
+    for bad in (
+        {"grades": {"d": 0}},
+        {"pool": [{"system": "s", "k": 0, "date": None}]},
+        {"id": "-x"},
+        {"judged_ids": ["has space"]},
+        {"pool": [{"system": "s", "k": 1, "date": "2026-13-01"}]},
+    ):
         assert not FULL.is_valid({**seed, **bad}), bad
 
 
@@ -79,11 +92,19 @@ def needs_fast(test: Any) -> Any:
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 30) | st.floats(allow_nan=False, width=32)
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 30)
+    | st.floats(allow_nan=False, width=32)
     | st.sampled_from(["", "a b", "doc#1", "2026-06-02", "2026-02-30", "relevant", "x" * 41]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-        st.sampled_from(["system", "k", "date", "doc", "verdict", "duplicate-of", "x"]),
-        inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["system", "k", "date", "doc", "verdict", "duplicate-of", "x"]),
+            inner,
+            max_size=3,
+        )
+    ),
     max_leaves=8,
 )
 

@@ -17,20 +17,76 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference.guard_reference import reference_guard
 from labelpool import labelfile, labelset, yamlfile
 from labelpool.yamlfile import textcheck
+from reference.guard_reference import reference_guard
 
 WHERE = Path("labels/q.yaml")
 
 # Plain scalars every YAML reader sees differently, and plain strings.
 TRICKY = [
-    "0123", "1e3", "1.5", ".5", "3.", "-1", "+5", "1_000", "0x1F", "0o17", "0b101", "12:30",
-    "190:20:30", ".inf", "-.Inf", ".nan", "no", "No", "NO", "yes", "on", "Off", "y", "n",
-    "true", "False", "TRUE", "null", "Null", "~", "", "2026-06-02", "2026-6-2",
-    "2026-06-02T10:00:00Z", "2026-06-02 10:00:00.5 +02:00", "2026-02-30", "=", "<<", "0",
-    "-0", "007", "1,000", "nul", "tru", "D12345", "faq-shipping#damaged", "a b", "über",
-    "x:y", "- a", "#x", "@x", "`x`", "%x", "!x", "&x", "*x", "|", ">", "?", "[a]", "{a: b}",
+    "0123",
+    "1e3",
+    "1.5",
+    ".5",
+    "3.",
+    "-1",
+    "+5",
+    "1_000",
+    "0x1F",
+    "0o17",
+    "0b101",
+    "12:30",
+    "190:20:30",
+    ".inf",
+    "-.Inf",
+    ".nan",
+    "no",
+    "No",
+    "NO",
+    "yes",
+    "on",
+    "Off",
+    "y",
+    "n",
+    "true",
+    "False",
+    "TRUE",
+    "null",
+    "Null",
+    "~",
+    "",
+    "2026-06-02",
+    "2026-6-2",
+    "2026-06-02T10:00:00Z",
+    "2026-06-02 10:00:00.5 +02:00",
+    "2026-02-30",
+    "=",
+    "<<",
+    "0",
+    "-0",
+    "007",
+    "1,000",
+    "nul",
+    "tru",
+    "D12345",
+    "faq-shipping#damaged",
+    "a b",
+    "über",
+    "x:y",
+    "- a",
+    "#x",
+    "@x",
+    "`x`",
+    "%x",
+    "!x",
+    "&x",
+    "*x",
+    "|",
+    ">",
+    "?",
+    "[a]",
+    "{a: b}",
 ]
 word = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9#._-]{0,8}", fullmatch=True)
 text_value = st.text(
@@ -87,24 +143,74 @@ def label_texts(draw: st.DrawFn) -> str:
         lines.append(f"  - - {draw(scalars())}")
         lines.append(f"    - {draw(scalars())}")
     if draw(st.booleans()):
-        lines += ["pool:", f"  - system: {draw(scalars())}", f"    k: {draw(scalars())}",
-                  f"    date: {draw(scalars())}"]
+        lines += [
+            "pool:",
+            f"  - system: {draw(scalars())}",
+            f"    k: {draw(scalars())}",
+            f"    date: {draw(scalars())}",
+        ]
     if draw(st.booleans()):
-        lines += ["pending:", "  - batch: b1", "    docs:",
-                  f"      - {{doc: {draw(scalars(flow=True))}, verdict: "
-                  f"{draw(scalars(flow=True))}}}"]
+        lines += [
+            "pending:",
+            "  - batch: b1",
+            "    docs:",
+            f"      - {{doc: {draw(scalars(flow=True))}, verdict: {draw(scalars(flow=True))}}}",
+        ]
     if draw(st.booleans()):
         lines += ["notes: |", "  a block scalar", "  over two lines"]
     return "\n".join(lines) + "\n"
 
 
 HAZARDS = [
-    " &a", " *a", "&a ", "*a", "!!str ", "!x ", "!!python/object/apply:os.system ", "<<: x\n",
-    "<<: {a: 1}\n", "'<<': x\n", "%YAML 1.1\n", "%TAG ! tag:x,2026:\n", "---\n", "\n---\n",
-    "...\n", "\n--- a\n", "[", "{", "]", "}", "- ", ": ", "a: 1\n", "id: again\n", "\t", "'",
-    '"', "? ", "? [a]\n: b\n", "#", "\x00", "\x85", "\u202e", "\ufeff", "=======\n",
-    "<<<<<<< HEAD\n", "|", ">", "\n  - x\n", "a: " + "[" * 34 + "x" + "]" * 34 + "\n",
-    "2026-02-30", "=", "~", "yes", "\\", "\r\n", "\n\n", " ", "é",
+    " &a",
+    " *a",
+    "&a ",
+    "*a",
+    "!!str ",
+    "!x ",
+    "!!python/object/apply:os.system ",
+    "<<: x\n",
+    "<<: {a: 1}\n",
+    "'<<': x\n",
+    "%YAML 1.1\n",
+    "%TAG ! tag:x,2026:\n",
+    "---\n",
+    "\n---\n",
+    "...\n",
+    "\n--- a\n",
+    "[",
+    "{",
+    "]",
+    "}",
+    "- ",
+    ": ",
+    "a: 1\n",
+    "id: again\n",
+    "\t",
+    "'",
+    '"',
+    "? ",
+    "? [a]\n: b\n",
+    "#",
+    "\x00",
+    "\x85",
+    "\u202e",
+    "\ufeff",
+    "=======\n",
+    "<<<<<<< HEAD\n",
+    "|",
+    ">",
+    "\n  - x\n",
+    "a: " + "[" * 34 + "x" + "]" * 34 + "\n",
+    "2026-02-30",
+    "=",
+    "~",
+    "yes",
+    "\\",
+    "\r\n",
+    "\n\n",
+    " ",
+    "é",
 ]
 
 
@@ -307,13 +413,18 @@ def _views_agree(text: str) -> None:
     raw = text.encode("utf-8")
     old_findings = reference_guard(Path(""), raw)
     try:
-        new_findings, new = view.scan(raw, max_bytes=yamlfile.MAX_BYTES, max_depth=yamlfile.MAX_DEPTH)
+        new_findings, new = view.scan(
+            raw, max_bytes=yamlfile.MAX_BYTES, max_depth=yamlfile.MAX_DEPTH
+        )
     except view.ViewError as exc:
         assert not old_findings
         with pytest.raises(view.ViewError) as err:
             view.compose(raw)
         assert (err.value.line, err.value.col, err.value.message) == (
-            exc.line, exc.col, exc.message)
+            exc.line,
+            exc.col,
+            exc.message,
+        )
         return
     assert new_findings == old_findings
     if old_findings:
@@ -354,8 +465,9 @@ def _check_two_pass(raw: bytes, schema_file: Path) -> Any:
     original = check.scan
     check.scan = lambda raw, **_: ([], composed)
     try:
-        return check.check_bytes(raw, schema_file, max_bytes=yamlfile.MAX_BYTES,
-                                 max_depth=yamlfile.MAX_DEPTH)
+        return check.check_bytes(
+            raw, schema_file, max_bytes=yamlfile.MAX_BYTES, max_depth=yamlfile.MAX_DEPTH
+        )
     finally:
         check.scan = original
 
@@ -417,9 +529,17 @@ def test_canonical_reader_reads_label_files_as_libyaml(text: str) -> None:
 
 
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(mutated(), st.lists(st.sampled_from(
-    [*HAZARDS, *TRICKY, "\n", "a", ":", "- ", "  ", "  - ", "- - ", "k: v\n", "# c\n"]
-), max_size=16).map("".join)))
+@given(
+    st.one_of(
+        mutated(),
+        st.lists(
+            st.sampled_from(
+                [*HAZARDS, *TRICKY, "\n", "a", ":", "- ", "  ", "  - ", "- - ", "k: v\n", "# c\n"]
+            ),
+            max_size=16,
+        ).map("".join),
+    )
+)
 def test_canonical_reader_never_accepts_what_the_event_pass_reads_otherwise(text: str) -> None:
     _canonical_agrees(text)
 
@@ -436,13 +556,24 @@ def test_canonical_reader_takes_labelpools_own_files_and_leaves_the_rest() -> No
     for other in [
         "id: q\nquestion: two\n  lines\n",  # a multi-line plain scalar
         "id: q\nnotes: |\n  block\n",
-        "id: &a q\n", "id: !!str q\n", "id: q\nid: r\n", "<<: {a: 1}\n", "id: q\n---\nid: r\n",
-        "id: q\n  x: 1\n", "id: q\nk: 2026-02-30\n", "- a\n", "id: q\r\n", "a:\n\t- b\n",
-        "grades:\n  a: 2\n  a: 3\n", "grades:\n  1: 2\n  01: 3\n",
+        "id: &a q\n",
+        "id: !!str q\n",
+        "id: q\nid: r\n",
+        "<<: {a: 1}\n",
+        "id: q\n---\nid: r\n",
+        "id: q\n  x: 1\n",
+        "id: q\nk: 2026-02-30\n",
+        "- a\n",
+        "id: q\r\n",
+        "a:\n\t- b\n",
+        "grades:\n  a: 2\n  a: 3\n",
+        "grades:\n  1: 2\n  01: 3\n",
     ]:
         assert not _canonical_agrees(other), other
     assert _canonical_agrees("grades:\n  no: 2\n  d1: 3\n  12: 4\n")
-    assert yamlfile.read_canonical("grades:\n  no: 2\n  12: 4\n", 32) == {"grades": {False: 2, 12: 4}}
+    assert yamlfile.read_canonical("grades:\n  no: 2\n  12: 4\n", 32) == {
+        "grades": {False: 2, 12: 4}
+    }
 
 
 def test_the_byte_checks_prefilter_misses_no_character() -> None:

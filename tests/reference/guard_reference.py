@@ -175,5 +175,3 @@ def _reference_events(where: str, text: str, max_depth: int) -> list[Finding]:
     if documents == 0 or (documents == 1 and root_empty):
         found.append(Finding(where, 1, 1, "LP008", "empty file: no YAML document"))
     return found
-
-
