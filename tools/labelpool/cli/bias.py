@@ -16,7 +16,6 @@ from labelpool.cli._common import (
     load_config,
     usage_error,
 )
-from labelpool.errors import InputError
 
 FORMATS = ("text", "json", "markdown")
 
@@ -54,15 +53,8 @@ def bias(
     except _lazy.measures.MeasureError as exc:  # the prefix says which option
         usage_error(f"-m: {exc}")
     check_cutoff(f"the cut-off of {chosen.name}", chosen.depth(k))
-    try:  # until these classes descend from LabelpoolError
-        labels = _lazy.labelset.load(cfg)
-        report = workflow.audit(cfg, labels, measure=chosen, k=k, relevance_level=relevance_level)
-    except (
-        workflow.BiasError,
-        _lazy.provenance_workflow.ProvenanceError,
-        _lazy.runs.RunError,
-    ) as exc:
-        raise InputError(str(exc)) from None
+    labels = _lazy.labelset.load(cfg)
+    report = workflow.audit(cfg, labels, measure=chosen, k=k, relevance_level=relevance_level)
     render = _lazy.bias_report
     if fmt == "json":
         sys.stdout.write(render.render_json(report))

@@ -11,7 +11,6 @@ import typer
 from labelpool.cli import _common as common
 from labelpool.cli import _lazy
 from labelpool.cli._common import app, load_config, usage_error, warn
-from labelpool.errors import InputError
 
 
 @app.command("check")
@@ -46,28 +45,20 @@ def check(
     if not budget >= 0 or budget == float("inf"):  # also refuses nan
         usage_error(f"--budget must be a number >= 0, not {budget}")
     parsed = common.comparison_options(measure, k, relevance_level, seed)
-    try:  # until RunError descends from LabelpoolError: a run that is not there is a usage error
-        run_path = runs.resolve(cfg, _lazy.compare_workflow.in_repo(cfg, run))
-    except runs.RunError as exc:
-        usage_error(str(exc))
-    try:  # until these classes descend from LabelpoolError
-        labels = _lazy.labelset.load(cfg)
-        outcome = workflow.check(
-            cfg,
-            labels,
-            Path(run_path),
-            against,
-            measures=parsed,
-            budget=budget,
-            k=k,
-            relevance_level=relevance_level,
-            seed=seed,
-            labels_commit=_lazy.gitio.head_commit(cfg.root),
-        )
-    except workflow.CheckError as exc:
-        usage_error(str(exc))
-    except runs.RunError as exc:
-        raise InputError(str(exc)) from None
+    run_path = runs.resolve(cfg, _lazy.compare_workflow.in_repo(cfg, run))  # RunNotFound: 2
+    labels = _lazy.labelset.load(cfg)
+    outcome = workflow.check(
+        cfg,
+        labels,
+        Path(run_path),
+        against,
+        measures=parsed,
+        budget=budget,
+        k=k,
+        relevance_level=relevance_level,
+        seed=seed,
+        labels_commit=_lazy.gitio.head_commit(cfg.root),
+    )
     for note in outcome.result.warnings:
         warn(note)
     report = _lazy.compare_report

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -11,7 +10,6 @@ import typer
 from labelpool.cli import _common as common
 from labelpool.cli import _lazy
 from labelpool.cli._common import app, load_config, usage_error, warn
-from labelpool.errors import InputError
 
 
 @app.command("compare")
@@ -39,26 +37,19 @@ def compare(
     if len(runs) > 2 and baseline is None:
         usage_error("with more than two runs, say which is the baseline: --baseline NAME")
     parsed = common.comparison_options(measure, k, relevance_level, seed)
-    try:  # until these classes descend from LabelpoolError
-        labels = _lazy.labelset.load(cfg)
-        loaded, base_name = workflow.load_runs(cfg, runs, baseline)
-        result = workflow.compare(
-            cfg,
-            labels,
-            loaded,
-            baseline=base_name,
-            measures=parsed,
-            k=k,
-            relevance_level=relevance_level,
-            seed=seed,
-            labels_commit=_lazy.gitio.head_commit(cfg.root),
-        )
-    except _lazy.runs.RunError as exc:
-        if exc.line is None and not Path(exc.path).exists():
-            usage_error(str(exc))
-        raise InputError(str(exc)) from None
-    except workflow.CompareError as exc:
-        usage_error(str(exc))
+    labels = _lazy.labelset.load(cfg)
+    loaded, base_name = workflow.load_runs(cfg, runs, baseline)
+    result = workflow.compare(
+        cfg,
+        labels,
+        loaded,
+        baseline=base_name,
+        measures=parsed,
+        k=k,
+        relevance_level=relevance_level,
+        seed=seed,
+        labels_commit=_lazy.gitio.head_commit(cfg.root),
+    )
     for note in result.warnings:
         warn(note)
     report = _lazy.compare_report

@@ -20,7 +20,6 @@ from labelpool.cli._common import (
     usage_error,
     warn,
 )
-from labelpool.errors import InputError
 
 RUN_SUFFIXES = (".trec", ".run", ".txt", ".tsv", ".jsonl", ".gz")
 
@@ -61,17 +60,11 @@ def diff(
     check_measure_cutoffs(chosen, 10)
     cfg = load_config(repo)
     for spec in runs:
-        try:  # until RunError descends from LabelpoolError: no such file or system is usage
-            _lazy.runs.resolve(cfg, spec)
-        except _lazy.runs.RunError as exc:
-            usage_error(str(exc))
+        _lazy.runs.resolve(cfg, spec)  # before the diff: no such file or system is RunNotFound
     workflow = _lazy.diff_workflow
-    try:  # until DiffError descends from LabelpoolError
-        result = workflow.diff(cfg, rev, rev2)
-        if runs:
-            result = workflow.score_changes(cfg, result, runs, chosen)
-    except workflow.DiffError as exc:
-        raise InputError(str(exc)) from None
+    result = workflow.diff(cfg, rev, rev2)
+    if runs:
+        result = workflow.score_changes(cfg, result, runs, chosen)
     report = _lazy.diff_report
     if fmt == "json":
         print(json.dumps(report.to_json(result), indent=2, ensure_ascii=False))

@@ -25,7 +25,6 @@ from labelpool.cli._common import (
     usage_error,
     warn,
 )
-from labelpool.errors import InputError
 
 FORMATS = ("table", "json", "csv", "markdown")
 PROGRESS_AFTER = 1.0  # seconds: shorter jobs show no progress bar
@@ -73,10 +72,10 @@ def score(
     runs_mod = _lazy.runs
     paths: list[Path] = []
     for spec in runs:
-        try:  # until RunError descends from LabelpoolError
+        try:
             paths.extend(runs_mod.expand(cfg, spec))
-        except runs_mod.RunError as exc:
-            raise InputError(str(exc)) from None
+        except runs_mod.RunNotFound as exc:  # 0.1.0: score alone exits 1 for a missing run
+            raise runs_mod.RunError(exc.path, exc.line, exc.message) from None
     system_names = names or [runs_mod.system_name(p) for p in paths]
     seen: dict[str, Path] = {}
     for system, path in zip(system_names, paths, strict=True):
@@ -88,18 +87,15 @@ def score(
         seen[system] = path
     workflow = _lazy.score_workflow
     with _progress(paths) as advance:
-        try:  # until these classes descend from LabelpoolError
-            results = workflow.score_files(
-                cfg,
-                paths,
-                system_names,
-                chosen,
-                k=k,
-                relevance_level=relevance_level,
-                on_progress=advance,
-            )
-        except (runs_mod.RunError, workflow.NothingToScore) as exc:
-            raise InputError(str(exc)) from None
+        results = workflow.score_files(
+            cfg,
+            paths,
+            system_names,
+            chosen,
+            k=k,
+            relevance_level=relevance_level,
+            on_progress=advance,
+        )
     for result in results:
         for message in result.warnings:
             warn(message)

@@ -12,7 +12,7 @@ import typer
 
 from labelpool.cli import _lazy
 from labelpool.cli._common import RepoOption, app, load_config, usage_error
-from labelpool.errors import EXIT_FINDINGS, InputError
+from labelpool.errors import EXIT_FINDINGS
 
 
 class Format(str, Enum):
@@ -55,10 +55,7 @@ def validate(
     # Further checks plug in here (e.g. provenance): extend `findings` before printing.
     findings = list(result.findings)
     if provenance:
-        try:  # until ProvenanceError descends from LabelpoolError
-            checked = _lazy.provenance_workflow.check_files(cfg, paths or None)
-        except _lazy.provenance_workflow.ProvenanceError as exc:
-            raise InputError(str(exc)) from None
+        checked = _lazy.provenance_workflow.check_files(cfg, paths or None)
         print(checked.note(), file=sys.stderr)
         findings = sorted([*findings, *checked.findings])
     if fmt is Format.json:

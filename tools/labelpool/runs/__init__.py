@@ -27,7 +27,7 @@ given descending synthetic scores).
 from __future__ import annotations
 
 from labelpool.runs.arrow import arrow_array, arrow_strings, numpy_of, ranks_within
-from labelpool.runs.errors import RunError
+from labelpool.runs.errors import RunError, RunNotFound
 from labelpool.runs.model import Run
 from labelpool.runs.naming import (
     RUN_SUFFIXES,
@@ -43,6 +43,7 @@ __all__ = [
     "RUN_SUFFIXES",
     "Run",
     "RunError",
+    "RunNotFound",
     "arrow_array",
     "arrow_strings",
     "expand",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from labelpool.errors import InputError
+from labelpool.errors import InputError, UsageError
 
 
 class RunError(InputError):
@@ -18,3 +18,8 @@ class RunError(InputError):
 
     def __init__(self, path: Path | str, line: int | None, message: str) -> None:
         super().__init__(message, path=path, line=line)
+
+
+class RunNotFound(UsageError, RunError):
+    """A spec that names no run file and no single system in ``runs/`` (exit 2: the command
+    line is wrong, no file was read)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from labelpool.config import Config
-from labelpool.runs.errors import RunError
+from labelpool.runs.errors import RunError, RunNotFound
 
 RUN_SUFFIXES = (".trec", ".run", ".txt", ".tsv", ".jsonl", ".gz")
 
@@ -61,8 +61,8 @@ def resolve(cfg: Config, spec: str) -> Path:
         return matches[0]
     if len(matches) > 1:
         listed = ", ".join(p.name for p in matches)
-        raise RunError(spec, None, f"system name is ambiguous in {runs_dir}: {listed}")
+        raise RunNotFound(spec, None, f"system name is ambiguous in {runs_dir}: {listed}")
     known = ", ".join(sorted({system_name(p) for p in candidates})) or "none"
-    raise RunError(
+    raise RunNotFound(
         spec, None, f"no such run file, and no run named so in {runs_dir} (known: {known})"
     )
