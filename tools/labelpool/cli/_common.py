@@ -132,11 +132,8 @@ def check_measure_cutoffs(chosen: Sequence[Measure], k: int) -> None:
 
 
 def parse_measures(names: Sequence[str]) -> list[Measure]:
-    """Measure names parsed once, at the edge (an unknown name: exit 2)."""
-    try:
-        return _lazy.measures.parse(list(names))
-    except _lazy.measures.MeasureError as exc:
-        usage_error(str(exc))
+    """Measure names parsed once, at the edge (an unknown name: MeasureError, a UsageError)."""
+    return _lazy.measures.parse(list(names))
 
 
 def warn(message: str) -> None:
