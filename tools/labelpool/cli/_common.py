@@ -9,6 +9,7 @@ through :mod:`labelpool.cli._lazy` only.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Sequence
 from enum import Enum
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from labelpool.scoring.measures import Measure
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 
 class _App(typer.Typer):
@@ -134,6 +136,22 @@ def check_measure_cutoffs(chosen: Sequence[Measure], k: int) -> None:
 def parse_measures(names: Sequence[str]) -> list[Measure]:
     """Measure names parsed once, at the edge (an unknown name: MeasureError, a UsageError)."""
     return _lazy.measures.parse(list(names))
+
+
+def print_report(
+    fmt: str,
+    result: R,
+    as_json: Callable[[R], object],
+    as_markdown: Callable[[R], str],
+    as_text: Callable[[R], str],
+) -> None:
+    """Print ``result`` as ``json`` (indented, as written), ``markdown`` or text."""
+    if fmt == "json":
+        print(json.dumps(as_json(result), indent=2, ensure_ascii=False))
+    elif fmt == "markdown":
+        print(as_markdown(result), end="")
+    else:
+        print(as_text(result), end="")
 
 
 def warn(message: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -17,6 +16,7 @@ from labelpool.cli._common import (
     check_measure_cutoffs,
     load_config,
     parse_measures,
+    print_report,
     usage_error,
     warn,
 )
@@ -66,12 +66,7 @@ def diff(
     if runs:
         result = workflow.score_changes(cfg, result, runs, chosen)
     report = _lazy.diff_report
-    if fmt == "json":
-        print(json.dumps(report.to_json(result), indent=2, ensure_ascii=False))
-    elif fmt == "markdown":
-        print(report.render_markdown(result), end="")
-    else:
-        print(report.render_text(result), end="")
+    print_report(fmt, result, report.to_json, report.render_markdown, report.render_text)
 
 
 def _split(revs: list[str], scores: list[str] | None) -> tuple[str, str | None, list[str]]:

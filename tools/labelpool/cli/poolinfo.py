@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import LooseFormatOption, RepoOption, app, check_format, load_config
+from labelpool.cli._common import (
+    LooseFormatOption,
+    RepoOption,
+    app,
+    check_format,
+    load_config,
+    print_report,
+)
 
 
 @app.command("pool-info")
@@ -26,9 +32,4 @@ def pool_info(
     workflow = _lazy.poolinfo_workflow
     info = workflow.pool_info(labels, k, workflow.run_systems(cfg.runs_dir))
     report = _lazy.poolinfo_report
-    if fmt == "json":
-        print(json.dumps(report.to_json(info), indent=2, ensure_ascii=False))
-    elif fmt == "markdown":
-        print(report.render_markdown(info), end="")
-    else:
-        print(report.render_text(info), end="")
+    print_report(fmt, info, report.to_json, report.render_markdown, report.render_text)

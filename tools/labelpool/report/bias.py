@@ -1,6 +1,6 @@
 """Render a leave-one-system-out :class:`~labelpool.workflows.bias.BiasReport`.
 
-Text (rich tables), JSON (the stable shape of :func:`labelpool.workflows.bias.to_json`) and
+Text (rich tables), JSON (the stable shape of :func:`to_json`) and
 markdown (pipe tables, for a pull-request comment). Rendering only: no computation here.
 """
 
@@ -9,12 +9,13 @@ from __future__ import annotations
 import io
 import json
 import math
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from labelpool.report.markdown import escape_pipes_lt_mentions as _md
-from labelpool.workflows.bias import BiasReport, LeaveOut, to_json
+from labelpool.workflows.bias import BiasReport, LeaveOut
 
 
 def _f(x: float) -> str:
@@ -140,3 +141,58 @@ def render_markdown(report: BiasReport) -> str:
         lines += ["", f"Without {_md(lo.system)}'s own judgments:", ""]
         lines += _md_table(DETAIL_HEADER, _detail_rows(lo))
     return "\n".join(lines) + "\n"
+
+
+def _num(x: float) -> float | None:
+    return None if math.isnan(x) else x
+
+
+def to_json(report: BiasReport) -> dict[str, Any]:
+    """The report as plain data, in the stable shape :mod:`labelpool.workflows.bias` describes."""
+    return {
+        "measure": report.measure,
+        "k": report.k,
+        "relevance_level": report.relevance_level,
+        "unattributed_questions": report.unattributed_questions,
+        "systems": [
+            {
+                "system": s.system,
+                "run": s.run,
+                "pooled": s.pooled,
+                "score": _num(s.score),
+                "rank": s.rank,
+                "unjudged_rate": _num(s.unjudged_rate),
+            }
+            for s in report.systems
+        ],
+        "leave_one_out": [
+            {
+                "system": lo.system,
+                "removed_judgments": lo.removed_judgments,
+                "removed_relevant": lo.removed_relevant,
+                "questions": lo.questions,
+                "score": _num(lo.own.score),
+                "reduced_score": _num(lo.own.reduced_score),
+                "delta": _num(lo.own.delta),
+                "rank": lo.own.rank,
+                "reduced_rank": lo.own.reduced_rank,
+                "rank_change": lo.own.rank_change,
+                "kendall_tau": _num(lo.kendall_tau),
+                "systems": [
+                    {
+                        "system": r.system,
+                        "score": _num(r.score),
+                        "reduced_score": _num(r.reduced_score),
+                        "delta": _num(r.delta),
+                        "rank": r.rank,
+                        "reduced_rank": r.reduced_rank,
+                        "rank_change": r.rank_change,
+                        "unjudged_rate": _num(r.unjudged_rate),
+                        "reduced_unjudged_rate": _num(r.reduced_unjudged_rate),
+                    }
+                    for r in lo.rows
+                ],
+            }
+            for lo in report.leave_outs
+        ],
+    }

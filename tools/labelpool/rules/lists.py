@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Sequence
 from typing import Any
 
 from labelpool.findings import Finding
@@ -66,36 +66,34 @@ def order(view: View) -> list[Finding]:
         if keypath[0] == "pending":
             continue
         items = view.get(keypath)
-        for i, (prev, item) in enumerate(itertools.pairwise(items)):
-            if item < prev:
-                line, col = view.pos((*keypath, i + 1))
-                out.append(
-                    Finding(
-                        "",
-                        line,
-                        col,
-                        "LP028",
-                        f"{_label(keypath)}: {item} comes before {prev} in "
-                        "code-point order; run `labelpool fmt`",
-                    )
-                )
-                break
-    firsts = [c[0] if c else "" for _, c in view.items(("relevant_classes",))]
-    for i, (prev, first) in enumerate(itertools.pairwise(firsts)):
-        if first < prev:
-            line, col = view.pos(("relevant_classes", i + 1))
-            out.append(
-                Finding(
-                    "",
-                    line,
-                    col,
-                    "LP028",
-                    f"relevant_classes: the class starting with {first} comes before "
-                    f"the one starting with {prev}; run `labelpool fmt`",
-                )
+        i = _first_descent(items)
+        if i is not None:
+            message = (
+                f"{_label(keypath)}: {items[i]} comes before {items[i - 1]} in code-point order"
             )
-            break
+            out.append(_unordered(view, (*keypath, i), message))
+    firsts = [c[0] if c else "" for _, c in view.items(("relevant_classes",))]
+    i = _first_descent(firsts)
+    if i is not None:
+        message = (
+            f"relevant_classes: the class starting with {firsts[i]} comes before "
+            f"the one starting with {firsts[i - 1]}"
+        )
+        out.append(_unordered(view, ("relevant_classes", i), message))
     return out
+
+
+def _first_descent(items: Sequence[Any]) -> int | None:
+    """The index of the first item smaller than the one before it (None: in order)."""
+    for i, (prev, item) in enumerate(itertools.pairwise(items)):
+        if item < prev:
+            return i + 1
+    return None
+
+
+def _unordered(view: View, keypath: KeyPath, message: str) -> Finding:
+    line, col = view.pos(keypath)
+    return Finding("", line, col, "LP028", f"{message}; run `labelpool fmt`")
 
 
 def unjudged_relevant(relevant: Iterable[Any], judged: Container[Any]) -> list[int]:

@@ -51,7 +51,6 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from labelpool import runs as runs_mod
 from labelpool.config import Config
@@ -382,58 +381,3 @@ def _rel(cfg: Config, path: Path) -> str:
         return path.relative_to(cfg.root).as_posix()
     except ValueError:
         return str(path)
-
-
-def _num(x: float) -> float | None:
-    return None if math.isnan(x) else x
-
-
-def to_json(report: BiasReport) -> dict[str, Any]:
-    """The report as plain data, in the stable shape described in the module docstring."""
-    return {
-        "measure": report.measure,
-        "k": report.k,
-        "relevance_level": report.relevance_level,
-        "unattributed_questions": report.unattributed_questions,
-        "systems": [
-            {
-                "system": s.system,
-                "run": s.run,
-                "pooled": s.pooled,
-                "score": _num(s.score),
-                "rank": s.rank,
-                "unjudged_rate": _num(s.unjudged_rate),
-            }
-            for s in report.systems
-        ],
-        "leave_one_out": [
-            {
-                "system": lo.system,
-                "removed_judgments": lo.removed_judgments,
-                "removed_relevant": lo.removed_relevant,
-                "questions": lo.questions,
-                "score": _num(lo.own.score),
-                "reduced_score": _num(lo.own.reduced_score),
-                "delta": _num(lo.own.delta),
-                "rank": lo.own.rank,
-                "reduced_rank": lo.own.reduced_rank,
-                "rank_change": lo.own.rank_change,
-                "kendall_tau": _num(lo.kendall_tau),
-                "systems": [
-                    {
-                        "system": r.system,
-                        "score": _num(r.score),
-                        "reduced_score": _num(r.reduced_score),
-                        "delta": _num(r.delta),
-                        "rank": r.rank,
-                        "reduced_rank": r.reduced_rank,
-                        "rank_change": r.rank_change,
-                        "unjudged_rate": _num(r.unjudged_rate),
-                        "reduced_unjudged_rate": _num(r.reduced_unjudged_rate),
-                    }
-                    for r in lo.rows
-                ],
-            }
-            for lo in report.leave_outs
-        ],
-    }
