@@ -10,28 +10,20 @@ import json
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import jsonschema
+import jsonschema_rs
 
 from labelpool.findings import Finding
 from labelpool.rules.view import CANONICAL, KeyPath, View
 
 MAX_MESSAGE = 160
 
-jsonschema_rs: ModuleType | None
-try:
-    import jsonschema_rs
-except ImportError:  # optional: only a fast pre-check
-    jsonschema_rs = None
-
 
 @lru_cache(maxsize=4)
-def fast_check(path: Path) -> Callable[[Any], bool] | None:
-    """jsonschema-rs's ``is_valid`` for the schema at ``path``, or None without jsonschema-rs."""
-    if jsonschema_rs is None:
-        return None
+def fast_check(path: Path) -> Callable[[Any], bool]:
+    """jsonschema-rs's ``is_valid`` for the schema at ``path`` (a yes/no pre-check)."""
     schema = json.loads(path.read_text(encoding="utf-8"))
     validator = jsonschema_rs.validator_for(schema, validate_formats=True)
     is_valid: Callable[[Any], bool] = validator.is_valid
@@ -61,7 +53,7 @@ def _short(value: Any) -> str:
 
 def check(view: View, schema_file: Path) -> list[Finding]:
     fast = fast_check(schema_file)
-    if fast is not None and fast(view.data):
+    if fast(view.data):
         return []
     findings: list[Finding] = []
     for err in full_validator(schema_file).iter_errors(view.data):
