@@ -1,6 +1,6 @@
 """Golden output: what every main command prints on the example shipped in this checkout.
 
-Each case runs ``labelpool`` in-process (``labelpool.cli.main``, as ``tests/test_cli_errors.py``
+Each case runs ``labelpool`` in-process (``labelpool.cli.main``, as ``tests/cli/test_cli_errors.py``
 does) in a temporary git repository holding a copy of the example (``pyproject.toml``,
 ``labels/``, ``runs/``, ``corpus/``, ``schema/``), and compares stdout, stderr and the exit code
 with ``tests/golden/expected/<case>.txt``. A difference fails the test with a unified diff.
@@ -200,7 +200,7 @@ CASES: dict[str, Case] = {
     "history-doc": Case(("history", LABEL, "tenant-acme#returns"), repo="history"),
     "validate": Case(("validate",)),
     "rules": Case(("rules",)),
-    # error cases of tests/test_cli_errors.py: one of each kind
+    # error cases of tests/cli/test_cli_errors.py: one of each kind
     "error-schema-invalid-score": Case(
         ("score", RUNS[0]), setup=_corrupt("judged_ids:\n", "judged_ids: 5\nx_judged:\n")
     ),

@@ -13,7 +13,7 @@ import pytest
 from labelpool import config
 from labelpool.workflows.validate import default_cache_dir, validate
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def label(qid: str, judged: str = "doc-b#1") -> str:

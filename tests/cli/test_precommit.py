@@ -17,7 +17,7 @@ import pytest
 
 from conftest import skip_unless
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 LABEL = """\
 # judged from the bm25 pool

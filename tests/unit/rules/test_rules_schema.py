@@ -17,7 +17,7 @@ from hypothesis_jsonschema import from_schema
 from labelpool import schemas
 from labelpool.rules import schema as schema_rule
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 LABEL_SCHEMA = ROOT / "schema" / "label.schema.json"
 SCHEMA = json.loads(LABEL_SCHEMA.read_text(encoding="utf-8"))
 FULL = jsonschema.Draft202012Validator(

@@ -154,7 +154,7 @@ import jsonschema  # noqa: E402
 from compare_helpers import build_repo  # noqa: E402
 from labelpool.cli import main  # noqa: E402
 
-SCHEMA = Path(__file__).resolve().parents[1] / "schema" / "compare-report.schema.json"
+SCHEMA = Path(__file__).resolve().parents[3] / "schema" / "compare-report.schema.json"
 
 
 def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:
@@ -330,7 +330,7 @@ def test_bad_run_file_names_file_and_line(repo: Path, capsys: pytest.CaptureFixt
 
 def test_shipped_example_shows_the_seed_scenario(capsys: pytest.CaptureFixture[str]) -> None:
     """The example repository in this checkout: the pooled bm25 against the dense challenger."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[3]
     assert (root / "runs" / "bm25.trec").is_file() and (root / "runs" / "dense.trec").is_file()
     doc = _json(
         capsys, ["compare", "bm25", "dense", "-m", "R@10", "--format", "json", "--repo", str(root)]

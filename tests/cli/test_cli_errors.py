@@ -19,7 +19,7 @@ import pytest
 from conftest import skip_unless
 from labelpool.cli import main
 
-MAIN = Path(__file__).resolve().parent.parent
+MAIN = Path(__file__).resolve().parents[2]
 EXAMPLE = ("pyproject.toml", "labels", "runs", "corpus", "schema")
 LABEL = "acme-returns"
 RUNS = ("runs/bm25.trec", "runs/dense.trec")

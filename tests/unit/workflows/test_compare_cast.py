@@ -25,7 +25,7 @@ from labelpool.workflows.compare import compare
 
 POOLED = "org_manual_bm25"
 OTHER = "org_manual_ance"
-SCHEMA = Path(__file__).resolve().parents[1] / "schema" / "compare-report.schema.json"
+SCHEMA = Path(__file__).resolve().parents[3] / "schema" / "compare-report.schema.json"
 TREC = {
     "P@10": "P_10",
     "R@10": "recall_10",

@@ -15,7 +15,7 @@ from labelpool import config, labelset, runs, scoring, yamlfile
 from labelpool.cli import main
 from pool_scenario import git, init_git
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEPTH = 20
 
 

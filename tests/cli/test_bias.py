@@ -22,7 +22,15 @@ from labelpool.workflows.bias import (
     unique_contributions,
     without,
 )
-from test_provenance import commit_all, git, git_init, read_qrels, trec_top, write_label, write_run
+from provenance_scenario import (
+    commit_all,
+    git,
+    git_init,
+    read_qrels,
+    trec_top,
+    write_label,
+    write_run,
+)
 
 # --------------------------------------------------------------------------- Kendall's tau-b
 
@@ -301,7 +309,7 @@ def test_usage_errors_exit_2(repo: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_shipped_example_explains_why_it_cannot_run(capsys: pytest.CaptureFixture[str]) -> None:
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     labels = list((root / "labels").glob("*.yaml"))
     assert labels and any((root / "runs").glob("*.trec")), "the shipped example is missing"
     capsys.readouterr()
@@ -316,7 +324,7 @@ def test_shipped_example_after_pooling_the_challenger(
     """The README's loop: pool dense beside bm25, merge (oracle), then audit both."""
     import shutil
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     qrels = root / "corpus" / "ground-truth.qrels"
     assert any((root / "labels").glob("*.yaml")) and qrels.is_file(), "the example is missing"
     for name in ("labels", "runs", "corpus"):

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "corpus"
 RUNS = ROOT / "runs"
 LABELS = ROOT / "labels"

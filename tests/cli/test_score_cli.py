@@ -14,7 +14,7 @@ import pytest
 
 from labelpool.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "schema" / "score-report.schema.json").read_text())
 
 SEED = """\

@@ -13,7 +13,7 @@ import yaml
 from labelpool import config
 from labelpool.cli import main
 
-PACKAGE_DATA = Path(__file__).resolve().parents[1] / "tools" / "labelpool" / "data"
+PACKAGE_DATA = Path(__file__).resolve().parents[2] / "tools" / "labelpool" / "data"
 
 
 def test_init_scaffolds_a_repository(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
