@@ -23,7 +23,7 @@ is deterministic: no sampling is involved (inference runs on the CPU with a fixe
 thread), so re-running the script reproduces the committed files.
 
 The labels (``--write-labels``) are the BM25-pooled subset of ``corpus/ground-truth.qrels``,
-as the labelpool developers judged them on 2026-06-02: for each question, BM25's top 20 all go
+generated from it, not judged by a person (pool date 2026-06-02): for each question, BM25's top 20 all go
 into ``judged_ids``; those the ground truth grades 1 or 2 into ``relevant_doc_ids`` (grade 2 also
 into ``grades``); relevant chunks of identical text among them (the same passage copied into an
 FAQ, the handbook and the PDF export) into ``relevant_classes``; and a pool entry
@@ -180,7 +180,7 @@ def scalar(text: str) -> str:
 def label_text(qid: str, question: str, top: Sequence[str], truth: Mapping[str, int],
                text_of: Mapping[str, str], judged: bool) -> str:
     lines = [
-        "# Judged by the labelpool developers on 2026-06-02: BM25's top 20, graded with",
+        "# Not judged by a person: BM25's top 20 (2026-06-02), graded with",
         "# corpus/ground-truth.qrels (written by runs/make_runs.py --write-labels).",
         f"id: {scalar(qid)}",
         f"question: {scalar(question)}",

@@ -4,6 +4,7 @@
   :func:`add_to_sorted_list`, :func:`remove_from_list`, :func:`set_mapping_item`,
   :func:`remove_mapping_item`, :func:`canonical_index`).
 * :mod:`.canonical`: :func:`format_label`, the canonical form ``labelpool fmt`` writes.
+* :mod:`.new`: :func:`new_label_text`, a new label file in that form (``import``, ``add``).
 """
 
 from labelpool.labelfile.canonical import format_label
@@ -16,12 +17,15 @@ from labelpool.labelfile.edit import (
     set_mapping_item,
     set_sorted_list,
 )
+from labelpool.labelfile.new import PoolEntry, new_label_text
 
 __all__ = [
     "ID_LISTS",
+    "PoolEntry",
     "add_to_sorted_list",
     "canonical_index",
     "format_label",
+    "new_label_text",
     "remove_from_list",
     "remove_mapping_item",
     "set_mapping_item",

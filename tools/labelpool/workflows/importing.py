@@ -14,10 +14,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from labelpool import atomic, labelfile, yamlfile
+from labelpool import atomic, labelfile
 from labelpool.errors import InputError, UsageError
 from labelpool.model import UNKNOWN_SYSTEM
-from labelpool.yamlfile import CommentedMap, CommentedSeq
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
@@ -339,26 +338,17 @@ def _id_list(record: dict[str, object], key: str, where: str, *, required: bool)
     return list(value)
 
 
-def label_document(item: Imported, prov: Provenance) -> CommentedMap:
-    """The round-trip tree of a new label file for ``item``."""
-    data = CommentedMap()
-    data["id"] = yamlfile.scalar(item.id)
-    data["question"] = yamlfile.scalar(item.question)
-    labelfile.set_sorted_list(data, "relevant_doc_ids", item.relevant)
-    labelfile.set_sorted_list(data, "judged_ids", item.judged)
-    for doc in sorted(item.grades):
-        labelfile.set_mapping_item(data, "grades", doc, item.grades[doc])
-    if item.pooled_unjudged:
-        labelfile.set_sorted_list(data, "pooled_unjudged_ids", item.pooled_unjudged)
-    if item.judged or item.pooled_unjudged:
-        entry = CommentedMap()
-        entry["system"] = yamlfile.scalar(prov.system)
-        entry["k"] = prov.k
-        entry["date"] = None if prov.date is None else yamlfile.scalar(prov.date)
-        pool = CommentedSeq([entry])
-        pool.fa.set_block_style()
-        data["pool"] = pool
-    return data
+def label_text(item: Imported, prov: Provenance) -> str:
+    """The text of a new label file for ``item``."""
+    return labelfile.new_label_text(
+        item.id,
+        item.question,
+        relevant=item.relevant,
+        judged=item.judged,
+        grades=item.grades,
+        pooled_unjudged=item.pooled_unjudged,
+        pool=labelfile.PoolEntry(prov.system, prov.k, prov.date),
+    )
 
 
 def check_provenance(prov: Provenance) -> None:
@@ -395,7 +385,7 @@ def write_labels(
     written: list[Path] = []
     for item in items:
         path = labels_dir / f"{item.id}.yaml"
-        atomic.write_text(path, yamlfile.dumps(label_document(item, prov)))
+        atomic.write_text(path, label_text(item, prov))
         written.append(path)
     return ImportResult(
         written=tuple(written),
@@ -426,9 +416,8 @@ def add_question(labels_dir: Path, qid: str, question: str) -> Path:
         raise ImportFailed(
             f"{labels_dir}: cannot create the labels folder: {exc.strerror}"
         ) from None
-    data = label_document(Imported(id=qid, question=text), Provenance())
     try:
-        create_exclusive(path, yamlfile.dumps(data))
+        create_exclusive(path, label_text(Imported(id=qid, question=text), Provenance()))
     except FileExistsError:
         raise ImportFailed(f"{path}: exists already") from None
     return path
