@@ -49,8 +49,9 @@ def find_root(start: Path) -> Path:
         if pyproject.is_file() and _labelpool_table(pyproject) is not None:
             return folder
     raise ConfigError(
-        f"{start}: not inside a label repository (no pyproject.toml with a [tool.labelpool] "
-        "table found here or above; use --repo DIR or `labelpool init DIR`)"
+        "not inside a label repository (no pyproject.toml with a [tool.labelpool] "
+        "table found here or above; use --repo DIR or `labelpool init DIR`)",
+        path=start,
     )
 
 
@@ -58,7 +59,7 @@ def _labelpool_table(pyproject: Path) -> dict[str, object] | None:
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{pyproject}: cannot read: {exc}") from None
+        raise ConfigError(f"cannot read: {exc}", path=pyproject) from None
     table = data.get("tool", {}).get("labelpool")
     return table if isinstance(table, dict) else None
 
@@ -69,11 +70,12 @@ def load(repo: Path | None = None) -> Config:
     pyproject = root / "pyproject.toml"
     table = _labelpool_table(pyproject)
     if table is None:
-        raise ConfigError(f"{pyproject}: no [tool.labelpool] table")
+        raise ConfigError("no [tool.labelpool] table", path=pyproject)
     fmt = table.get("format")
     if fmt != FORMAT:
         raise ConfigError(
-            f"{pyproject}: [tool.labelpool] format = {fmt!r}; this labelpool reads format {FORMAT}"
+            f"[tool.labelpool] format = {fmt!r}; this labelpool reads format {FORMAT}",
+            path=pyproject,
         )
 
     def path(key: str, default: str | None) -> Path | None:
@@ -81,27 +83,27 @@ def load(repo: Path | None = None) -> Config:
         if value is None or value == "":
             return None
         if not isinstance(value, str):
-            raise ConfigError(f"{pyproject}: [tool.labelpool] {key} must be a string path")
+            raise ConfigError(f"[tool.labelpool] {key} must be a string path", path=pyproject)
         return root / value
 
     pattern = table.get("version_pattern", DEFAULT_VERSION_PATTERN)
     if pattern is not None and pattern != "":
         if not isinstance(pattern, str):
-            raise ConfigError(f"{pyproject}: [tool.labelpool] version_pattern must be a string")
+            raise ConfigError("[tool.labelpool] version_pattern must be a string", path=pyproject)
         try:
             compiled = re.compile(pattern)
         except re.error as exc:
-            raise ConfigError(f"{pyproject}: version_pattern: {exc}") from None
+            raise ConfigError(f"version_pattern: {exc}", path=pyproject) from None
         if not {"family", "version"} <= set(compiled.groupindex):
             raise ConfigError(
-                f"{pyproject}: version_pattern needs named groups (?P<family>) and (?P<version>)"
+                "version_pattern needs named groups (?P<family>) and (?P<version>)", path=pyproject
             )
     else:
         pattern = None
 
     raw_readings = table.get("readings", {})
     if not isinstance(raw_readings, dict):
-        raise ConfigError(f"{pyproject}: [tool.labelpool.readings] must be a table")
+        raise ConfigError("[tool.labelpool.readings] must be a table", path=pyproject)
     try:
         readings = Readings(
             high=float(raw_readings.get("high", Readings.high)),
@@ -120,21 +122,21 @@ def load(repo: Path | None = None) -> Config:
         if not readings.ratio >= 1.0:
             raise ValueError("readings.ratio must be at least 1")
     except (TypeError, ValueError) as exc:
-        raise ConfigError(f"{pyproject}: [tool.labelpool] thresholds: {exc}") from None
+        raise ConfigError(f"[tool.labelpool] thresholds: {exc}", path=pyproject) from None
 
     labels_dir = path("labels", "labels")
     runs_dir = path("runs", "runs")
     assert labels_dir is not None and runs_dir is not None
     for key, folder in (("labels", labels_dir), ("runs", runs_dir)):
         if folder.exists() and not folder.is_dir():
-            raise ConfigError(f"{pyproject}: [tool.labelpool] {key}: {folder} is not a folder")
+            raise ConfigError(f"[tool.labelpool] {key}: {folder} is not a folder", path=pyproject)
     corpus = path("corpus", None)
     versions = path("versions", None)
     if versions is None and (root / "corpus" / "versions.yaml").exists():
         versions = root / "corpus" / "versions.yaml"
     for key, file in (("corpus", corpus), ("versions", versions)):
         if file is not None and file.exists() and not file.is_file():
-            raise ConfigError(f"{pyproject}: [tool.labelpool] {key}: {file} is not a file")
+            raise ConfigError(f"[tool.labelpool] {key}: {file} is not a file", path=pyproject)
     return Config(
         root=root,
         labels_dir=labels_dir,

@@ -205,7 +205,7 @@ def _load_files(
         except OSError:
             special = False  # reading it reports the problem
         if special:
-            raise LabelSetError(f"{path}:1:1: not a regular file")
+            raise LabelSetError("not a regular file", path=path, line=1, column=1)
     try:
         if use_cache:
             by_folder: dict[Path, list[Path]] = {}
@@ -226,7 +226,9 @@ def _load_files(
     except YamlError as exc:
         raise LabelSetError(str(exc)) from None
     except OSError as exc:
-        raise LabelSetError(f"{exc.filename}:1:1: cannot read: {exc.strerror}") from None
+        raise LabelSetError(
+            f"cannot read: {exc.strerror}", path=str(exc.filename), line=1, column=1
+        ) from None
     for entry in entries:
         path, data = entry.path, entry.data
         hashes.append((path.name, entry.sha))
@@ -279,7 +281,7 @@ def _check_meaning(
         raw = _raw_or_none(path)
         line, col = locate(raw, ("id",)) if raw is not None else (1, 1)
         f = stem_mismatch(label.id, line, col, path.stem)[0]
-        raise LabelSetError(f"{path}:{f.line}:{f.col}: {f.rule} {f.message} ({_HINT})")
+        raise LabelSetError(f"{f.rule} {f.message} ({_HINT})", path=path, line=f.line, column=f.col)
     if _contradicts(label):
         problem = first_problem(
             str(path), _raw_or_none(path), schema_file, max_bytes=max_bytes, max_depth=max_depth

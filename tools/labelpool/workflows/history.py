@@ -185,7 +185,7 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
         hint = ""
         if question.endswith((".yaml", ".yml")):
             hint = f" (give the question id: {question.rsplit('.', 1)[0]!r})"
-        raise HistoryError(f"{path}: no such label file, now or in the history of HEAD{hint}")
+        raise HistoryError(f"no such label file, now or in the history of HEAD{hint}", path=path)
 
     # Every version of the file the walk needs, fetched in one `git cat-file --batch`.
     specs = [f"{c.commit}:{path}" for c in commits]
@@ -227,7 +227,7 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
     elif head_label is not None:
         steps.append((UNCOMMITTED, head_label, None))
     if current is None:
-        raise HistoryError(f"{path}: the label file was removed; see `git log -- {path}`")
+        raise HistoryError(f"the label file was removed; see `git log -- {path}`", path=path)
 
     changes: dict[str, list[tuple[int, Change]]] = {}
     text_changed: tuple[int, gitio.CommitInfo] | None = None
@@ -247,7 +247,7 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
     blamed = _blame_fields(place, path, current)
     wanted = sorted(changes) if doc is None else [doc]
     if doc is not None and doc not in changes:
-        raise HistoryError(f"{path}: {doc} has no judgment and never had one")
+        raise HistoryError(f"{doc} has no judgment and never had one", path=path)
     judgments = []
     for d in wanted:
         history = changes[d]

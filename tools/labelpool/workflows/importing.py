@@ -69,27 +69,32 @@ class ImportResult:
     queries_without_judgments: int
 
 
-def check_id(qid: str, where: str) -> None:
+def check_id(qid: str, path: Path, line: int | None = None, column: int | None = None) -> None:
     """Refuse a question id outside the allowlist before any path is built from it."""
     if not ID_RE.fullmatch(qid):
         raise ImportFailed(
-            f"{where}: question id {qid!r} is not allowed "
-            "(letters, digits, '.', '_', '-'; starting with a letter or digit; at most 128)"
+            f"question id {qid!r} is not allowed "
+            "(letters, digits, '.', '_', '-'; starting with a letter or digit; at most 128)",
+            path=path,
+            line=line,
+            column=column,
         )
 
 
-def check_doc(doc: str, where: str) -> None:
+def check_doc(doc: str, path: Path, line: int, column: int) -> None:
     if not doc or any(c.isspace() for c in doc):
-        raise ImportFailed(f"{where}: document id {doc!r} is empty or holds whitespace")
+        raise ImportFailed(
+            f"document id {doc!r} is empty or holds whitespace", path=path, line=line, column=column
+        )
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
-        raise ImportUsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise ImportUsageError(f"cannot read: {exc.strerror or exc}", path=path) from None
     except UnicodeDecodeError as exc:
-        raise ImportFailed(f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+        raise ImportFailed(f"not UTF-8 ({exc.reason} at byte {exc.start})", path=path) from None
     yield from enumerate(text.splitlines(), start=1)
 
 
@@ -106,11 +111,16 @@ def read_qrels(path: Path) -> list[QrelRow]:
         parts = _fields(line, _WORD_RE)
         if len(parts) != 4:
             raise ImportFailed(
-                f"{path}:{n}:1: expected 4 fields `qid iter doc grade`, found {len(parts)}"
+                f"expected 4 fields `qid iter doc grade`, found {len(parts)}",
+                path=path,
+                line=n,
+                column=1,
             )
         rows.append(_row(path, n, [parts[0], parts[2], parts[3]], seen))
     if not rows:
-        raise ImportFailed(f"{path}:1:1: no `qid iter doc grade` line (an empty qrels file)")
+        raise ImportFailed(
+            "no `qid iter doc grade` line (an empty qrels file)", path=path, line=1, column=1
+        )
     return rows
 
 
@@ -122,17 +132,21 @@ def _row(
 ) -> QrelRow:
     """One judgment from its (1-based column, text) fields: question, document, grade."""
     (qcol, qid), (dcol, doc), (gcol, grade) = fields
-    check_id(qid, f"{path}:{n}:{qcol}")
-    check_doc(doc, f"{path}:{n}:{dcol}")
+    check_id(qid, path, n, qcol)
+    check_doc(doc, path, n, dcol)
     try:
         value = int(grade)
     except ValueError:
-        raise ImportFailed(f"{path}:{n}:{gcol}: grade {grade!r} is not an integer") from None
+        raise ImportFailed(
+            f"grade {grade!r} is not an integer", path=path, line=n, column=gcol
+        ) from None
     first = seen.get((qid, doc))
     if first is not None:
         raise ImportFailed(
-            f"{path}:{n}:{dcol}: duplicate judgment of {doc!r} for question {qid!r} "
-            f"(first on line {first})"
+            f"duplicate judgment of {doc!r} for question {qid!r} (first on line {first})",
+            path=path,
+            line=n,
+            column=dcol,
         )
     seen[(qid, doc)] = n
     return QrelRow(qid, doc, value, n)
@@ -157,7 +171,10 @@ def read_beir_qrels(path: Path) -> list[QrelRow]:
             continue
         if len(cells) != 3:
             raise ImportFailed(
-                f"{path}:{n}:1: expected 3 tab-separated fields `query-id corpus-id score`"
+                "expected 3 tab-separated fields `query-id corpus-id score`",
+                path=path,
+                line=n,
+                column=1,
             )
         parts: list[tuple[int, str]] = []
         col = 1
@@ -186,14 +203,14 @@ def read_queries(path: Path) -> dict[str, str]:
             continue
         qid, tab, text = line.partition("\t")
         if not tab:
-            raise ImportFailed(f"{path}:{n}:1: expected `qid<TAB>text`")
+            raise ImportFailed("expected `qid<TAB>text`", path=path, line=n, column=1)
         _put_query(out, path, n, qid.strip(), text.strip())
     return out
 
 
 def _put_query(out: dict[str, str], path: Path, n: int, qid: str, text: str) -> None:
     if qid in out:
-        raise ImportFailed(f"{path}:{n}:1: question {qid!r} appears twice")
+        raise ImportFailed(f"question {qid!r} appears twice", path=path, line=n, column=1)
     out[qid] = " ".join(text.split())
 
 
@@ -205,13 +222,17 @@ def _read_jsonl_queries(path: Path, lines: list[tuple[int, str]]) -> dict[str, s
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ImportFailed(f"{path}:{n}:{exc.colno}: invalid JSON: {exc.msg}") from None
+            raise ImportFailed(
+                f"invalid JSON: {exc.msg}", path=path, line=n, column=exc.colno
+            ) from None
         if not isinstance(record, dict):
-            raise ImportFailed(f"{path}:{n}:1: expected a JSON object")
+            raise ImportFailed("expected a JSON object", path=path, line=n, column=1)
         qid = record.get("_id", record.get("id"))
         text = record.get("text")
         if qid is None or not isinstance(text, str):
-            raise ImportFailed(f"{path}:{n}:1: expected `_id` (or `id`) and a string `text`")
+            raise ImportFailed(
+                "expected `_id` (or `id`) and a string `text`", path=path, line=n, column=1
+            )
         _put_query(out, path, n, str(qid), text)
     return out
 
@@ -228,17 +249,19 @@ def _read_topics(path: Path, text: str) -> dict[str, str]:
         (m.start(), None, m.group(1)) for m in _TOP_RE.finditer(text)
     ] + [(m.start(), m.group(1), m.group(2)) for m in _TOPIC_RE.finditer(text)]
     if not blocks:
-        raise ImportFailed(f"{path}:1:1: no <top> or <topic> blocks found")
+        raise ImportFailed("no <top> or <topic> blocks found", path=path, line=1, column=1)
     for start, number, body in sorted(blocks):
         n = text.count("\n", 0, start) + 1
         if number is None:
             num = _NUM_RE.search(body)
             if not num or not num.group(1).strip():
-                raise ImportFailed(f"{path}:{n}:1: topic without <num>")
+                raise ImportFailed("topic without <num>", path=path, line=n, column=1)
             number = num.group(1)
         title = _TITLE_RE.search(body)
         if not title or not title.group(2).strip():
-            raise ImportFailed(f"{path}:{n}:1: topic {number.strip()!r} without <title>")
+            raise ImportFailed(
+                f"topic {number.strip()!r} without <title>", path=path, line=n, column=1
+            )
         _put_query(out, path, n, number.strip(), title.group(2))
     return out
 
@@ -256,7 +279,10 @@ def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) ->
         line, qid = min(missing)
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
         raise ImportFailed(
-            f"{source}:{line}:1: question {qid!r} has no text in the queries file{more}"
+            f"question {qid!r} has no text in the queries file{more}",
+            path=source,
+            line=line,
+            column=1,
         )
     out: list[Imported] = []
     for qid, qrows in by_qid.items():
@@ -284,7 +310,7 @@ def read_beir(folder: Path, split: str = "test") -> tuple[list[Imported], int]:
     qrels_path = folder / "qrels" / f"{split}.tsv"
     for p in (queries_path, qrels_path):
         if not p.is_file():
-            raise ImportUsageError(f"{p}: not found (a BEIR folder has queries.jsonl and qrels/)")
+            raise ImportUsageError("not found (a BEIR folder has queries.jsonl and qrels/)", path=p)
     queries = read_queries(queries_path)
     rows = read_beir_qrels(qrels_path)
     items = from_rows(rows, queries, qrels_path)
@@ -298,24 +324,28 @@ def read_jsonl(path: Path) -> list[Imported]:
     for n, line in _lines(path):
         if not line.strip():
             continue
-        where = f"{path}:{n}"
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ImportFailed(f"{where}:{exc.colno}: invalid JSON: {exc.msg}") from None
+            raise ImportFailed(
+                f"invalid JSON: {exc.msg}", path=path, line=n, column=exc.colno
+            ) from None
         if not isinstance(record, dict):
-            raise ImportFailed(f"{where}:1: expected a JSON object")
+            raise ImportFailed("expected a JSON object", path=path, line=n, column=1)
         qid, question = record.get("id"), record.get("question")
         if not isinstance(qid, str) or not isinstance(question, str):
-            raise ImportFailed(f"{where}:1: expected string `id` and `question`")
-        check_id(qid, f"{where}:1")
+            raise ImportFailed("expected string `id` and `question`", path=path, line=n, column=1)
+        check_id(qid, path, n, 1)
         if qid in seen:
             raise ImportFailed(
-                f"{where}:1: question {qid!r} appears twice (first on line {seen[qid]})"
+                f"question {qid!r} appears twice (first on line {seen[qid]})",
+                path=path,
+                line=n,
+                column=1,
             )
         seen[qid] = n
-        relevant = _id_list(record, "relevant_doc_ids", where, required=True)
-        judged = _id_list(record, "judged_ids", where, required=False)
+        relevant = _id_list(record, "relevant_doc_ids", path, n, required=True)
+        judged = _id_list(record, "judged_ids", path, n, required=False)
         out.append(
             Imported(
                 id=qid,
@@ -327,14 +357,16 @@ def read_jsonl(path: Path) -> list[Imported]:
     return out
 
 
-def _id_list(record: dict[str, object], key: str, where: str, *, required: bool) -> list[str]:
+def _id_list(
+    record: dict[str, object], key: str, path: Path, n: int, *, required: bool
+) -> list[str]:
     value = record.get(key)
     if value is None and not required:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ImportFailed(f"{where}:1: `{key}` must be a list of strings")
+        raise ImportFailed(f"`{key}` must be a list of strings", path=path, line=n, column=1)
     for doc in value:
-        check_doc(doc, f"{where}:1")
+        check_doc(doc, path, n, 1)
     return list(value)
 
 
@@ -371,7 +403,7 @@ def write_labels(
     """Write one label file per item; refuses (writing nothing) to overwrite without ``force``."""
     check_provenance(prov)
     for item in items:
-        check_id(item.id, str(labels_dir))
+        check_id(item.id, labels_dir)
     targets = [labels_dir / f"{i.id}.yaml" for i in items]
     existing = [p for p in targets if p.exists() or p.is_symlink()]
     if existing and not force:
@@ -409,17 +441,17 @@ def add_question(labels_dir: Path, qid: str, question: str) -> Path:
         raise ImportUsageError("the question text is empty")
     path = labels_dir / f"{qid}.yaml"
     if path.exists() or path.is_symlink():
-        raise ImportFailed(f"{path}: exists already")
+        raise ImportFailed("exists already", path=path)
     try:
         labels_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # e.g. a file where the labels folder should be
         raise ImportFailed(
-            f"{labels_dir}: cannot create the labels folder: {exc.strerror}"
+            f"cannot create the labels folder: {exc.strerror}", path=labels_dir
         ) from None
     try:
         create_exclusive(path, label_text(Imported(id=qid, question=text), Provenance()))
     except FileExistsError:
-        raise ImportFailed(f"{path}: exists already") from None
+        raise ImportFailed("exists already", path=path) from None
     return path
 
 

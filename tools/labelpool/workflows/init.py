@@ -53,11 +53,12 @@ def scaffold(target: Path, *, force: bool = False) -> InitResult:
 
 def _scaffold(target: Path, force: bool) -> InitResult:
     if target.exists() and not target.is_dir():
-        raise InitRefused(f"{target}: exists and is not a folder")
+        raise InitRefused("exists and is not a folder", path=target)
     if target.is_dir() and any(target.iterdir()) and not force:
         raise InitRefused(
-            f"{target}: folder is not empty; use --force to add the missing files "
-            "(existing files are never overwritten)"
+            "folder is not empty; use --force to add the missing files "
+            "(existing files are never overwritten)",
+            path=target,
         )
     target.mkdir(parents=True, exist_ok=True)
     created: list[Path] = []

@@ -106,11 +106,12 @@ def merge(
     notes: list[str] = []
     in_git = gitio.toplevel(cfg.root) is not None
     if commit and not in_git:
-        raise MergeError(f"{cfg.root}: not a git repository (use --no-commit to just write)")
+        raise MergeError("not a git repository (use --no-commit to just write)", path=cfg.root)
     if commit and not cfg.labels_dir.resolve().is_relative_to(cfg.root.resolve()):
         raise MergeError(
-            f"{cfg.labels_dir}: the labels folder is outside the repository {cfg.root}; "
-            "verdicts can only be committed inside it (use --no-commit to just write)"
+            f"the labels folder is outside the repository {cfg.root}; "
+            "verdicts can only be committed inside it (use --no-commit to just write)",
+            path=cfg.labels_dir,
         )
     name, email = gitio.user_identity(cfg.root) if in_git else ("", "")
     if commit and not (name and email):

@@ -66,7 +66,8 @@ def read_label(
 def _has_pending(path: Path) -> bool:
     try:
         if not stat.S_ISREG(path.stat().st_mode) and not path.is_dir():
-            raise MergeError(f"{path}:1:1: not a regular file")  # a FIFO would block the read
+            # a FIFO would block the read
+            raise MergeError("not a regular file", path=path, line=1, column=1)
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return True  # let the real reader report it
@@ -108,7 +109,7 @@ def judges_by_line(cfg: Config, path: Path, me: Judge) -> Callable[[int], Judge]
         hint = ""
         if top is not None and gitio.ignore_revs_file(top) is not None:
             hint = f" (check {gitio.BLAME_IGNORE_FILE}: every line a commit of this repository)"
-        raise MergeError(f"{path}: cannot tell who wrote its verdicts: {exc}{hint}") from None
+        raise MergeError(f"cannot tell who wrote its verdicts: {exc}{hint}", path=path) from None
     by_line = {b.line: b.info for b in lines}
 
     def judge(line: int) -> Judge:

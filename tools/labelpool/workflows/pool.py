@@ -323,13 +323,13 @@ def prepare(
             old = q.path.read_text(encoding="utf-8")
             text = batch_mod.append(old, item)
         except (OSError, UnicodeDecodeError) as exc:
-            raise PoolError(f"{q.path}: cannot read: {exc}") from None
+            raise PoolError(f"cannot read: {exc}", path=q.path) from None
         except batch_mod.BatchError as exc:
             raise PoolError(str(exc).replace("<text>", str(q.path))) from None
         # never write a batch that does not read back as exactly these documents
         back = label_from_data(yamlfile.loads_fast(text, q.path))
         if not back.pending or [d.doc for d in back.pending[-1].docs] != list(q.docs):
-            raise PoolError(f"{q.path}: the batch does not read back as written (a bug)")
+            raise PoolError("the batch does not read back as written (a bug)", path=q.path)
         changes.append((q.path, text))
     for q in plan_.complete:
         doc = yamlfile.load_roundtrip(q.path)
@@ -341,7 +341,7 @@ def prepare(
         if text == doc.text:
             continue
         if q.path.is_symlink():
-            raise PoolError(f"{q.path}:1:1: LP037 symlink; not replaced by a file")
+            raise PoolError("LP037 symlink; not replaced by a file", path=q.path, line=1, column=1)
         changes.append((q.path, text))
     return changes, notes
 
@@ -420,17 +420,18 @@ def run(
     if commit:
         top = gitio.toplevel(cfg.root)
         if top is None:
-            raise PoolError(f"{cfg.root}: not a git repository (use --no-commit to just write)")
+            raise PoolError("not a git repository (use --no-commit to just write)", path=cfg.root)
         if not cfg.labels_dir.resolve().is_relative_to(cfg.root.resolve()):
             raise PoolError(
-                f"{cfg.labels_dir}: the labels folder is outside the repository {cfg.root}; "
-                "a batch can only be committed inside it (use --no-commit to just write)"
+                f"the labels folder is outside the repository {cfg.root}; "
+                "a batch can only be committed inside it (use --no-commit to just write)",
+                path=cfg.labels_dir,
             )
         labels_rel = str(cfg.labels_dir.resolve().relative_to(cfg.root.resolve()))
         if gitio.is_dirty(cfg.root, (labels_rel,)):
             raise PoolError(
-                f"{cfg.labels_dir}: uncommitted changes; commit or discard them first "
-                "(or use --no-commit)"
+                "uncommitted changes; commit or discard them first (or use --no-commit)",
+                path=cfg.labels_dir,
             )
         _require_identity(cfg.root)
     runs_ = load_runs(cfg, specs, depth)

@@ -63,8 +63,8 @@ def committed_runs(cfg: Config) -> dict[str, Path]:
         name = system_name(path)
         if name in out:
             raise ProvenanceError(
-                f"{cfg.runs_dir}: two run files give system {name!r}: "
-                f"{out[name].name} and {path.name}; rename one"
+                f"two run files give system {name!r}: {out[name].name} and {path.name}; rename one",
+                path=cfg.runs_dir,
             )
         out[name] = path
     return out

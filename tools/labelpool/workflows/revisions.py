@@ -41,10 +41,10 @@ class GitPlace:
 def git_place(cfg: Config) -> GitPlace:
     top = gitio.toplevel(cfg.root)
     if top is None:
-        raise RevisionError(f"{cfg.root}: not in a git repository (history needs git)")
+        raise RevisionError("not in a git repository (history needs git)", path=cfg.root)
     rel = os.path.relpath(cfg.labels_dir.resolve(), top.resolve())
     if rel.startswith(".."):
-        raise RevisionError(f"{cfg.labels_dir}: outside the git work tree {top}")
+        raise RevisionError(f"outside the git work tree {top}", path=cfg.labels_dir)
     return GitPlace(top=top, labels="" if rel == "." else Path(rel).as_posix())
 
 
