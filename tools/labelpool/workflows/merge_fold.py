@@ -28,6 +28,9 @@ class Judge:
     email: str
     uncommitted: bool = False  # attributed to the current user: the line is not committed
     oracle: bool = False
+    # (name, email) of each ``Co-authored-by:`` trailer of the verdict line's last commit,
+    # de-duplicated by email and sorted; one merge commit per (author, co-authors)
+    co_authors: tuple[tuple[str, str], ...] = ()
 
     def __str__(self) -> str:
         return f"{self.name} <{self.email}>"
