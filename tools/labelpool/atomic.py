@@ -1,18 +1,36 @@
-"""The one way labelpool writes a file: whole or not at all.
+"""The one way labelpool writes a file: whole or not at all, and no temporary file left behind.
 
-Every write goes to a temporary file in the target's folder, is flushed to disk (fsync), and
-then takes the target's place in one step: ``os.replace`` (:func:`write_text`,
-:func:`write_bytes`) or ``os.link`` (:func:`write_new`, which never replaces a file). The
-temporary file is removed on any failure, so a reader sees the old content or the new, never
-a part. A replaced file keeps its permission bits; a new one gets the umask's.
+Every write first puts its data in an unnamed temporary file in the target's folder (Linux's
+``O_TMPFILE``), flushes it to disk (fsync), and then gives it the target's name in one step:
+:func:`write_text` and :func:`write_bytes` link it under a hidden name and ``os.replace`` the
+target with it; :func:`write_new` links it at the target itself, which fails (``FileExistsError``,
+nothing written) when the target exists. A process killed at any point leaves the target old or
+new, never torn, and leaves no temporary file (the unnamed file vanishes with the process; the
+hidden name lives for two system calls). Where ``O_TMPFILE`` or ``/proc`` is missing, a named
+temporary file (``.NAME.XXXX.tmp``) is used instead and removed on every failure but a kill.
+
+A failed write (a full disk, no permission) raises ``OSError`` naming the target
+(``exc.filename``) and leaves the target as it was; the CLI reports it as
+``error: PATH: reason``, exit 1. A replaced file keeps its permission bits; a new one gets the
+umask's.
+
+The fault-injection seam (``ARCHITECTURE.md``, "Fault injection"): when the environment sets
+``LABELPOOL_TEST_KILL_WRITE=N``, the process ends with ``os._exit(137)`` at its N-th write
+(counted per process, from 1), after the data is in the temporary file and before it takes the
+target's place: the state a kill at the worst moment leaves.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import secrets
 import tempfile
 from pathlib import Path
+
+KILL_WRITE_ENV = "LABELPOOL_TEST_KILL_WRITE"
+_writes = 0  # writes started by this process (the seam's counter)
 
 
 def write_text(path: Path | str, text: str) -> None:
@@ -24,16 +42,24 @@ def write_bytes(path: Path | str, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (``os.replace``), keeping its mode."""
     path = Path(path)
     try:
-        mode: int | None = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = None
-    tmp = _write_temp(path, data, mode)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        _remove(tmp)
-        raise
-    _sync_folder(path.parent)
+        try:
+            mode: int | None = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = None
+        fd, named = _temp(path, data, mode)
+        try:
+            _kill_point()
+            tmp = named or _link_hidden(fd, path)
+            try:
+                os.replace(tmp, path)
+            except BaseException:
+                _remove(tmp)
+                raise
+        finally:
+            os.close(fd)
+        _sync_folder(path.parent)
+    except OSError as exc:
+        raise _naming(exc, path) from None
 
 
 def write_new(path: Path | str, data: str | bytes) -> None:
@@ -41,32 +67,95 @@ def write_new(path: Path | str, data: str | bytes) -> None:
     nothing written when ``path`` exists, even when it appeared a moment ago."""
     path = Path(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    tmp = _write_temp(path, raw, None)
     try:
-        os.link(tmp, path)  # fails if path exists; never replaces it
-    finally:
-        _remove(tmp)
-    _sync_folder(path.parent)
-
-
-def _write_temp(path: Path, data: bytes, mode: int | None) -> str:
-    """A temporary file beside ``path`` holding ``data`` on disk, with ``mode`` (None: the
-    umask's default for a new file)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if mode is None:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-    except BaseException:
-        _remove(tmp)
+        fd, named = _temp(path, raw, None)
+        try:
+            _kill_point()
+            if named is None:
+                _link_fd(fd, path)
+            else:
+                try:
+                    os.link(named, path)  # fails if path exists; never replaces it
+                finally:
+                    _remove(named)
+        finally:
+            os.close(fd)
+        _sync_folder(path.parent)
+    except FileExistsError:
         raise
-    return tmp
+    except OSError as exc:
+        raise _naming(exc, path) from None
+
+
+def _kill_point() -> None:
+    """The seam: end the process at the N-th write when ``LABELPOOL_TEST_KILL_WRITE=N``."""
+    global _writes
+    _writes += 1
+    want = os.environ.get(KILL_WRITE_ENV)
+    if want is not None and want.strip().isdigit() and int(want) == _writes:
+        os._exit(137)
+
+
+def _naming(exc: OSError, path: Path) -> OSError:
+    """``exc`` with the target as its file name (a write error names no file by itself)."""
+    if exc.filename == str(path) or exc.errno is None:
+        return exc
+    return OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(path))
+
+
+def _temp(path: Path, data: bytes, mode: int | None) -> tuple[int, str | None]:
+    """An open temporary file in ``path``'s folder holding ``data`` on disk with ``mode``
+    (None: the umask's default): ``(fd, None)`` for an unnamed file, ``(fd, name)`` else."""
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    named: str | None = None
+    try:
+        fd = os.open(path.parent, os.O_TMPFILE | os.O_RDWR | os.O_CLOEXEC, mode)
+        if not os.path.exists(f"/proc/self/fd/{fd}"):  # no /proc: the file cannot be linked
+            os.close(fd)
+            raise OSError(errno.EOPNOTSUPP, "no /proc")
+    except (OSError, AttributeError) as exc:
+        if isinstance(exc, OSError) and exc.errno not in _NO_TMPFILE:
+            raise
+        fd, named = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+        os.fchmod(fd, mode)
+    except BaseException:
+        os.close(fd)
+        if named is not None:
+            _remove(named)
+        raise
+    return fd, named
+
+
+_NO_TMPFILE = frozenset({errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT})
+
+
+def _link_hidden(fd: int, path: Path) -> str:
+    """Give the unnamed file ``fd`` a hidden name beside ``path``; return the name."""
+    while True:
+        name = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            _link_fd(fd, name)
+            return str(name)
+        except FileExistsError:
+            continue
+
+
+def _link_fd(fd: int, path: Path) -> None:
+    """Give the open unnamed file ``fd`` the name ``path`` (``linkat`` following
+    ``/proc/self/fd``; a folder fd makes Python call ``linkat`` rather than ``link``)."""
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.link(f"/proc/self/fd/{fd}", path.name, dst_dir_fd=folder, follow_symlinks=True)
+    finally:
+        os.close(folder)
 
 
 def _remove(tmp: str) -> None:

@@ -331,6 +331,27 @@ def _check_line(lines: list[str], e: Entry, path: str) -> None:
         )
 
 
+_ENTRY = re.compile(r"^(\s*- \{doc: .*?, verdict:)")
+
+
+def first_change_beyond_verdicts(base: str, text: str) -> int | None:
+    """The 1-based line of the first difference between ``base`` and ``text`` that is not a
+    ``verdict:`` value on a pending entry line of ``base``; None when there is none (the two
+    differ in such values only, or not at all)."""
+    old, new = base.split("\n"), text.split("\n")
+    span = _pending_span([ln + "\n" for ln in old])
+    for i in range(max(len(old), len(new))):
+        if i >= len(old) or i >= len(new):
+            return min(i + 1, len(new))
+        if old[i] == new[i]:
+            continue
+        a, b = _ENTRY.match(old[i]), _ENTRY.match(new[i])
+        inside = span is not None and span[0] < i < span[1]
+        if not (inside and a and b and a.group(1) == b.group(1)):
+            return i + 1
+    return None
+
+
 def check_one_line(text: str, batches: Sequence[PendingBatch], path: str = "<text>") -> None:
     """Raise :class:`BatchError` at the first entry not written on one line of its own."""
     lines = text.splitlines()

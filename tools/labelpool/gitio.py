@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -297,6 +300,188 @@ def create_branch(cwd: Path, name: str) -> None:
     git(cwd, "switch", "-c", name)
 
 
+# commits built as git objects (merge, pool): nothing here touches a branch, the index or the
+# working tree except update_ref, set_head and set_index; every path travels on stdin.
+
+
+def _git_env(
+    cwd: Path, *args: str, input_bytes: bytes | None = None, env: dict[str, str] | None = None
+) -> bytes:
+    """:func:`git` with extra environment variables (a temporary index, an author)."""
+    full = _env()
+    full.update(env or {})
+    try:
+        proc = subprocess.run(
+            ["git", *args], cwd=cwd, input=input_bytes, capture_output=True, env=full, check=False
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed (needed for this command)") from None
+    if proc.returncode != 0:
+        message = proc.stderr.decode("utf-8", "replace").strip()
+        raise GitError(f"git {' '.join(args)}: {message}")
+    return proc.stdout
+
+
+def git_dir(cwd: Path) -> Path:
+    """The repository's git folder (``.git``, or a worktree's own folder)."""
+    return Path(git_text(cwd, "rev-parse", "--absolute-git-dir").strip())
+
+
+def head_ref(cwd: Path) -> str:
+    """The ref ``HEAD`` points to (``refs/heads/main``), or ``HEAD`` when detached."""
+    return _stdout_if_ok(_probe(cwd, "symbolic-ref", "-q", "HEAD")) or "HEAD"
+
+
+def ref_value(cwd: Path, ref: str) -> str | None:
+    """The commit ``ref`` (a full ref name) points to, None when it does not exist."""
+    return _stdout_if_ok(_probe(cwd, "rev-parse", "-q", "--verify", f"{ref}^{{commit}}"))
+
+
+def write_blobs(cwd: Path, contents: list[bytes]) -> list[str]:
+    """Store every content as a blob (one ``git fast-import``); their ids, in order."""
+    if not contents:
+        return []
+    stream = bytearray()
+    for i, data in enumerate(contents, start=1):
+        stream += b"blob\nmark :%d\ndata %d\n" % (i, len(data))
+        stream += data
+        stream += b"\nget-mark :%d\n" % i
+    out = git(cwd, "fast-import", "--quiet", "--done", input_bytes=bytes(stream) + b"done\n")
+    ids = out.decode().split()
+    if len(ids) != len(contents):
+        raise GitError(f"git fast-import returned {len(ids)} ids for {len(contents)} blobs")
+    return ids
+
+
+def hash_files(top: Path, paths: list[str]) -> list[str]:
+    """Blob id of each file's bytes as they are (no filters); paths relative to ``top``."""
+    if not paths:
+        return []
+    out = git(
+        top, "hash-object", "--no-filters", "--stdin-paths", input_bytes=_lines(paths)
+    ).split()
+    return [h.decode() for h in out]
+
+
+def _lines(paths: list[str]) -> bytes:
+    if any("\n" in p for p in paths):
+        raise GitError("a path with a newline cannot be passed to git")
+    return "".join(p + "\n" for p in paths).encode("utf-8", "surrogateescape")
+
+
+def tree_entries(top: Path, rev: str, path: str) -> dict[str, tuple[str, str]]:
+    """``path -> (mode, blob id)`` of every file under ``path`` at ``rev``."""
+    out = git(top, "ls-tree", "-r", "-z", "--full-tree", rev, "--", path)
+    entries: dict[str, tuple[str, str]] = {}
+    for entry in out.split(b"\x00"):
+        meta, _, name = entry.partition(b"\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == b"blob":
+            entries[name.decode("utf-8", "surrogateescape")] = (
+                parts[0].decode(),
+                parts[2].decode(),
+            )
+    return entries
+
+
+def index_entries(top: Path, path: str) -> dict[str, tuple[str, str]]:
+    """``path -> (mode, blob id)`` of the index's entries under ``path`` (stage 0)."""
+    out = git(top, "ls-files", "-s", "-z", "--full-name", "--", path)
+    entries: dict[str, tuple[str, str]] = {}
+    for entry in out.split(b"\x00"):
+        meta, _, name = entry.partition(b"\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[2] == b"0":
+            entries[name.decode("utf-8", "surrogateescape")] = (
+                parts[0].decode(),
+                parts[1].decode(),
+            )
+    return entries
+
+
+def _index_info(entries: list[tuple[str, str, str]]) -> bytes:
+    if any("\x00" in p for _, _, p in entries):
+        raise GitError("a path with a NUL byte cannot be passed to git")
+    return b"".join(
+        f"{mode} {blob}\t{path}\x00".encode("utf-8", "surrogateescape")
+        for mode, blob, path in entries
+    )
+
+
+def build_commits(
+    top: Path,
+    index_file: Path,
+    base: str,
+    steps: list[tuple[list[tuple[str, str, str]], str, tuple[str, str] | None]],
+) -> list[str]:
+    """A chain of commits on ``base``, one per step ``(entries, message, author)``: each
+    step's ``(mode, blob, path)`` entries replace those paths in the previous tree (a
+    temporary index at ``index_file``); ``author`` None is whoever runs this (the committer
+    always is). Returns the commits, in order; no ref moves."""
+    env = {"GIT_INDEX_FILE": str(index_file)}
+    index_file.unlink(missing_ok=True)
+    try:
+        _git_env(top, "read-tree", base, env=env)
+        parent = base
+        commits: list[str] = []
+        for entries, message, author in steps:
+            _git_env(
+                top, "update-index", "-z", "--index-info", input_bytes=_index_info(entries), env=env
+            )
+            tree = _git_env(top, "write-tree", env=env).decode().strip()
+            who = (
+                {}
+                if author is None
+                else {"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]}
+            )
+            parent = (
+                _git_env(
+                    top,
+                    "commit-tree",
+                    tree,
+                    "-p",
+                    parent,
+                    "-F",
+                    "-",
+                    input_bytes=message.encode("utf-8"),
+                    env=who,
+                )
+                .decode()
+                .strip()
+            )
+            commits.append(parent)
+        return commits
+    finally:
+        index_file.unlink(missing_ok=True)
+
+
+def tree_of(top: Path, rev: str) -> str:
+    return git_text(top, "rev-parse", f"{rev}^{{tree}}").strip()
+
+
+def update_ref(top: Path, ref: str, new: str, old: str, reason: str) -> bool:
+    """Move ``ref`` to ``new`` if it still is at ``old`` (:data:`ZERO_COMMIT`: if it does not
+    exist); False, and nothing changed, when it is not."""
+    try:
+        git(top, "update-ref", "-m", reason, ref, new, old)
+    except GitError:
+        if (ref_value(top, ref) or ZERO_COMMIT) != old:
+            return False
+        raise
+    return True
+
+
+def set_head(top: Path, ref: str) -> None:
+    """Point ``HEAD`` at the branch ``ref`` (``refs/heads/...``); index and tree untouched."""
+    git(top, "symbolic-ref", "HEAD", ref)
+
+
+def set_index(top: Path, entries: list[tuple[str, str, str]]) -> None:
+    """Set the index entries of these ``(mode, blob, path)`` (no other entry changes)."""
+    if entries:
+        git(top, "update-index", "-z", "--index-info", input_bytes=_index_info(entries))
+
+
 def user_identity(cwd: Path) -> tuple[str, str]:
     """``(user.name, user.email)`` from git config (empty strings when unset)."""
     name = git(cwd, "config", "user.name", check=False).decode("utf-8", "replace").strip()
@@ -334,3 +519,98 @@ def changed_paths(cwd: Path, rev: str, rev2: str | None, path: str) -> set[str]:
         )
         names |= {n.decode("utf-8", "surrogateescape") for n in extra.split(b"\x00") if n}
     return names
+
+
+# attribution: trailers, shallow, log walk ------------------------------------------------------
+
+
+def is_shallow(cwd: Path) -> bool:
+    """True in a shallow clone (``git rev-parse --is-shallow-repository``)."""
+    return _stdout_if_ok(_probe(cwd, "rev-parse", "--is-shallow-repository")) == "true"
+
+
+def commit_idents(cwd: Path, commits: list[str]) -> dict[str, tuple[str, str, str]]:
+    """``commit -> (author name, author email, raw message)`` for many commits at once (ids on
+    stdin); names and emails through ``.mailmap``, as ``git blame`` shows them."""
+    if not commits:
+        return {}
+    out = git(
+        cwd,
+        "log",
+        "--no-walk=unsorted",
+        "--stdin",
+        "--format=%H%x00%aN%x00%aE%x00%B%x00%x1e",
+        input_bytes="".join(c + "\n" for c in commits).encode(),
+    )
+    idents: dict[str, tuple[str, str, str]] = {}
+    for record in out.decode("utf-8", "replace").split("\x00\x1e"):
+        fields = record.lstrip("\n").split("\x00")
+        if len(fields) == 4:
+            idents[fields[0]] = (fields[1], fields[2], fields[3])
+    return idents
+
+
+def trailers(cwd: Path, message: str) -> list[tuple[str, str]]:
+    """``(key, value)`` of every trailer of a commit message, as ``git interpret-trailers
+    --parse`` reads them (``:`` the one separator, whatever the configuration says)."""
+    out = git(
+        cwd,
+        "-c",
+        "trailer.separators=:",
+        "interpret-trailers",
+        "--parse",
+        input_bytes=message.encode("utf-8", "surrogateescape"),
+    )
+    pairs = []
+    for line in out.decode("utf-8", "replace").splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            pairs.append((key.strip(), value.strip()))
+    return pairs
+
+
+# ``git log -p`` / ``git diff`` read for line attribution: fixed, configuration-proof options
+# (no colour, no external diff or textconv, every file as text, zero context, no renames,
+# quoted paths with a/ and b/ prefixes).
+PATCH_OPTIONS = (
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--text",
+    "-U0",
+    "--inter-hunk-context=0",
+    "--no-renames",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+)
+
+
+@contextmanager
+def stream(cwd: Path, *args: str) -> Iterator[Iterator[bytes]]:
+    """``git args`` whose stdout is read line by line while git runs; leaving the block
+    early stops git. A failure of git read to the end is a :class:`GitError`."""
+    with tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.Popen(
+                ["git", "-c", "core.quotePath=true", *args],
+                cwd=cwd,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                env=_env(),
+            )
+        except FileNotFoundError:
+            raise GitError("git is not installed (needed for this command)") from None
+        assert proc.stdout is not None
+        finished = False
+        try:
+            yield iter(proc.stdout)
+            finished = proc.stdout.read(1) == b""
+        finally:
+            if not finished:
+                proc.kill()
+            proc.stdout.close()
+            code = proc.wait()
+        if finished and code != 0:
+            err.seek(0)
+            message = err.read().decode("utf-8", "replace").strip()
+            raise GitError(f"git {' '.join(args)}: {message}")

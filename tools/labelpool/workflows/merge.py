@@ -24,17 +24,31 @@ current user's uncommitted verdicts, then committed judges by name and email, th
 ``--oracle QRELS`` fills empty verdicts from a reference qrels file, committed with the
 author ``labelpool oracle <oracle@labelpool.invalid>``.
 
-Each label file is written atomically (old or new, never torn), so a merge killed mid-way
-leaves a consistent tree that a second ``merge`` completes; merging twice changes nothing.
+All or nothing: every judge's commit is built as git objects first (blobs, trees through a
+temporary index, a chain of ``commit-tree``; :mod:`labelpool.journal`), the journal
+``.git/labelpool/merge.json`` is written, the branch moves once (``update-ref REF NEW OLD``),
+and only then are the touched label files and their index entries brought to the new blobs.
+A merge killed at any point leaves the old branch and files, or a journal the next ``merge``
+finishes; a branch moved by someone else meanwhile is refused (nothing changed). Paths the
+merge does not touch are never modified in the index or the working tree. Label files with
+pending entries are compared with ``HEAD`` first (index and working tree): a file whose only
+changes are ``verdict:`` values on pending lines is merged, those verdicts attributed to the
+current git user (and committed as theirs before any other judge's fold of that file); any
+other change is refused naming ``path:line`` of the first differing line. Merging twice
+changes nothing.
+
+``--no-commit`` writes no journal and no commit: each changed label file is written atomically
+(old or new, never torn), but the files are not written as one: a run killed mid-way leaves
+some files folded and others not, and a second ``merge --no-commit`` completes the job.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from labelpool import atomic, corpus, gitio, yamlfile
+from labelpool import atomic, corpus, gitio, journal, yamlfile
 from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.oracle import Oracle
@@ -104,8 +118,8 @@ def merge(
 ) -> MergeResult:
     """Fold every filled verdict (see module doc); raise :class:`MergeError` when refused."""
     notes: list[str] = []
-    in_git = gitio.toplevel(cfg.root) is not None
-    if commit and not in_git:
+    top = gitio.toplevel(cfg.root)
+    if commit and top is None:
         raise MergeError("not a git repository (use --no-commit to just write)", path=cfg.root)
     if commit and not cfg.labels_dir.resolve().is_relative_to(cfg.root.resolve()):
         raise MergeError(
@@ -113,13 +127,25 @@ def merge(
             "verdicts can only be committed inside it (use --no-commit to just write)",
             path=cfg.labels_dir,
         )
-    name, email = gitio.user_identity(cfg.root) if in_git else ("", "")
+    name, email = gitio.user_identity(cfg.root) if top is not None else ("", "")
     if commit and not (name and email):
         raise MergeError("git user.name and user.email must be set: merge commits as a judge")
     me = Judge(name or "unknown", email or "unknown", uncommitted=True)
+    if top is not None and journal.recover(top, "merge") == "finished":
+        notes.append("finished the merge a kill interrupted (.git/labelpool/merge.json)")
+    base: str | None = None
+    if commit:
+        assert top is not None
+        base = gitio.head_commit(top)
+        if base is None:
+            raise MergeError("no commit yet: commit the label files first", path=cfg.root)
 
     cache: Cache = {}
     _, decisions, unresolved = collect(cfg, me, oracle, oracle_missing, cache)
+    committed: dict[Path, str] = {}
+    if commit:
+        assert top is not None and base is not None
+        committed = _check_against_head(top, base, sorted(cache), cache)
     decisions = commit_order(decisions)
     supersedes = _supersedes(cfg) if any(d.duplicate_of for d in decisions) else None
 
@@ -144,53 +170,189 @@ def merge(
             f"verdict lines not committed yet are attributed to the current git user: {me}"
         )
 
-    commits: list[JudgeCommit] = []
-    for judge in sorted(plan, key=lambda j: j.order):
+    worktree = {p: cache[p][1] for p in cache}  # each file's text as read
+    texts = dict(worktree)
+    steps: list[_Step] = []
+    for judge in sorted(plan, key=lambda j: (j.order, j.co_authors)):
         mine = plan[judge]
         by_file: dict[Path, list[Decision]] = {}
         for d in mine:
             by_file.setdefault(d.path, []).append(d)
-        written: list[Path] = []
+        changed: dict[Path, str] = {}
         completed = 0
         for path, ds in by_file.items():
-            changed, done = _apply_file(path, ds, supersedes, cache)
+            new_text, done = _fold_text(path, ds, supersedes, texts[path], cache)
             completed += done
-            if changed:
-                written.append(path)
-        counts = (
+            if new_text is not None:
+                texts[path] = changed[path] = new_text
+        steps.append(_Step(judge, tuple(mine), changed, completed))
+
+    if not commit:
+        final = {p: t for s in steps for p, t in s.changed.items()}
+        for path in sorted(final):
+            atomic.write_text(path, final[path])
+        commits = tuple(s.info(None) for s in steps)
+        return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes))
+    assert top is not None and base is not None
+    steps = _carry_uncommitted(steps, me, worktree, committed)
+    ids = _land(cfg, top, base, steps, oracle, oracle_missing)
+    commits = tuple(s.info(ids.get(i)) for i, s in enumerate(steps))
+    return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes))
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One judge's fold: the new text of each label file it changes."""
+
+    judge: Judge
+    decisions: tuple[Decision, ...]
+    changed: Mapping[Path, str]
+    completed: int
+
+    def info(self, sha: str | None) -> JudgeCommit:
+        mine = self.decisions
+        return JudgeCommit(
+            self.judge,
+            sha,
+            tuple(self.changed),
             sum(1 for d in mine if d.duplicate_of is None and d.grade),
             sum(1 for d in mine if d.duplicate_of is None and not d.grade),
             sum(1 for d in mine if d.duplicate_of is not None),
+            tuple(sorted({d.batch for d in mine})),
+            self.completed,
+            sum(1 for d in mine if d.oracle_missing),
         )
-        batches = tuple(sorted({d.batch for d in mine}))
-        missing = sum(1 for d in mine if d.oracle_missing)
-        sha: str | None = None
-        info = JudgeCommit(judge, None, tuple(written), *counts, batches, completed, missing)
-        if commit and written:
-            rel = [str(p.relative_to(cfg.root)) for p in written]
-            message = commit_message(info, oracle, oracle_missing)
-            sha = gitio.commit_paths(cfg.root, rel, message, author=(judge.name, judge.email))
-        commits.append(
-            JudgeCommit(judge, sha, tuple(written), *counts, batches, completed, missing)
-        )
-    return MergeResult(tuple(commits), tuple(sorted(unresolved, key=str)), tuple(notes))
 
 
-def _apply_file(
+def _check_against_head(top: Path, base: str, paths: list[Path], cache: Cache) -> dict[Path, str]:
+    """Refuse a label file with pending entries whose index or working tree differs from
+    ``HEAD`` by more than ``verdict:`` values of pending lines (``path:line`` of the first
+    such line, nothing written); return each file's text at ``HEAD``."""
+    rels = [_rel(top, p) for p in paths]
+    labels_rel = _common_folder(rels)
+    at_head = gitio.tree_entries(top, base, labels_rel)
+    staged = gitio.index_entries(top, labels_rel)
+    specs = [at_head[r][1] for r in rels if r in at_head]
+    specs += [staged[r][1] for r in rels if r in staged and staged[r] != at_head.get(r)]
+    blobs = dict(zip(specs, gitio.cat_blobs(top, specs), strict=True))
+    committed: dict[Path, str] = {}
+    for path, rel in zip(paths, rels, strict=True):
+        head_blob = at_head.get(rel)
+        if head_blob is None:
+            raise MergeError(
+                "not committed yet: commit a label file before merging its verdicts",
+                path=path,
+                line=1,
+                column=1,
+            )
+        head_text = _text(blobs[head_blob[1]])
+        committed[path] = head_text
+        versions = [cache[path][1]]
+        if rel in staged and staged[rel] != head_blob:
+            versions.insert(0, _text(blobs[staged[rel][1]]))
+        for text in versions:
+            line = batch_mod.first_change_beyond_verdicts(head_text, text)
+            if line is not None:
+                raise MergeError(
+                    "changed since the last commit beyond verdicts; commit or undo that "
+                    "change first (merge commits uncommitted verdicts only)",
+                    path=path,
+                    line=line,
+                    column=1,
+                )
+    return committed
+
+
+def _text(data: bytes | None) -> str:
+    return (data or b"").decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def _rel(top: Path, path: Path) -> str:
+    return path.resolve().relative_to(top.resolve()).as_posix()
+
+
+def _common_folder(rels: list[str]) -> str:
+    parts = [r.split("/")[:-1] for r in rels]
+    common: list[str] = []
+    for names in zip(*parts, strict=False):
+        if len(set(names)) != 1:
+            break
+        common.append(names[0])
+    return "/".join(common) or "."
+
+
+def _carry_uncommitted(
+    steps: list[_Step], me: Judge, worktree: Mapping[Path, str], committed: Mapping[Path, str]
+) -> list[_Step]:
+    """Uncommitted verdict lines of a file another judge's fold rewrites are the current
+    user's: committed as theirs first, never inside another judge's commit."""
+    touched = {p for s in steps for p in s.changed}
+    carry = {p: worktree[p] for p in touched if worktree[p] != committed[p]}
+    mine = next((i for i, s in enumerate(steps) if s.judge.uncommitted), None)
+    if mine is None:
+        if not carry:
+            return steps
+        return [_Step(me, (), carry, 0), *steps]
+    own = steps[mine]
+    if not (set(carry) - set(own.changed)):
+        return steps
+    changed = {**carry, **own.changed}
+    return [
+        *steps[:mine],
+        _Step(own.judge, own.decisions, changed, own.completed),
+        *steps[mine + 1 :],
+    ]
+
+
+def _land(
+    cfg: Config,
+    top: Path,
+    base: str,
+    steps: list[_Step],
+    oracle: Oracle | None,
+    oracle_missing: str,
+) -> dict[int, str]:
+    """Commit the steps as their judges, all or nothing; step index -> commit id."""
+    chain: list[journal.Step] = []
+    index: list[int] = []
+    for i, s in enumerate(steps):
+        if not s.changed:
+            continue
+        files = {_rel(top, p): t.encode("utf-8") for p, t in s.changed.items()}
+        message = commit_message(s.info(None), oracle, oracle_missing)
+        chain.append(journal.Step(files, message, (s.judge.name, s.judge.email)))
+        index.append(i)
+    if not chain:
+        return {}
+    labels_rel = _common_folder(sorted(f for c in chain for f in c.files))
+    ref = gitio.head_ref(top)
+    todo = journal.build(
+        top, "merge", chain, ref=ref, old=base, base=base, head=None, labels_rel=labels_rel
+    )
+    if todo is None:
+        return {}
+    try:
+        journal.land(top, todo, "labelpool merge")
+    except journal.RefMoved as exc:
+        raise MergeError(exc.message) from None
+    return dict(zip(index, todo.commits, strict=True))
+
+
+def _fold_text(
     path: Path,
     ds: Sequence[Decision],
     supersedes: Supersedes | None,
+    text: str,
     cache: Cache,
-) -> tuple[bool, int]:
-    """Fold ``ds`` into one label file and write it atomically; (changed?, batches completed).
-
-    ``cache`` holds the round-trip trees read before; one is used only while its file is
-    unchanged (a second judge's fold reads the file the first one wrote)."""
-    cached = cache.pop(path, None)
-    if cached is not None and path.read_text(encoding="utf-8") == cached[1]:
-        data, text, batches = cached
+) -> tuple[str | None, int]:
+    """Fold ``ds`` into one label file's ``text``: (the new text or None when unchanged,
+    batches completed). ``cache`` holds the round-trip tree of the text read first; it is
+    used only while the text is that one (a later judge folds into an earlier one's text)."""
+    cached = cache.get(path)
+    if cached is not None and cached[1] == text:
+        data, _, batches = cache.pop(path)  # the tree is edited below: used once
     else:
-        data, text, batches = read_label(path)
+        data, text, batches = read_label(path, text)
     before = state_of(data, path)
     after = state_of(data, path)
     wanted = {(d.batch, d.doc) for d in ds}
@@ -218,17 +380,17 @@ def _apply_file(
     moved = batch_mod.relocate(text, dumped, batches, str(path))
     new_text = batch_mod.remove(dumped, moved, drop, str(path))
     if new_text == text:
-        return False, completed
+        return None, completed
     yamlfile.loads_fast(new_text, path)  # never write a file that would not read back
-    atomic.write_text(path, new_text)
-    return True, completed
+    return new_text, completed
 
 
 def commit_message(info: JudgeCommit, oracle: Oracle | None, oracle_missing: str) -> str:
     total = info.relevant + info.irrelevant + info.duplicates
     who = "the oracle" if info.judge.oracle else info.judge.name
+    batches = f" ({', '.join(info.batches)})" if info.batches else ""
     lines = [
-        f"labelpool merge: {total} verdicts by {who} ({', '.join(info.batches)})",
+        f"labelpool merge: {total} verdicts by {who}{batches}",
         "",
         f"Judge: {info.judge}. Folded into {len(info.files)} label files: {info.relevant} "
         f"relevant, {info.irrelevant} irrelevant, {info.duplicates} duplicates.",
@@ -247,4 +409,7 @@ def commit_message(info: JudgeCommit, oracle: Oracle | None, oracle_missing: str
             )
     if info.judge.uncommitted:
         lines.append("These verdict lines were not committed: attributed to the user merging.")
+    if info.judge.co_authors:
+        lines.append("")
+        lines += [f"Co-authored-by: {n} <{e}>" for n, e in info.judge.co_authors]
     return "\n".join(lines) + "\n"

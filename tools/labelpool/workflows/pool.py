@@ -6,7 +6,15 @@
    :mod:`labelpool.batch`), with the question and each document's chunk text above its
    one-line verdict.
 4. A question whose remainder is empty gets a ``pool`` entry per system at once.
-5. By default on a new branch, as one commit stating the batch.
+5. By default on a new branch, as one commit stating the batch, all or nothing: the commit is
+   built as git objects, the journal ``.git/labelpool/pool.json`` is written, the branch is
+   created in one step (``update-ref refs/heads/B C 0000...``, which fails if B exists),
+   ``HEAD`` switches to it, and only then are the changed label files and their index entries
+   written (:mod:`labelpool.journal`). A run killed at any point leaves no branch and the old
+   files, or a journal the next ``pool`` finishes. A rerun that finds B holding exactly the
+   tree it would write switches to B (exit 0); any other B is refused, naming it.
+   ``--no-commit`` writes no journal: each file is written atomically (old or new, never
+   torn) but not the files as one; a rerun after a kill converges on the same files.
 6. The plan carries the cost (union, judged, remainder, each system's unjudged rate at depth).
 
 Order of documents in a batch: by best (lowest) rank over the runs, then by id (code point).
@@ -24,11 +32,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from labelpool import atomic, corpus, gitio, labelfile, yamlfile
+from labelpool import atomic, corpus, gitio, journal, labelfile, labelset, yamlfile
 from labelpool import batch as batch_mod
 from labelpool import runs as runs_mod
 from labelpool.config import Config
@@ -414,11 +422,16 @@ def run(
     branch: str | None = None,
     date: str | None = None,
 ) -> PoolResult:
-    """The whole command: plan, (branch), write, (commit)."""
+    """The whole command: plan, then (with ``commit``) the batch committed on a new branch,
+    all or nothing (see the module doc), or (``--no-commit``) the files written."""
     date = date or today()
-    top: Path | None = None
+    top = gitio.toplevel(cfg.root)
+    finished: str | None = None
+    if top is not None:
+        finished = journal.recover(top, "pool")
+        if finished == "finished":
+            labels = labelset.load(cfg)  # the files the interrupted pool wrote
     if commit:
-        top = gitio.toplevel(cfg.root)
         if top is None:
             raise PoolError("not a git repository (use --no-commit to just write)", path=cfg.root)
         if not cfg.labels_dir.resolve().is_relative_to(cfg.root.resolve()):
@@ -436,8 +449,13 @@ def run(
         _require_identity(cfg.root)
     runs_ = load_runs(cfg, specs, depth)
     the_plan = plan(labels, runs_, depth, date, max_docs=max_docs, questions=questions)
+    done_note = (
+        ("finished the pool a kill interrupted (.git/labelpool/pool.json)",)
+        if finished == "finished"
+        else ()
+    )
     if not the_plan.batched and not the_plan.complete:
-        return PoolResult(plan=the_plan, notes=("nothing to write",))
+        return PoolResult(plan=the_plan, notes=(*done_note, "nothing to write"))
     name: str | None = None
     if commit:
         name = branch or branch_name(the_plan)
@@ -445,17 +463,53 @@ def run(
             if branch is None:
                 raise PoolError(f"{name!r} is not a valid branch name; name one with --branch")
             raise PoolUsageError(f"--branch {name!r}: not a valid branch name")
-        if gitio.branch_exists(cfg.root, name):
-            raise PoolError(f"branch {name!r} exists already; name another with --branch")
     changes, notes = prepare(cfg, the_plan, with_text=with_text)  # every check before a change
-    if commit:
-        assert name is not None
-        gitio.create_branch(cfg.root, name)
-    written = apply(changes)
-    sha: str | None = None
-    if commit and written:
-        rel = [str(p.relative_to(cfg.root)) for p in written]
-        sha = gitio.commit_paths(cfg.root, rel, commit_message(the_plan))
+    notes = [*done_note, *notes]
+    if not commit:
+        written = apply(changes)
+        return PoolResult(plan=the_plan, written=tuple(written), notes=tuple(notes))
+    assert top is not None and name is not None
+    sha = _land(cfg, top, name, the_plan, changes)
     return PoolResult(
-        plan=the_plan, written=tuple(written), branch=name, commit=sha, notes=tuple(notes)
+        plan=the_plan,
+        written=tuple(p for p, _ in changes),
+        branch=name,
+        commit=sha,
+        notes=tuple(notes),
     )
+
+
+def _land(
+    cfg: Config, top: Path, name: str, the_plan: PoolPlan, changes: Sequence[tuple[Path, str]]
+) -> str | None:
+    """Commit ``changes`` on the new branch ``name`` and switch to it, all or nothing; a
+    branch ``name`` holding exactly this tree already is switched to (a rerun)."""
+    base = gitio.head_commit(top)
+    if base is None:
+        raise PoolError("no commit yet: commit the label files first", path=cfg.root)
+    ref = f"refs/heads/{name}"
+    files = {p.resolve().relative_to(top.resolve()).as_posix(): t.encode() for p, t in changes}
+    labels_rel = cfg.labels_dir.resolve().relative_to(top.resolve()).as_posix()
+    step = journal.Step(files, commit_message(the_plan))
+    todo = journal.build(
+        top,
+        "pool",
+        [step],
+        ref=ref,
+        old=gitio.ZERO_COMMIT,
+        base=base,
+        head=ref,
+        labels_rel=labels_rel,
+    )
+    if todo is None:
+        return None
+    existing = gitio.ref_value(top, ref)
+    if existing is not None:
+        if gitio.tree_of(top, existing) != gitio.tree_of(top, todo.new):
+            raise PoolError(f"branch {name!r} exists already; name another with --branch")
+        todo = replace(todo, old=existing, new=existing)  # a rerun: switch to it
+    try:
+        journal.land(top, todo, "labelpool pool")
+    except journal.RefMoved:
+        raise PoolError(f"branch {name!r} exists already; name another with --branch") from None
+    return todo.new

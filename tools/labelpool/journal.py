@@ -1,0 +1,223 @@
+"""Commits that land whole or not at all: build as git objects, journal, move the branch once.
+
+``merge`` and ``pool`` change many label files in one or more commits. They never write a
+label file before the commits exist:
+
+1. :func:`build` stores every new file content as a blob and chains the commits on the
+   branch's commit (a temporary index; no ref, index entry or working-tree file changes).
+2. :func:`land` writes the journal ``.git/labelpool/<kind>.json`` (through :mod:`atomic`):
+   the ref, its old and new commit, the branch ``HEAD`` ends on, and per path the blob the
+   working tree held before and the new blob. Then it moves the ref once
+   (``git update-ref REF NEW OLD``: only if REF is still at OLD; OLD is all zeros for a branch
+   that must not exist yet), points ``HEAD`` at it when asked, writes the new blobs into the
+   working tree and the index (only those paths), and deletes the journal.
+3. :func:`recover`, at the start of the next run, finishes a journal a kill left behind:
+   the ref at NEW and every path holding its old or new blob -> the new blobs are checked out
+   and the journal goes; the ref still at OLD -> nothing landed, the journal goes and the
+   command starts over; anything else -> :class:`JournalError` naming the journal and the
+   paths, exit 1, nothing changed.
+
+A killed run therefore leaves either the old branch and the old files, or the new branch and
+files that the next run completes; never one judge's verdicts in another judge's commit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from labelpool import atomic, gitio
+from labelpool.errors import StateError
+
+Kind = Literal["merge", "pool"]
+
+
+class JournalError(StateError):
+    """A journal this run cannot finish or discard; exit 1."""
+
+
+class RefMoved(StateError):
+    """The branch moved between reading it and moving it: nothing changed; exit 1."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One commit of a chain: new contents of paths (relative to the top level)."""
+
+    files: Mapping[str, bytes]
+    message: str
+    author: tuple[str, str] | None = None  # None: whoever runs the command
+
+
+@dataclass(frozen=True)
+class Journal:
+    kind: Kind
+    ref: str  # the ref to move (refs/heads/...; HEAD when detached)
+    old: str  # its commit before (gitio.ZERO_COMMIT: must not exist)
+    new: str
+    head: str | None  # the branch HEAD points to at the end (None: leave HEAD as it is)
+    paths: Mapping[str, tuple[str, str, str]]  # path -> (mode, old blob, new blob)
+    contents: Mapping[str, bytes] = field(default_factory=dict, compare=False)
+    commits: tuple[str, ...] = ()  # every commit of the chain (build only)
+
+
+def journal_path(top: Path, kind: Kind) -> Path:
+    return gitio.git_dir(top) / "labelpool" / f"{kind}.json"
+
+
+def build(
+    top: Path,
+    kind: Kind,
+    steps: list[Step],
+    *,
+    ref: str,
+    old: str,
+    base: str,
+    head: str | None,
+    labels_rel: str,
+) -> Journal | None:
+    """The commits of ``steps`` on ``base`` as objects, and the journal that moves ``ref``
+    from ``old`` to the last of them (and ``HEAD`` to ``head``); None when no step changes
+    anything. ``labels_rel``: the folder holding every path (for the file modes)."""
+    steps = [s for s in steps if s.files]
+    modes = gitio.tree_entries(top, base, labels_rel)
+    final: dict[str, bytes] = {}
+    for step in steps:
+        final.update(step.files)
+    order = sorted(final)
+    contents = [c for s in steps for c in s.files.values()]
+    ids = gitio.write_blobs(top, contents)
+    it = iter(ids)
+    chain: list[tuple[list[tuple[str, str, str]], str, tuple[str, str] | None]] = []
+    last: dict[str, str] = {}
+    for step in steps:
+        entries = []
+        for path in step.files:
+            blob = next(it)
+            last[path] = blob
+            entries.append((modes.get(path, ("100644", ""))[0], blob, path))
+        chain.append((entries, step.message, step.author))
+    if not chain:
+        return None
+    folder = gitio.git_dir(top) / "labelpool"
+    folder.mkdir(parents=True, exist_ok=True)
+    commits = gitio.build_commits(top, folder / f"{kind}.index", base, chain)
+    before = dict(zip(order, _hash_or_absent(top, order), strict=True))
+    paths = {p: (modes.get(p, ("100644", ""))[0], before[p], last[p]) for p in order}
+    return Journal(kind, ref, old, commits[-1], head, paths, final, tuple(commits))
+
+
+def _hash_or_absent(top: Path, paths: list[str]) -> list[str]:
+    present = [p for p in paths if (top / p).is_file()]
+    ids = dict(zip(present, gitio.hash_files(top, present), strict=True))
+    return [ids.get(p, "") for p in paths]
+
+
+def land(top: Path, journal: Journal, reason: str) -> None:
+    """Write the journal, move the ref once, check out the new blobs, delete the journal;
+    :class:`RefMoved` (journal deleted, nothing changed) when the ref is not at ``old``."""
+    path = journal_path(top, journal.kind)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic.write_text(path, _dumps(journal))
+    if not gitio.update_ref(top, journal.ref, journal.new, journal.old, reason):
+        path.unlink(missing_ok=True)
+        now = gitio.ref_value(top, journal.ref) or gitio.ZERO_COMMIT
+        raise RefMoved(
+            f"{_short(journal.ref)} moved during {journal.kind} (was {journal.old}, now {now}); "
+            f"nothing changed; run {journal.kind} again"
+        )
+    _finish(top, journal, path)
+
+
+def recover(top: Path, kind: Kind) -> str | None:
+    """Finish or discard the journal a killed run left: "finished", "discarded", or None when
+    there is none; :class:`JournalError` when the repository moved on since."""
+    path = journal_path(top, kind)
+    if not path.is_file():
+        return None
+    try:
+        journal = _loads(path.read_text(encoding="utf-8"), kind)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise JournalError(
+            f"cannot read this journal of an interrupted {kind} ({exc}); "
+            "check the branch and the label files, then delete it",
+            path=path,
+        ) from None
+    at = gitio.ref_value(top, journal.ref) or gitio.ZERO_COMMIT
+    names = sorted(journal.paths)
+    if at == journal.old:
+        path.unlink(missing_ok=True)
+        return "discarded"
+    held = dict(zip(names, _hash_or_absent(top, names), strict=True))
+    stray = [p for p in names if held[p] not in journal.paths[p][1:]]
+    if at != journal.new or stray:
+        why = (
+            f"{_short(journal.ref)} is at {at}, neither {journal.old} nor {journal.new}"
+            if at != journal.new
+            else "files changed since: " + ", ".join(stray)
+        )
+        raise JournalError(
+            f"an interrupted {kind} cannot be finished: {why}; its paths: {', '.join(names)}. "
+            "Check them, then delete the journal",
+            path=path,
+        )
+    blobs = gitio.cat_blobs(top, [journal.paths[p][2] for p in names])
+    contents: dict[str, bytes] = {}
+    for p, data in zip(names, blobs, strict=True):
+        if data is None:
+            raise JournalError(f"blob of {p} is missing; delete the journal", path=path)
+        contents[p] = data
+    journal = Journal(
+        journal.kind, journal.ref, journal.old, journal.new, journal.head, journal.paths, contents
+    )
+    _finish(top, journal, path)
+    return "finished"
+
+
+def _finish(top: Path, journal: Journal, path: Path) -> None:
+    if journal.head is not None and gitio.head_ref(top) != journal.head:
+        gitio.set_head(top, journal.head)
+    for p in sorted(journal.paths):
+        atomic.write_bytes(top / p, journal.contents[p])
+    gitio.set_index(top, [(m, new, p) for p, (m, _, new) in sorted(journal.paths.items())])
+    path.unlink(missing_ok=True)
+
+
+def _short(ref: str) -> str:
+    return ref.removeprefix("refs/heads/")
+
+
+def _dumps(journal: Journal) -> str:
+    return json.dumps(
+        {
+            "kind": journal.kind,
+            "ref": journal.ref,
+            "old": journal.old,
+            "new": journal.new,
+            "head": journal.head,
+            "paths": {p: {"mode": m, "old": o, "new": n} for p, (m, o, n) in journal.paths.items()},
+        },
+        indent=1,
+        sort_keys=True,
+    )
+
+
+def _loads(text: str, kind: Kind) -> Journal:
+    raw = json.loads(text)
+    if raw["kind"] != kind:
+        raise ValueError(f"a {raw['kind']} journal")
+    paths = {
+        str(p): (str(v["mode"]), str(v["old"]), str(v["new"])) for p, v in raw["paths"].items()
+    }
+    head = raw.get("head")
+    return Journal(
+        kind,
+        str(raw["ref"]),
+        str(raw["old"]),
+        str(raw["new"]),
+        None if head is None else str(head),
+        paths,
+    )
