@@ -38,12 +38,13 @@ def write_text(path: Path | str, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
-def write_bytes(path: Path | str, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (``os.replace``), keeping its mode."""
+def write_bytes(path: Path | str, data: bytes, *, mode_of: Path | None = None) -> None:
+    """Write ``data`` to ``path`` atomically (``os.replace``), keeping its mode (or taking
+    the mode of ``mode_of``, the file a staged copy will replace)."""
     path = Path(path)
     try:
         try:
-            mode: int | None = path.stat().st_mode & 0o7777
+            mode: int | None = (mode_of or path).stat().st_mode & 0o7777
         except FileNotFoundError:
             mode = None
         fd, named = _temp(path, data, mode)
@@ -60,6 +61,16 @@ def write_bytes(path: Path | str, data: bytes) -> None:
         _sync_folder(path.parent)
     except OSError as exc:
         raise _naming(exc, path) from None
+
+
+def move(staged: Path, path: Path) -> None:
+    """Put the file ``staged`` (written by :func:`write_bytes` on the same file system) in
+    ``path``'s place in one step (``os.replace``); no data is written, so no space is needed."""
+    try:
+        os.replace(staged, path)
+    except OSError as exc:
+        raise _naming(exc, path) from None
+    _sync_folder(path.parent)
 
 
 def write_new(path: Path | str, data: str | bytes) -> None:

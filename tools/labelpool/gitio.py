@@ -6,6 +6,7 @@ turns a failure into :class:`GitError` (its message is git's own stderr).
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import tempfile
@@ -322,8 +323,10 @@ def _git_env(
     return proc.stdout
 
 
+@functools.lru_cache(maxsize=16)
 def git_dir(cwd: Path) -> Path:
-    """The repository's git folder (``.git``, or a worktree's own folder)."""
+    """The repository's git folder (``.git``, or a worktree's own folder); remembered per
+    folder for the life of the process."""
     return Path(git_text(cwd, "rev-parse", "--absolute-git-dir").strip())
 
 

@@ -23,6 +23,7 @@ files that the next run completes; never one judge's verdicts in another judge's
 
 from __future__ import annotations
 
+import errno
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -78,12 +79,15 @@ def build(
     base: str,
     head: str | None,
     labels_rel: str,
+    modes: Mapping[str, tuple[str, str]] | None = None,
 ) -> Journal | None:
     """The commits of ``steps`` on ``base`` as objects, and the journal that moves ``ref``
     from ``old`` to the last of them (and ``HEAD`` to ``head``); None when no step changes
-    anything. ``labels_rel``: the folder holding every path (for the file modes)."""
+    anything. ``labels_rel``: the folder holding every path (for the file modes, unless
+    ``modes`` gives ``path -> (mode, blob)`` at ``base`` already)."""
     steps = [s for s in steps if s.files]
-    modes = gitio.tree_entries(top, base, labels_rel)
+    if modes is None:
+        modes = gitio.tree_entries(top, base, labels_rel)
     final: dict[str, bytes] = {}
     for step in steps:
         final.update(step.files)
@@ -117,10 +121,13 @@ def _hash_or_absent(top: Path, paths: list[str]) -> list[str]:
 
 
 def land(top: Path, journal: Journal, reason: str) -> None:
-    """Write the journal, move the ref once, check out the new blobs, delete the journal;
-    :class:`RefMoved` (journal deleted, nothing changed) when the ref is not at ``old``."""
+    """Stage the new files, write the journal, move the ref once, check out the new blobs,
+    delete the journal; :class:`RefMoved` (journal deleted, nothing changed) when the ref is
+    not at ``old``. Every byte of the new files is on disk before the ref moves (staged under
+    ``.git/labelpool/<kind>.stage/``), so a full disk stops the run while nothing changed."""
     path = journal_path(top, journal.kind)
     path.parent.mkdir(parents=True, exist_ok=True)
+    _stage(top, journal)
     atomic.write_text(path, _dumps(journal))
     if not gitio.update_ref(top, journal.ref, journal.new, journal.old, reason):
         path.unlink(missing_ok=True)
@@ -150,6 +157,7 @@ def recover(top: Path, kind: Kind) -> str | None:
     names = sorted(journal.paths)
     if at == journal.old:
         path.unlink(missing_ok=True)
+        _clear(_stage_dir(top, kind))
         return "discarded"
     held = dict(zip(names, _hash_or_absent(top, names), strict=True))
     stray = [p for p in names if held[p] not in journal.paths[p][1:]]
@@ -177,13 +185,45 @@ def recover(top: Path, kind: Kind) -> str | None:
     return "finished"
 
 
+def _stage_dir(top: Path, kind: Kind) -> Path:
+    return gitio.git_dir(top) / "labelpool" / f"{kind}.stage"
+
+
+def _stage(top: Path, journal: Journal) -> None:
+    """Write every new file's content beside the journal (``<kind>.stage/<n>``), each with
+    the mode of the file it replaces; a copy on another file system is written at the end."""
+    folder = _stage_dir(top, journal.kind)
+    _clear(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, p in enumerate(sorted(journal.paths)):
+        target = top / p
+        atomic.write_bytes(folder / str(i), journal.contents[p], mode_of=target)
+
+
+def _clear(folder: Path) -> None:
+    if folder.is_dir():
+        for f in folder.iterdir():
+            f.unlink(missing_ok=True)
+        folder.rmdir()
+
+
 def _finish(top: Path, journal: Journal, path: Path) -> None:
     if journal.head is not None and gitio.head_ref(top) != journal.head:
         gitio.set_head(top, journal.head)
-    for p in sorted(journal.paths):
+    folder = _stage_dir(top, journal.kind)
+    for i, p in enumerate(sorted(journal.paths)):
+        staged = folder / str(i)
+        if staged.is_file() and staged.read_bytes() == journal.contents[p]:
+            try:
+                atomic.move(staged, top / p)
+                continue
+            except OSError as exc:
+                if exc.errno != errno.EXDEV:
+                    raise
         atomic.write_bytes(top / p, journal.contents[p])
     gitio.set_index(top, [(m, new, p) for p, (m, _, new) in sorted(journal.paths.items())])
     path.unlink(missing_ok=True)
+    _clear(folder)
 
 
 def _short(ref: str) -> str:

@@ -70,7 +70,7 @@ from labelpool.workflows.merge_fold import (
     state_of,
     write_state,
 )
-from labelpool.workflows.pool import add_pool_entries
+from labelpool.workflows.pool_entries import add_pool_entries
 
 __all__ = ["JudgeCommit", "MergeError", "MergeResult", "Unresolved", "commit_message", "merge"]
 
@@ -143,9 +143,10 @@ def merge(
     cache: Cache = {}
     _, decisions, unresolved = collect(cfg, me, oracle, oracle_missing, cache)
     committed: dict[Path, str] = {}
+    at_head: dict[str, tuple[str, str]] = {}
     if commit:
         assert top is not None and base is not None
-        committed = _check_against_head(top, base, sorted(cache), cache)
+        committed, at_head = _check_against_head(top, base, sorted(cache), cache)
     decisions = commit_order(decisions)
     supersedes = _supersedes(cfg) if any(d.duplicate_of for d in decisions) else None
 
@@ -195,7 +196,7 @@ def merge(
         return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes))
     assert top is not None and base is not None
     steps = _carry_uncommitted(steps, me, worktree, committed)
-    ids = _land(cfg, top, base, steps, oracle, oracle_missing)
+    ids = _land(top, base, steps, oracle, oracle_missing, at_head)
     commits = tuple(s.info(ids.get(i)) for i, s in enumerate(steps))
     return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes))
 
@@ -224,10 +225,13 @@ class _Step:
         )
 
 
-def _check_against_head(top: Path, base: str, paths: list[Path], cache: Cache) -> dict[Path, str]:
+def _check_against_head(
+    top: Path, base: str, paths: list[Path], cache: Cache
+) -> tuple[dict[Path, str], dict[str, tuple[str, str]]]:
     """Refuse a label file with pending entries whose index or working tree differs from
     ``HEAD`` by more than ``verdict:`` values of pending lines (``path:line`` of the first
-    such line, nothing written); return each file's text at ``HEAD``."""
+    such line, nothing written); return each file's text at ``HEAD``, and the ``(mode,
+    blob)`` of every file under their folder there."""
     rels = [_rel(top, p) for p in paths]
     labels_rel = _common_folder(rels)
     at_head = gitio.tree_entries(top, base, labels_rel)
@@ -260,7 +264,7 @@ def _check_against_head(top: Path, base: str, paths: list[Path], cache: Cache) -
                     line=line,
                     column=1,
                 )
-    return committed
+    return committed, at_head
 
 
 def _text(data: bytes | None) -> str:
@@ -305,12 +309,12 @@ def _carry_uncommitted(
 
 
 def _land(
-    cfg: Config,
     top: Path,
     base: str,
     steps: list[_Step],
     oracle: Oracle | None,
     oracle_missing: str,
+    at_head: Mapping[str, tuple[str, str]],
 ) -> dict[int, str]:
     """Commit the steps as their judges, all or nothing; step index -> commit id."""
     chain: list[journal.Step] = []
@@ -327,7 +331,15 @@ def _land(
     labels_rel = _common_folder(sorted(f for c in chain for f in c.files))
     ref = gitio.head_ref(top)
     todo = journal.build(
-        top, "merge", chain, ref=ref, old=base, base=base, head=None, labels_rel=labels_rel
+        top,
+        "merge",
+        chain,
+        ref=ref,
+        old=base,
+        base=base,
+        head=None,
+        labels_rel=labels_rel,
+        modes=at_head,
     )
     if todo is None:
         return {}

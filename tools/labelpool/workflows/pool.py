@@ -36,14 +36,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from labelpool import atomic, corpus, gitio, journal, labelfile, labelset, yamlfile
+from labelpool import atomic, corpus, gitio, journal, labelset, schemas, yamlfile
 from labelpool import batch as batch_mod
 from labelpool import runs as runs_mod
 from labelpool.config import Config
 from labelpool.errors import StateError, UsageError
 from labelpool.labelset import LabelSet
 from labelpool.model import BatchHead, label_from_data
+from labelpool.rules import written as written_rules
 from labelpool.scoring import unjudged_at
+from labelpool.workflows.pool_entries import add_pool_entries
 
 
 class PoolError(StateError):
@@ -314,6 +316,7 @@ def prepare(
     blobs = {r.name: r.blob for r in plan_.runs}
     changes: list[tuple[Path, str]] = []
     for q in plan_.batched:
+        _refuse_doc_ids(q)
         item = batch_mod.render(
             batch_mod.NewBatch(
                 batch=plan_.batch,
@@ -338,6 +341,7 @@ def prepare(
         back = label_from_data(yamlfile.loads_fast(text, q.path))
         if not back.pending or [d.doc for d in back.pending[-1].docs] != list(q.docs):
             raise PoolError("the batch does not read back as written (a bug)", path=q.path)
+        _refuse_invalid(cfg, q.path, old, text)
         changes.append((q.path, text))
     for q in plan_.complete:
         doc = yamlfile.load_roundtrip(q.path)
@@ -350,8 +354,39 @@ def prepare(
             continue
         if q.path.is_symlink():
             raise PoolError("LP037 symlink; not replaced by a file", path=q.path, line=1, column=1)
+        _refuse_invalid(cfg, q.path, doc.text, text)
         changes.append((q.path, text))
     return changes, notes
+
+
+def _refuse_doc_ids(q: QuestionPlan) -> None:
+    """Refuse, before anything is written, a document id validate would refuse in the batch."""
+    for doc in q.docs:
+        problem = written_rules.doc_id_problem(doc)
+        if problem is not None:
+            raise PoolError(
+                f"question {q.qid}: document {doc!r} {problem}; validate would refuse the "
+                "batch, so nothing is written (fix the run file, or leave the document out)",
+                path=q.path,
+            )
+
+
+def _refuse_invalid(cfg: Config, path: Path, old: str, new: str) -> None:
+    """Refuse new file text validate would refuse (over the size bound, any new error)."""
+    schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
+    found = written_rules.first_new_error(
+        old, new, schema_file=schema_file, max_bytes=cfg.max_file_bytes, max_depth=cfg.max_depth
+    )
+    if found is None:
+        return
+    hint = " (pool fewer documents: --max-docs, or --no-text)" if found.rule == "LP001" else ""
+    raise PoolError(
+        f"{found.rule} {found.message}: validate would refuse the file with the batch{hint}; "
+        "nothing written",
+        path=path,
+        line=found.line,
+        column=found.col,
+    )
 
 
 def apply(changes: Sequence[tuple[Path, str]]) -> list[Path]:
@@ -359,42 +394,6 @@ def apply(changes: Sequence[tuple[Path, str]]) -> list[Path]:
     for path, text in changes:
         atomic.write_text(path, text)
     return [path for path, _ in changes]
-
-
-def add_pool_entries(data: Any, entries: Sequence[tuple[str, int, str, str | None]]) -> bool:
-    """Append ``{system, k, date, run}`` entries to a round-trip label's ``pool`` list, skipping
-    any already covered (same system, a ``k`` at least as deep, and the same or no run)."""
-    pool = data.get("pool")
-    existing = [
-        (str(p.get("system")), p.get("k"), p.get("run")) for p in pool or () if isinstance(p, dict)
-    ]
-    new: list[tuple[str, int, str, str | None]] = []
-    for system, k, date, run in entries:
-        covered = any(
-            s == system
-            and pk is not None
-            and int(pk) >= k
-            and (pr is None or run is None or str(pr) == run)
-            for s, pk, pr in existing + [(n[0], n[1], n[3]) for n in new]
-        )
-        if covered or k < 1:
-            continue
-        new.append((system, k, date, run))
-    if not new:
-        return False
-    text = "pool:\n" + "".join(
-        f"  - system: {batch_mod.quote(system)}\n    k: {k}\n    date: '{date}'\n"
-        + (f"    run: {run}\n" if run is not None else "")
-        for system, k, date, run in new
-    )
-    items = yamlfile.loads_roundtrip(text)["pool"]
-    if isinstance(pool, list):
-        pool.extend(items)
-    else:
-        if "pool" in data:
-            del data["pool"]
-        data.insert(labelfile.canonical_index(data, "pool"), "pool", items)
-    return True
 
 
 def _require_identity(root: Path) -> None:
