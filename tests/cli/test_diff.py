@@ -126,9 +126,9 @@ def test_text_and_markdown_say_the_same(
         r"| q1 | + judged doc-d: relevant (grade 2) |",
         r"| q1 | + judged doc-e: irrelevant |",
         r"| q1 | \~ flipped doc-b: irrelevant -&gt; relevant (grade 1) |",
-        r"| q1 | + pool dense&#64;20 on 2026-12-05 |",
+        r"| q1 | + pool dense@20 on 2026-12-05 |",
         r"| q2 | + judged doc-y: irrelevant |",
-        r"| q2 | + pool dense&#64;20 on 2026-12-05 |",
+        r"| q2 | + pool dense@20 on 2026-12-05 |",
     ]
     assert md.startswith("### Label changes:")
 
@@ -357,7 +357,7 @@ def test_scores_move_with_the_labels(fresh: Scenario, capsys: pytest.CaptureFixt
         capsys, fresh.repo, fresh.batch1, "--scores", "bm25", "-m", "P@5", "--format", "markdown"
     )
     assert code == 0
-    assert "| bm25 | P&#64;5 |" in md
+    assert "| bm25 | P@5 |" in md
 
 
 def test_errors_are_messages(

@@ -169,7 +169,7 @@ def test_diff_step_script_runs_with_and_without_runs(tmp_path: Path) -> None:
     proc = run_step()
     assert proc.returncode == 0, proc.stderr
     text = summary.read_text(encoding="utf-8")
-    assert "| bm25 | nDCG&#64;10 |" in text
+    assert "| bm25 | nDCG@10 |" in text
     assert proc.stdout.startswith("::stop-commands::")
 
 

@@ -9,7 +9,6 @@ through :mod:`labelpool.cli._lazy` only.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Sequence
 from enum import Enum
@@ -21,6 +20,7 @@ import typer
 from labelpool import config as config_mod
 from labelpool.cli import _handler, _lazy
 from labelpool.errors import UsageError
+from labelpool.report import sanitize
 
 if TYPE_CHECKING:
     from labelpool.scoring.measures import Measure
@@ -145,17 +145,25 @@ def print_report(
     as_markdown: Callable[[R], str],
     as_text: Callable[[R], str],
 ) -> None:
-    """Print ``result`` as ``json`` (indented, as written), ``markdown`` or text."""
+    """Print ``result`` as ``json`` (indented, ASCII: every control and bidi character as a
+    ``\\u`` escape), ``markdown`` or text (the renderers sanitise what they print)."""
     if fmt == "json":
-        print(json.dumps(as_json(result), indent=2, ensure_ascii=False))
+        print(sanitize.json_dumps(as_json(result), indent=2))
     elif fmt == "markdown":
         print(as_markdown(result), end="")
     else:
         print(as_text(result), end="")
 
 
+def say(message: object = "", *, err: bool = False) -> None:
+    """Print one line that may hold names from files (paths, ids, judges): through
+    :func:`labelpool.report.sanitize.text` (controls and bidi shown escaped, no ``::``)."""
+    print(sanitize.text(message), file=sys.stderr if err else sys.stdout)
+
+
 def warn(message: str) -> None:
-    print(f"warning: {message}", file=sys.stderr)
+    """``warning: MESSAGE`` on stderr, sanitised like :func:`say`."""
+    print(f"warning: {sanitize.text(message)}", file=sys.stderr)
 
 
 def load_config(repo: Path | None) -> config_mod.Config:

@@ -1,5 +1,9 @@
 """The one error handler: how an exception leaving a command becomes stderr and an exit code.
 
+Every message passes :func:`labelpool.report.sanitize.text` first: an error quotes file names,
+ids and lines of the files it read (controls and bidi characters shown escaped, a line break
+as ``\\x0a``, no ``::`` starting a workflow command).
+
 * :class:`~labelpool.errors.LabelpoolError`: ``error: <str(exc)>`` and ``exc.exit_code``
   (a command registered with ``bare_errors=True``, i.e. ``score``, prints its input and state
   errors without the ``error:`` prefix, as it always has; usage errors keep it);
@@ -23,13 +27,15 @@ from typing import Any, NoReturn, TypeVar
 import typer
 
 from labelpool.errors import EXIT_FINDINGS, EXIT_INTERNAL, LabelpoolError, UsageError
+from labelpool.report.sanitize import text as safe
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def exit_with(exc: LabelpoolError, *, bare: bool = False) -> NoReturn:
     """Print ``exc`` on stderr and leave with its exit code."""
-    text = str(exc) if bare and not isinstance(exc, UsageError) else f"error: {exc}"
+    message = safe(exc)
+    text = message if bare and not isinstance(exc, UsageError) else f"error: {message}"
     print(text, file=sys.stderr)
     raise typer.Exit(exc.exit_code)
 
@@ -51,8 +57,8 @@ def guard(command: F, *, bare: bool = False) -> F:
 def exit_on_os_error(exc: OSError) -> NoReturn:
     """Output that cannot be written: ``error: [file: ]reason`` and exit 1."""
     _quiet_stdout()
-    where = f"{exc.filename}: " if exc.filename else ""
-    print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+    where = f"{safe(exc.filename)}: " if exc.filename else ""
+    print(f"error: {where}{safe(exc.strerror or exc)}", file=sys.stderr)
     raise SystemExit(EXIT_FINDINGS) from None
 
 
@@ -61,7 +67,7 @@ def exit_on_bug(exc: Exception) -> NoReturn:
     if os.environ.get("LABELPOOL_DEBUG"):
         raise exc
     print(
-        f"error: internal error: {type(exc).__name__}: {exc} (a labelpool bug; "
+        f"error: internal error: {type(exc).__name__}: {safe(exc)} (a labelpool bug; "
         "set LABELPOOL_DEBUG=1 to see where)",
         file=sys.stderr,
     )

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import RepoOption, app, load_config
+from labelpool.cli._common import RepoOption, app, load_config, say
 
 
 @app.command("add")
@@ -19,4 +19,4 @@ def add_command(
     """Create labels/ID.yaml for a question nobody has judged yet."""
     cfg = load_config(repo)
     path = _lazy.import_workflow.add_question(cfg.labels_dir, qid, question)
-    print(f"created {path}")
+    say(f"created {path}")

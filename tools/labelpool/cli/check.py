@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -10,7 +9,8 @@ import typer
 
 from labelpool.cli import _common as common
 from labelpool.cli import _lazy
-from labelpool.cli._common import app, load_config, usage_error, warn
+from labelpool.cli._common import app, load_config, say, usage_error, warn
+from labelpool.report import sanitize
 
 
 @app.command("check")
@@ -71,16 +71,17 @@ def check(
             "budget": budget,
             "reasons": list(outcome.reasons),
         }
-        print(json.dumps(doc, indent=2))
+        print(sanitize.json_dumps(doc, indent=2))
     elif fmt is common.ReportFormat.markdown:
         print(report.to_markdown(outcome.result), end="")
-        print(f"\n**check: {outcome.status}** against `{outcome.reference}`\n")
+        reference = sanitize.code_span(outcome.reference)
+        print(f"\n**check: {outcome.status}** against `{reference}`\n")
         for reason in outcome.reasons:
-            print(f"- {reason}")
+            print(f"- {sanitize.markdown(reason)}")
     else:
         report.render_text(outcome.result)
-        print(f"check: {outcome.status} against {outcome.reference}")
+        say(f"check: {outcome.status} against {outcome.reference}")
         for reason in outcome.reasons:
-            print(f"  {reason}")
+            say(f"  {reason}")
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)

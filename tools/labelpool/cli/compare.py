@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -10,6 +9,7 @@ import typer
 from labelpool.cli import _common as common
 from labelpool.cli import _lazy
 from labelpool.cli._common import app, load_config, usage_error, warn
+from labelpool.report import sanitize
 
 
 @app.command("compare")
@@ -54,7 +54,7 @@ def compare(
         warn(note)
     report = _lazy.compare_report
     if fmt is common.ReportFormat.json:
-        print(json.dumps(report.to_json(result), indent=2))
+        print(sanitize.json_dumps(report.to_json(result), indent=2))
     elif fmt is common.ReportFormat.markdown:
         print(report.to_markdown(result), end="")
     else:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import RepoOption, load_config, sub_app
+from labelpool.cli._common import RepoOption, load_config, say, sub_app
 
 export_app = sub_app("export", "Write the labels in another format.")
 
@@ -32,4 +32,4 @@ def export_trec(
         sys.stdout.write(text)
         return
     workflow.write_qrels(out, text)
-    print(f"wrote {out}: {len(labels)} question(s), {text.count(chr(10))} row(s)", file=sys.stderr)
+    say(f"wrote {out}: {len(labels)} question(s), {text.count(chr(10))} row(s)", err=True)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import RepoOption, app, load_config, usage_error
+from labelpool.cli._common import RepoOption, app, load_config, say, usage_error
 from labelpool.errors import EXIT_FINDINGS
 
 
@@ -38,9 +38,9 @@ def fmt_command(
         files = label_files(load_config(repo).labels_dir)
     result = _lazy.fmt_workflow.fmt(files, check=check)
     for error in result.errors:
-        print(error)
+        say(error)
     for path in result.changed:
-        print(f"{path}: {'would reformat' if check else 'reformatted'}")
+        say(f"{path}: {'would reformat' if check else 'reformatted'}")
     total = len(result.changed)
     verb = "would be reformatted" if check else "reformatted"
     print(

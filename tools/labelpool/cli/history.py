@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from labelpool.cli import _lazy
 from labelpool.cli._common import RepoOption, app, check_format, load_config, usage_error
+from labelpool.report import sanitize
 
 
 @app.command("history")
@@ -29,6 +29,6 @@ def history(
     result = _lazy.history_workflow.question_history(cfg, question, doc)
     report = _lazy.history_report
     if fmt == "json":
-        print(json.dumps(report.to_json(result), indent=2, ensure_ascii=False))
+        print(sanitize.json_dumps(report.to_json(result), indent=2))
     else:
-        print(report.render_text(result), end="")
+        print(sanitize.lines(report.render_text(result)), end="")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import RepoOption, load_config, sub_app
+from labelpool.cli._common import RepoOption, load_config, say, sub_app
 
 if TYPE_CHECKING:
     from labelpool.workflows.importing import Imported
@@ -45,7 +45,7 @@ def _write(
         force=force,
         unanswered=unanswered,
     )
-    print(
+    say(
         f"imported {len(result.written)} question(s) into {cfg.labels_dir}: "
         f"{result.judgments} judged ({result.relevant} relevant), "
         f"{result.unjudged} pooled-unjudged"

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import app, warn
+from labelpool.cli._common import app, say, warn
 
 
 @app.command("init")
@@ -22,9 +22,9 @@ def init_command(
     """Scaffold a label repository: config, schema, hooks, CI workflow, labels/, runs/."""
     result = _lazy.init_workflow.scaffold(folder, force=force)
     for path in result.created:
-        print(f"created {path}")
+        say(f"created {path}")
     for path in result.skipped:
-        print(f"skipped {path} (exists; left unchanged)")
+        say(f"skipped {path} (exists; left unchanged)")
     for name in result.missing_templates:
         warn(f"this labelpool installation does not ship {name}; not created")
-    print(f"initialised {folder}: {len(result.created)} created, {len(result.skipped)} skipped")
+    say(f"initialised {folder}: {len(result.created)} created, {len(result.skipped)} skipped")

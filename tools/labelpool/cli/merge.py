@@ -9,7 +9,15 @@ from typing import Annotated
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import NoCommitOption, RepoOption, app, load_config, usage_error, warn
+from labelpool.cli._common import (
+    NoCommitOption,
+    RepoOption,
+    app,
+    load_config,
+    say,
+    usage_error,
+    warn,
+)
 
 
 class OracleMissing(str, Enum):
@@ -53,15 +61,15 @@ def merge(
     for c in result.commits:
         total = c.relevant + c.irrelevant + c.duplicates
         where = f"commit {c.commit[:12]}" if c.commit else "not committed"
-        print(
+        say(
             f"{c.judge}: {total} verdicts ({c.relevant} relevant, {c.irrelevant} irrelevant, "
             f"{c.duplicates} duplicates) in {len(c.files)} files; {where}"
         )
     if not result.commits:
-        print("nothing to merge")
+        say("nothing to merge")
     if result.unresolved:
-        print(f"still pending: {len(result.unresolved)}")
+        say(f"still pending: {len(result.unresolved)}")
         for u in result.unresolved:
-            print(f"  {u}")
+            say(f"  {u}")
         if not partial:
             raise typer.Exit(1)

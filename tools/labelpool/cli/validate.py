@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import Enum
 from pathlib import Path
@@ -11,8 +10,9 @@ from typing import Annotated
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import RepoOption, app, load_config, usage_error
+from labelpool.cli._common import RepoOption, app, load_config, say, usage_error
 from labelpool.errors import EXIT_FINDINGS
+from labelpool.report import sanitize
 
 
 class Format(str, Enum):
@@ -56,7 +56,7 @@ def validate(
     findings = list(result.findings)
     if provenance:
         checked = _lazy.provenance_workflow.check_files(cfg, paths or None)
-        print(checked.note(), file=sys.stderr)
+        say(checked.note(), err=True)
         findings = sorted([*findings, *checked.findings])
     if fmt is Format.json:
         rows = [
@@ -70,10 +70,10 @@ def validate(
             }
             for f in findings
         ]
-        print(json.dumps(rows, indent=2))
+        print(sanitize.json_dumps(rows, indent=2))
     else:
         for finding in findings:
-            print(finding)
+            say(finding)
     errors = sum(1 for f in findings if f.severity == "error")
     warnings = len(findings) - errors
     print(

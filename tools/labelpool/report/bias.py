@@ -7,14 +7,14 @@ markdown (pipe tables, for a pull-request comment). Rendering only: no computati
 from __future__ import annotations
 
 import io
-import json
 import math
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from labelpool.report.markdown import escape_pipes_lt_mentions as _md
+from labelpool.report import sanitize
+from labelpool.report.console import plain
 from labelpool.workflows.bias import BiasReport, LeaveOut
 
 
@@ -104,43 +104,47 @@ def _detail_rows(lo: LeaveOut) -> list[list[str]]:
 def render_text(report: BiasReport, width: int = 120) -> str:
     """Rich tables: one summary row per left-out system, then every system's scores."""
     console = Console(file=io.StringIO(), width=width, record=True, color_system=None)
-    console.print(headline(report), soft_wrap=True)
+    console.print(plain(headline(report)), soft_wrap=True)
     summary = Table(title=None, show_lines=False)
     for i, name in enumerate(SUMMARY_HEADER):
         summary.add_column(name, justify="left" if i == 0 else "right")
     for row in _summary_rows(report):
-        summary.add_row(*row)
+        summary.add_row(*(plain(cell) for cell in row))
     console.print(summary)
     for lo in report.leave_outs:
-        table = Table(title=f"without {lo.system}'s own judgments", title_justify="left")
+        table = Table(
+            title=plain(f"without {sanitize.text(lo.system)}'s own judgments"),
+            title_justify="left",
+        )
         for i, name in enumerate(DETAIL_HEADER):
             table.add_column(name, justify="left" if i == 0 else "right")
         for row in _detail_rows(lo):
-            table.add_row(*row)
+            table.add_row(*(plain(cell) for cell in row))
         console.print(table)
-    return "".join(line.rstrip() + "\n" for line in console.export_text().splitlines())
+    text = "".join(line.rstrip() + "\n" for line in console.export_text().splitlines())
+    return sanitize.lines(text)
 
 
 def render_json(report: BiasReport) -> str:
-    return json.dumps(to_json(report), indent=2, sort_keys=False) + "\n"
+    return sanitize.json_dumps(to_json(report), indent=2, sort_keys=False) + "\n"
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    esc = _md
-
+    """A pipe table; the first column (a system name) through the sanitiser, the others are
+    numbers and ranks this module wrote."""
     lines = ["| " + " | ".join(header) + " |"]
     lines.append("|" + "|".join(":--" if i == 0 else "--:" for i in range(len(header))) + "|")
-    lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join([sanitize.markdown(row[0]), *row[1:]]) + " |" for row in rows]
     return lines
 
 
 def render_markdown(report: BiasReport) -> str:
-    lines = [f"**{_md(headline(report))}**", ""]
+    lines = [f"**{sanitize.markdown(headline(report))}**", ""]
     lines += _md_table(SUMMARY_HEADER, _summary_rows(report))
     for lo in report.leave_outs:
-        lines += ["", f"Without {_md(lo.system)}'s own judgments:", ""]
+        lines += ["", f"Without {sanitize.markdown(lo.system)}'s own judgments:", ""]
         lines += _md_table(DETAIL_HEADER, _detail_rows(lo))
-    return "\n".join(lines) + "\n"
+    return sanitize.lines("\n".join(lines) + "\n")
 
 
 def _num(x: float) -> float | None:

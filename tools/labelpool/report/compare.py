@@ -12,8 +12,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from labelpool.report import sanitize
+from labelpool.report.console import markup, plain
 from labelpool.report.fields import pick
-from labelpool.report.markdown import escape_table_cell as md
+from labelpool.report.sanitize import markdown as md
+from labelpool.report.sanitize import measure_name
 from labelpool.scoring.delta_range import METHOD_TEXT
 from labelpool.workflows.compare import CompareResult, Comparison
 
@@ -83,22 +86,26 @@ def _mde(c: Comparison) -> str:
 
 
 def _changed(c: Comparison) -> str:
-    return ", ".join(f"{q} ({d:+.2f})" for q, d in c.most_changed) or "none"
+    return ", ".join(f"{sanitize.text(q)} ({d:+.2f})" for q, d in c.most_changed) or "none"
 
 
 def to_markdown(result: CompareResult) -> str:
     """A pull-request comment or ``$GITHUB_STEP_SUMMARY`` section."""
     lines = ["## labelpool compare", ""]
     built = ", ".join(md(s) for s in result.built_by) or "no recorded pool"
+    commit = sanitize.code_span((result.labels_commit or "uncommitted")[:12])
     lines.append(
-        f"Labels `{(result.labels_commit or 'uncommitted')[:12]}`, k = {result.k}, "
+        f"Labels `{commit}`, k = {result.k}, "
         f"alpha = {result.alpha:g}, seed = {result.seed}; the judged set was built by: {built}."
     )
     lines.append("")
     lines.append("### Verdicts")
     lines.append("")
     for c in result.comparisons:
-        lines.append(f"- **{md(c.challenger)} vs {md(c.baseline)}, {c.measure}**: {md(c.verdict)}")
+        lines.append(
+            f"- **{md(c.challenger)} vs {md(c.baseline)}, {measure_name(c.measure)}**: "
+            f"{md(c.verdict)}"
+        )
     lines.append("")
     lines.append(
         "| challenger | baseline | measure | challenger (raw / judged-only / optimistic) "
@@ -110,7 +117,7 @@ def to_markdown(result: CompareResult) -> str:
     for c in result.comparisons:
         cs, bs = c.challenger_score, c.baseline_score
         lines.append(
-            f"| {md(c.challenger)} | {md(c.baseline)} | {c.measure} "
+            f"| {md(c.challenger)} | {md(c.baseline)} | {measure_name(c.measure)} "
             f"| {cs.raw:.3f} / {cs.judged_only:.3f} / {cs.optimistic:.3f} "
             f"| {bs.raw:.3f} / {bs.judged_only:.3f} / {bs.optimistic:.3f} "
             f"| {c.delta:+.3f} | {_pct(c.challenger_unjudged)} / {_pct(c.baseline_unjudged)} "
@@ -126,27 +133,32 @@ def to_markdown(result: CompareResult) -> str:
     for c in result.comparisons:
         pooled = ", ".join(f"{md(s)}: {n}" for s, n in c.pooled.items())
         lines.append(
-            f"- {md(c.challenger)} vs {md(c.baseline)}, {c.measure}: pooled at k >= {c.cutoff} on "
+            f"- {md(c.challenger)} vs {md(c.baseline)}, {measure_name(c.measure)}: "
+            f"pooled at k >= {c.cutoff} on "
             f"{pooled} of {c.questions} questions; most changed: {md(_changed(c))}"
         )
     lines.append("")
     lines.append("</details>")
     lines.append("")
-    return "\n".join(lines)
+    return sanitize.lines("\n".join(lines))
 
 
 def render_text(result: CompareResult) -> None:
     """Print the comparison with rich: one narrow block per (pair, measure)."""
     console = Console(highlight=False)
-    built = ", ".join(result.built_by) or "no recorded pool"
+    built = ", ".join(sanitize.text(s) for s in result.built_by) or "no recorded pool"
+    commit = sanitize.text((result.labels_commit or "uncommitted")[:12])
     console.print(
-        f"labels {(result.labels_commit or 'uncommitted')[:12]}  k={result.k}  "
-        f"alpha={result.alpha:g}  seed={result.seed}  judged set built by: {built}"
+        plain(
+            f"labels {commit}  k={result.k}  "
+            f"alpha={result.alpha:g}  seed={result.seed}  judged set built by: {built}"
+        )
     )
     for c in result.comparisons:
         console.print()
         console.print(
-            f"[bold]{c.challenger}[/bold] vs [bold]{c.baseline}[/bold]: {c.measure} "
+            f"[bold]{markup(c.challenger)}[/bold] vs [bold]{markup(c.baseline)}[/bold]: "
+            f"{markup(c.measure)} "
             f"({c.questions} questions)"
         )
         table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
@@ -157,7 +169,7 @@ def render_text(result: CompareResult) -> None:
             (c.baseline, c.baseline_score, c.baseline_unjudged),
         ):
             table.add_row(
-                name,
+                plain(name),
                 f"{sc.raw:.3f}",
                 f"{sc.judged_only:.3f}",
                 f"{sc.optimistic:.3f}",
@@ -174,7 +186,7 @@ def render_text(result: CompareResult) -> None:
                 # nothing; the test method is not shown (showing it changes the output)
                 f"MDE {_mde(c)}",
             ),
-            ("reading", f"{c.reading} ({c.reading_why})"),
+            ("reading", f"{c.reading} ({sanitize.text(c.reading_why)})"),
             (
                 "delta range",
                 f"[{c.delta_range.low:+.3f}, {c.delta_range.high:+.3f}] "
@@ -191,5 +203,5 @@ def render_text(result: CompareResult) -> None:
             ),
         )
         for key, value in rows:
-            console.print(f"  {key:<13}{value}", soft_wrap=True)
-        console.print(f"  [bold]{c.verdict}[/bold]", soft_wrap=True)
+            console.print(plain(f"  {key:<13}{value}"), soft_wrap=True)
+        console.print(f"  [bold]{markup(c.verdict)}[/bold]", soft_wrap=True)

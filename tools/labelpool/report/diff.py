@@ -33,8 +33,10 @@ from __future__ import annotations
 from typing import Any
 
 from labelpool.model import PoolEntry
+from labelpool.report import sanitize
 from labelpool.report.fields import pick
-from labelpool.report.markdown import escape_inline as md
+from labelpool.report.sanitize import markdown as md
+from labelpool.report.sanitize import measure_name
 from labelpool.workflows.diff import Changed, QuestionDiff, ScoreChange, SetDiff
 
 
@@ -201,7 +203,8 @@ def render_text(d: SetDiff) -> str:
                 f"  {s.run} {s.measure}: {_fmt(s.before)} [{_fmt(s.unjudged_before)}] -> "
                 f"{_fmt(s.after)} [{_fmt(s.unjudged_after)}] ({_signed(s.change)})"
             )
-    return "\n".join(out) + "\n"
+    # every line: names shown escaped, no line starting a workflow command
+    return "\n".join(sanitize.text(line) for line in out) + "\n"
 
 
 # --------------------------------------------------------------------------- markdown
@@ -210,7 +213,8 @@ MAX_MARKDOWN_ROWS = 500  # a job summary holds at most 1 MiB; a big batch lists 
 
 
 def render_markdown(d: SetDiff, max_rows: int = MAX_MARKDOWN_ROWS) -> str:
-    out = [f"### Label changes: `{md(d.rev_from)}` → `{md(d.rev_to)}`", ""]
+    rev_from, rev_to = sanitize.code_span(d.rev_from), sanitize.code_span(d.rev_to)
+    out = [f"### Label changes: `{rev_from}` → `{rev_to}`", ""]
     out.append(md(_summary_text(d)))
     out.append("")
     if d.questions_added or d.questions_removed:
@@ -241,9 +245,9 @@ def render_markdown(d: SetDiff, max_rows: int = MAX_MARKDOWN_ROWS) -> str:
         ]
         for s in d.scores:
             out.append(
-                f"| {md(s.run)} | {md(s.measure)} | {_fmt(s.before)} | {_fmt(s.after)} | "
+                f"| {md(s.run)} | {measure_name(s.measure)} | {_fmt(s.before)} | {_fmt(s.after)} | "
                 f"{_signed(s.change)} | {_fmt(s.unjudged_before)} | {_fmt(s.unjudged_after)} |"
             )
         out.append("")
     # Nothing printed may start a line with "::" (a GitHub workflow command).
-    return "\n".join(line if not line.startswith("::") else " " + line for line in out) + "\n"
+    return sanitize.lines("\n".join(out) + "\n")

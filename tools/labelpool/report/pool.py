@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from labelpool.report.markdown import escape_pipes_angles_mentions as md
+from labelpool.report import sanitize
+from labelpool.report.sanitize import markdown as md
 from labelpool.workflows.pool import PoolResult
 
 
@@ -39,18 +40,19 @@ def text(result: PoolResult) -> str:
         lines.append(f"commit: {result.commit}")
     elif result.written:
         lines.append(f"wrote {len(result.written)} label files (not committed)")
-    return "\n".join(lines) + "\n"
+    # every line: names shown escaped, no line starting a workflow command
+    return "\n".join(sanitize.text(line) for line in lines) + "\n"
 
 
 def markdown(result: PoolResult) -> str:
     """A pull-request description: what to judge, how, and what it costs."""
     plan = result.plan
-    batch = " ".join(plan.batch.replace("`", "'").split())  # a code span holds anything else
+    batch = sanitize.code_span(plan.batch)  # a code span: no escape works inside
     out = [
         f"## Judging batch `{batch}`",
         "",
         f"Pooled **{', '.join(md(s) for s in plan.systems)}** at depth **{plan.depth}** "
-        f"on {plan.date}.",
+        f"on {md(plan.date)}.",
         "",
         "| | documents |",
         "|---|---:|",
@@ -78,5 +80,8 @@ def markdown(result: PoolResult) -> str:
     ]
     if plan.batched:
         out += ["", "### Questions", "", "| question | to judge | union |", "|---|---:|---:|"]
-        out += [f"| `{q.qid}` | {len(q.docs)} | {q.union} |" for q in plan.batched]
-    return "\n".join(out) + "\n"
+        out += [
+            f"| `{sanitize.code_span(q.qid, table=True)}` | {len(q.docs)} | {q.union} |"
+            for q in plan.batched
+        ]
+    return sanitize.lines("\n".join(out) + "\n")

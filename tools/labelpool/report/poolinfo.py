@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from labelpool.report.markdown import escape_inline as md
+from labelpool.report import sanitize
+from labelpool.report.sanitize import markdown as md
 from labelpool.workflows.poolinfo import PoolInfo, SystemPool
 
 
@@ -79,11 +80,12 @@ def render_text(info: PoolInfo) -> str:
     out = [f"{info.questions} questions, {info.judged} judged"]
     if info.systems:
         out.append("pooled systems (questions of the judged ones; depths; dates):")
-        width = max(len(s.system) for s in info.systems)
-        for s in info.systems:
+        names = [sanitize.text(s.system) for s in info.systems]
+        width = max(len(name) for name in names)
+        for name, s in zip(names, info.systems, strict=True):
             fair = "fair" if s.fair else "not fair"
             out.append(
-                f"  {s.system:<{width}}  {s.questions}/{info.judged}  {_depths(s)}  "
+                f"  {name:<{width}}  {s.questions}/{info.judged}  {_depths(s)}  "
                 f"{_dates(s)}  [{fair} at k={info.k}]"
             )
     else:
@@ -94,7 +96,8 @@ def render_text(info: PoolInfo) -> str:
             f"(fair at k={info.k}: pooled at depth >= {info.k} on every judged question, "
             "so every document of its top k is judged)"
         )
-    return "\n".join(out) + "\n"
+    # every line: names shown escaped, no line starting a workflow command
+    return "\n".join(sanitize.text(line) for line in out) + "\n"
 
 
 def render_markdown(info: PoolInfo) -> str:
@@ -116,4 +119,4 @@ def render_markdown(info: PoolInfo) -> str:
             )
         out.append("")
     out += [f"- **{md(head)}**: {md(text)}" for head, text in _lines(info)]
-    return "\n".join(line if not line.startswith("::") else " " + line for line in out) + "\n"
+    return sanitize.lines("\n".join(out) + "\n")

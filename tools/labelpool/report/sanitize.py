@@ -12,8 +12,10 @@ functions before it reaches a terminal, a renderer or the CI runner:
   blanks before it looks for ``::``). :func:`lines` applies the same rule to every line of a
   finished rendering (a last guard against names joined into ``::``).
 * :func:`markdown`: :func:`text`, then ``\\ ` * _ [ ] | ~ # !`` backslash-escaped and
-  ``< > &`` as entities; every ``@`` becomes ``&#64;`` (no @mention), except in
-  :func:`measure_name`, where the ``@`` of ``R@10`` stays.
+  ``< > &`` as entities; an ``@`` that could start a mention becomes ``&#64;``; the one
+  exception is an ``@`` after a letter or digit, as in the measure names ``R@10`` and
+  ``nDCG@10`` (:func:`measure_name`) or a run at a revision (``dense@HEAD~1``): GitHub never
+  reads it as a mention.
 * :func:`code_span`: :func:`text` for the inside of a markdown code span (no escapes work
   there): backticks become ``'``; in a table cell ``|`` becomes ``\\|``.
 * :func:`csv_cell`: :func:`text`, and a leading ``'`` before a cell starting with
@@ -37,7 +39,8 @@ from typing import Any
 # overrides, the isolates, and the two Unicode line and paragraph separators.
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 _MD_BACKSLASHED = re.compile(r"([\\`*_\[\]|~#!])")
-_MEASURE_AT = re.compile(r"(?<=[A-Za-z0-9])&#64;(?=[0-9])")
+# an @ that could start a GitHub mention: not after an ASCII letter or digit
+_MENTION = re.compile(r"(?<![A-Za-z0-9])@")
 
 
 def _escape_char(match: re.Match[str]) -> str:
@@ -70,19 +73,21 @@ def lines(rendered: str) -> str:
 def _markdown_escape(s: str) -> str:
     s = s.replace("&", "&amp;")
     s = _MD_BACKSLASHED.sub(r"\\\1", s)
-    return s.replace("<", "&lt;").replace(">", "&gt;").replace("@", "&#64;")
+    s = s.replace("<", "&lt;").replace(">", "&gt;")
+    return _MENTION.sub("&#64;", s)
 
 
 def markdown(s: object) -> str:
     """``s`` as inline markdown text: :func:`text`, markdown specials escaped, no HTML, no
-    @mention, no table cell broken."""
+    @mention (an ``@`` after a letter or digit stays: ``R@10``, ``dense@HEAD~1``), no table
+    cell broken."""
     return _markdown_escape(text(s))
 
 
 def measure_name(s: object) -> str:
-    """A measure name (``R@10``, ``nDCG@10``) as inline markdown: :func:`markdown`, but an
-    ``@`` between a letter or digit and a digit stays (it cannot start a mention)."""
-    return _MEASURE_AT.sub("@", markdown(s))
+    """A measure name (``R@10``, ``nDCG@10``) as inline markdown: :func:`markdown`, whose one
+    exception is the ``@`` of a cut-off (after a letter or digit it cannot start a mention)."""
+    return markdown(s)
 
 
 def code_span(s: object, *, table: bool = False) -> str:

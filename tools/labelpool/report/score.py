@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +26,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from labelpool.report import sanitize
+from labelpool.report.console import plain
 from labelpool.scoring import SystemScore
 
 SIDES = ("raw", "judged_only", "optimistic")
@@ -97,7 +98,7 @@ def document(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> d
 
 
 def render_json(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> str:
-    return json.dumps(document(scores, view), indent=2, ensure_ascii=False) + "\n"
+    return sanitize.json_dumps(document(scores, view), indent=2) + "\n"
 
 
 def _measure_names(scores: Sequence[SystemScore]) -> list[str]:
@@ -120,7 +121,7 @@ def render_csv(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) ->
     writer.writerow(header)
     for s in scores:
         row: list[Any] = [
-            s.system,
+            sanitize.csv_cell(s.system),
             "all",
             len(s.qids),
             _num(s.unjudged_rate),
@@ -132,7 +133,13 @@ def render_csv(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) ->
         writer.writerow(row)
         if view.per_query:
             for i, q in enumerate(s.qids):
-                row = [s.system, str(q), 1, _num(s.unjudged[i]), ""]
+                row = [
+                    sanitize.csv_cell(s.system),
+                    sanitize.csv_cell(q),
+                    1,
+                    _num(s.unjudged[i]),
+                    "",
+                ]
                 for name in names:
                     values = s.per_query.get(name)
                     row += [_num(values[side][i]) if values else "" for side in SIDES]
@@ -194,21 +201,26 @@ def _per_question(s: SystemScore) -> tuple[list[str], list[list[str]]]:
 def render_markdown(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> str:
     header, rows = _rows(scores, view.high)
     lines = [
-        "| " + " | ".join(header) + " |",
+        "| " + " | ".join(sanitize.measure_name(cell) for cell in header) + " |",
         "|" + "|".join("---" if i < 1 or i == 3 else "---:" for i in range(len(header))) + "|",
     ]
-    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(sanitize.markdown(cell) for cell in row) + " |" for row in rows]
     lines += ["", LEGEND]
     if view.labels_commit:
-        lines.append(f"Labels at commit `{view.labels_commit}`{_dirty(view)}.")
+        lines.append(f"Labels at commit `{sanitize.code_span(view.labels_commit)}`{_dirty(view)}.")
     if view.per_query:
         for s in scores:
             names, per_question = _per_question(s)
-            lines += ["", f"### {s.system}", ""]
-            lines.append("| qid | unjudged | " + " | ".join(names) + " |")
+            lines += ["", f"### {sanitize.markdown(s.system)}", ""]
+            lines.append(
+                "| qid | unjudged | " + " | ".join(sanitize.measure_name(n) for n in names) + " |"
+            )
             lines.append("|---|---:|" + "---:|" * len(names))
-            lines += ["| " + " | ".join(row) + " |" for row in per_question]
-    return "\n".join(lines) + "\n"
+            lines += [
+                "| " + " | ".join(sanitize.markdown(cell) for cell in row) + " |"
+                for row in per_question
+            ]
+    return sanitize.lines("\n".join(lines) + "\n")
 
 
 def render_table(
@@ -218,24 +230,24 @@ def render_table(
     header, rows = _rows(scores, view.high)
     table = Table(title="labelpool score")
     for i, name in enumerate(header):
-        table.add_column(name, justify="left" if i in (0, 3) else "right", no_wrap=True)
+        table.add_column(plain(name), justify="left" if i in (0, 3) else "right", no_wrap=True)
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(plain(cell) for cell in row))
     # no terminal width given (output to a file or a pipe): never wrap a row
     console = Console(file=io.StringIO(), width=width or 100_000, color_system=None)
     console.print(table)
     console.print(LEGEND, soft_wrap=width is None)
     if view.labels_commit:
-        console.print(f"labels at commit {view.labels_commit}{_dirty(view)}")
+        console.print(plain(f"labels at commit {view.labels_commit}{_dirty(view)}"))
     if view.per_query:
         for s in scores:
             names, per_question = _per_question(s)
-            detail = Table(title=f"{s.system}: per question (raw)")
+            detail = Table(title=plain(f"{sanitize.text(s.system)}: per question (raw)"))
             for col in ("qid", "unjudged", *names):
-                detail.add_column(col, justify="left" if col == "qid" else "right")
+                detail.add_column(plain(col), justify="left" if col == "qid" else "right")
             for row in per_question:
-                detail.add_row(*row)
+                detail.add_row(*(plain(cell) for cell in row))
             console.print(detail)
     out = console.file
     assert isinstance(out, io.StringIO)
-    return "".join(line.rstrip() + "\n" for line in out.getvalue().splitlines())
+    return sanitize.lines("".join(line.rstrip() + "\n" for line in out.getvalue().splitlines()))
