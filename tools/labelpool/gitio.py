@@ -617,3 +617,19 @@ def stream(cwd: Path, *args: str) -> Iterator[Iterator[bytes]]:
             err.seek(0)
             message = err.read().decode("utf-8", "replace").strip()
             raise GitError(f"git {' '.join(args)}: {message}")
+
+
+def renamed_into(cwd: Path, old: str, new: str) -> set[str]:
+    """Paths (from the top level) that ``git diff -M old new`` finds renamed or copied."""
+    out = git(cwd, "diff", "--no-ext-diff", "-M", "--name-status", "-z", "--no-relative", old, new)
+    fields = out.split(b"\x00")
+    found: set[str] = set()
+    i = 0
+    while i < len(fields) and fields[i]:
+        status = fields[i][:1]
+        if status in (b"R", b"C"):
+            found.add(fields[i + 2].decode("utf-8", "surrogateescape"))
+            i += 3
+        else:
+            i += 2
+    return found

@@ -3,15 +3,20 @@
 Each label file holding a ``pending:`` block is read (round trip), checked against the label
 schema, and its entries become :class:`~labelpool.workflows.merge_fold.Decision`s (a verdict
 to fold, attributed to its judge) or :class:`Unresolved` entries (still pending, with why).
-The judge of a verdict line is its author in ``git blame`` (honouring
-``.git-blame-ignore-revs``); a line not committed yet is the current git user's; an empty
-verdict the oracle fills is the oracle's.
+The judge of a verdict line is the author of the commit that last changed it, as ``git blame``
+names it (honouring ``.git-blame-ignore-revs``), with that commit's ``Co-authored-by:``
+trailers as co-authors (de-duplicated by email, sorted): a GitHub suggestion accepted by
+someone else keeps the reviewer who wrote it. Every verdict line of every file is attributed
+by one ``git log -p`` walk (:mod:`labelpool.workflows.attribution`, where the files that fall
+back to ``git blame`` are listed). A line not committed yet is the current git user's; an
+empty verdict the oracle fills is the oracle's. A shallow clone is refused first
+(:func:`refuse_shallow`): it cannot say who wrote a line.
 """
 
 from __future__ import annotations
 
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -21,6 +26,7 @@ from labelpool import gitio, labelset, schemas, yamlfile
 from labelpool.config import Config
 from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf
 from labelpool.oracle import ORACLE_EMAIL, ORACLE_NAME, Oracle
+from labelpool.workflows import attribution
 from labelpool.workflows.merge_fold import Decision, Judge, MergeError
 
 OracleMissing = Literal["pending", "irrelevant"]
@@ -88,37 +94,53 @@ def _check_label(cfg: Config, path: Path) -> None:
         raise MergeError(str(exc)) from None
 
 
-def judges_by_line(cfg: Config, path: Path, me: Judge) -> Callable[[int], Judge]:
-    if gitio.toplevel(cfg.root) is None:
-        return lambda line: me
-    try:
-        rel = str(path.relative_to(cfg.root))
-    except ValueError:  # outside the repository: nothing of it is committed
-        return lambda line: me
-    try:
-        lines = gitio.blame(cfg.root, rel)
-    except gitio.GitError as exc:
-        if gitio.head_commit(cfg.root) is None:  # no commit yet: nothing is committed
-            return lambda line: me
-        try:
-            gitio.git(cfg.root, "ls-files", "--error-unmatch", "--", rel)
-        except gitio.GitError:  # an untracked file: nothing of it is committed
-            return lambda line: me
-        # a tracked file blame cannot read (a bad .git-blame-ignore-revs): never guess judges
-        top = gitio.toplevel(cfg.root)
-        hint = ""
-        if top is not None and gitio.ignore_revs_file(top) is not None:
-            hint = f" (check {gitio.BLAME_IGNORE_FILE}: every line a commit of this repository)"
-        raise MergeError(f"cannot tell who wrote its verdicts: {exc}{hint}", path=path) from None
-    by_line = {b.line: b.info for b in lines}
+def refuse_shallow(root: Path) -> None:
+    """Refuse a shallow clone (exit 1, nothing written): ``merge`` calls this first."""
+    attribution.refuse_if_shallow(root, MergeError)
 
-    def judge(line: int) -> Judge:
-        info = by_line.get(line)
-        if info is None or info.uncommitted:
-            return me
-        return Judge(info.author, info.author_mail)
 
-    return judge
+Judges = dict[Path, dict[int, Judge]]
+
+
+def judges(cfg: Config, wanted: dict[Path, list[int]], me: Judge) -> Judges:
+    """The judge of each verdict line in ``wanted`` (path -> line numbers); lines missing from
+    the answer are the current user's (``me``)."""
+    top = gitio.toplevel(cfg.root)
+    if top is None or not wanted:
+        return {}
+    top = top.resolve()
+    rel: dict[str, Path] = {}
+    for path in wanted:
+        full = path.parent.resolve() / path.name
+        if full.is_relative_to(top):  # outside the repository: nothing of it is committed
+            rel[full.relative_to(top).as_posix()] = path
+    if not rel:
+        return {}
+    labels = cfg.labels_dir.resolve()
+    under = labels.relative_to(top).as_posix() if labels.is_relative_to(top) else ""
+    found = attribution.attribute(
+        top, "" if under == "." else under, {r: wanted[p] for r, p in rel.items()}
+    )
+    out: Judges = {}
+    for r, path in rel.items():
+        exc = found.unreadable.get(r)
+        if exc is not None:
+            try:
+                gitio.git(cfg.root, "ls-files", "--error-unmatch", "--", str(path))
+            except gitio.GitError:  # an untracked file: nothing of it is committed
+                continue
+            # a tracked file blame cannot read (a bad .git-blame-ignore-revs): never guess
+            hint = ""
+            if gitio.ignore_revs_file(top) is not None:
+                hint = f" (check {gitio.BLAME_IGNORE_FILE}: every line a commit of this repository)"
+            raise MergeError(
+                f"cannot tell who wrote its verdicts: {exc}{hint}", path=path
+            ) from None
+        out[path] = {
+            n: Judge(a.name, a.email, co_authors=a.co_authors)
+            for n, a in found.lines.get(r, {}).items()
+        }
+    return out
 
 
 def collect(
@@ -131,8 +153,6 @@ def collect(
     """Every pending entry of the repository: decisions to fold (with their judge) and the
     entries that stay pending."""
     files: list[_File] = []
-    decisions: list[Decision] = []
-    unresolved: list[Unresolved] = []
     for path in labelset.label_files(cfg.labels_dir):
         if not _has_pending(path):
             continue
@@ -146,10 +166,18 @@ def collect(
             continue
         if cache is not None:
             cache[path] = (data, text, batches)
-        qid = str(data.get("id"))
-        files.append(_File(path, qid, tuple(batches)))
-        judge_of: Callable[[int], Judge] | None = None
-        for b in batches:
+        files.append(_File(path, str(data.get("id")), tuple(batches)))
+    wanted = {
+        f.path: [e.line for b in f.batches for e in b.entries if e.verdict is not None]
+        for f in files
+    }
+    by_line = judges(cfg, {p: ls for p, ls in wanted.items() if ls}, me)
+    decisions: list[Decision] = []
+    unresolved: list[Unresolved] = []
+    for f in files:
+        path, qid = f.path, f.qid
+        judge_of = by_line.get(path, {})
+        for b in f.batches:
             for e in b.entries:
                 missing = False
                 if e.verdict is None:
@@ -174,9 +202,7 @@ def collect(
                         )
                     )
                     continue
-                if judge_of is None:
-                    judge_of = judges_by_line(cfg, path, me)
-                judge = judge_of(e.line)
+                judge = judge_of.get(e.line, me)
                 v = e.verdict
                 if isinstance(v, DuplicateOf):
                     decisions.append(
