@@ -47,6 +47,9 @@ _MODULES = {
     "pool_report": "labelpool.report.pool",
     "poolinfo_report": "labelpool.report.poolinfo",
     "score_report": "labelpool.report.score",
+    "trec_eval": "labelpool.scoring.trec_eval",
+    "trec_eval_report": "labelpool.report.trec_eval",
+    "trec_eval_workflow": "labelpool.workflows.trec_eval",
 }
 
 __all__ = [
@@ -79,6 +82,9 @@ __all__ = [
     "runs",
     "score_report",
     "score_workflow",
+    "trec_eval",
+    "trec_eval_report",
+    "trec_eval_workflow",
     "validate_workflow",
 ]
 
@@ -94,8 +100,9 @@ if TYPE_CHECKING:
     from labelpool.report import pool as pool_report
     from labelpool.report import poolinfo as poolinfo_report
     from labelpool.report import score as score_report
+    from labelpool.report import trec_eval as trec_eval_report
     from labelpool.rules import registry as rule_registry
-    from labelpool.scoring import measures
+    from labelpool.scoring import measures, trec_eval
     from labelpool.workflows import bias as bias_workflow
     from labelpool.workflows import check as check_workflow
     from labelpool.workflows import compare as compare_workflow
@@ -110,6 +117,7 @@ if TYPE_CHECKING:
     from labelpool.workflows import poolinfo as poolinfo_workflow
     from labelpool.workflows import provenance as provenance_workflow
     from labelpool.workflows import score as score_workflow
+    from labelpool.workflows import trec_eval as trec_eval_workflow
     from labelpool.workflows import validate as validate_workflow
 else:
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from labelpool.cli import _lazy
+from labelpool.cli import _lazy, score_trec_eval
 from labelpool.cli._common import (
     CutoffOption,
     MeasuresOption,
@@ -26,7 +26,7 @@ from labelpool.cli._common import (
     warn,
 )
 
-FORMATS = ("table", "json", "csv", "markdown")
+FORMATS = ("table", "json", "csv", "markdown", "trec_eval")
 PROGRESS_AFTER = 1.0  # seconds: shorter jobs show no progress bar
 
 
@@ -44,7 +44,19 @@ def score(
     per_query: Annotated[
         bool, typer.Option("--per-query", help="Also show every question.")
     ] = False,
-    fmt: Annotated[str, typer.Option("--format", help="table, json, csv or markdown.")] = "table",
+    fmt: Annotated[
+        str, typer.Option("--format", help="table, json, csv, markdown or trec_eval.")
+    ] = "table",
+    complete: Annotated[
+        bool,
+        typer.Option("--complete", help="trec_eval -c: a missing question is an empty ranking."),
+    ] = False,
+    max_depth: Annotated[
+        int | None, typer.Option("--max-depth", help="trec_eval -M: only the first N documents.")
+    ] = None,
+    judged_only: Annotated[
+        bool, typer.Option("--judged-only", help="trec_eval -J: unjudged documents dropped.")
+    ] = False,
     name: Annotated[
         list[str] | None,
         typer.Option("--name", help="System name for each run, in order (default: file name)."),
@@ -60,12 +72,18 @@ def score(
         usage_error(f"--relevance-level must be at least 1 (got {relevance_level})")
     check_cutoff("--k", k)
     check_cutoff("--relevance-level", relevance_level)
+    score_trec_eval.check_trec_only(fmt, complete, max_depth, judged_only)
     names = list(name or [])
     if names and len(names) != len(runs):
         usage_error(
             f"--name given {len(names)} time(s) for {len(runs)} run(s); "
             "give one name per run, in order"
         )
+    if fmt == "trec_eval":
+        score_trec_eval.run(
+            runs, measure, relevance_level, per_query, complete, max_depth, judged_only, names, repo
+        )
+        return
     chosen = parse_measures(measure or list(_lazy.measures.DEFAULT))
     check_measure_cutoffs(chosen, k)
     cfg = load_config(repo)
