@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import tomllib
 import yaml
 
-from labelpool import config
+from labelpool import __version__, config
 from labelpool.cli import main
+from labelpool.report.sanitize import text as safe
 
 PACKAGE_DATA = Path(__file__).resolve().parents[2] / "tools" / "labelpool" / "data"
 
@@ -42,10 +44,10 @@ def test_init_scaffolds_a_repository(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert schema.read_bytes() == packaged.read_bytes()
         assert json.loads(schema.read_text(encoding="utf-8"))["type"] == "object"
     workflow = target / ".github" / "workflows" / "labels.yml"
-    if (PACKAGE_DATA / "workflow.yml").is_file():
-        assert workflow.read_bytes() == (PACKAGE_DATA / "workflow.yml").read_bytes()
-    else:
-        assert not workflow.exists()
+    template = (PACKAGE_DATA / "workflow.yml").read_text(encoding="utf-8")
+    assert workflow.read_text(encoding="utf-8") == template.replace(
+        '"@LABELPOOL_SOURCE@"', f'"labelpool=={__version__}"'
+    )
     assert f"created {target / 'pyproject.toml'}" in out
 
 
@@ -100,3 +102,75 @@ def test_initialised_repository_works_end_to_end(
         check=True,
     )
     assert attr.stdout.strip().endswith("eol: lf")
+
+
+def _install_step(workflow: Path) -> dict[str, object]:
+    data = yaml.safe_load(workflow.read_text(encoding="utf-8"))
+    (step,) = [s for s in data["jobs"]["labels"]["steps"] if "pip install" in s.get("run", "")]
+    assert isinstance(step, dict)
+    return step
+
+
+def test_init_default_source_is_this_version_and_warns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "r"
+    assert main(["init", str(target)]) == 0
+    err = capsys.readouterr().err
+    assert _install_step(target / ".github" / "workflows" / "labels.yml") == {
+        "name": "Install labelpool",
+        "env": {"LABELPOOL_SOURCE": f"labelpool=={__version__}"},
+        "run": 'python -m pip install "$LABELPOOL_SOURCE"',
+    }
+    assert err == (
+        f"warning: the CI workflow installs labelpool=={__version__} from PyPI, which assumes "
+        "the package is published under that name; if it is not, point it elsewhere with "
+        "--labelpool-source SPEC (or edit .github/workflows/labels.yml)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "labelpool @ git+https://github.com/example/labelpool@v0.2.0",
+        'labelpool[fast]>=0.2,<0.3; python_version >= "3.11"',
+        "labelpool==0.2.0 # pinned: it's 'ours'",
+        "https://example.invalid/labelpool-0.2.0-py3-none-any.whl",
+    ],
+)
+def test_init_labelpool_source_is_written_verbatim(
+    spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "r"
+    assert main(["init", str(target), "--labelpool-source", spec]) == 0
+    assert "warning" not in capsys.readouterr().err
+    workflow = target / ".github" / "workflows" / "labels.yml"
+    assert _install_step(workflow)["env"] == {"LABELPOOL_SOURCE": spec}
+    exe = Path(sys.executable).with_name("check-jsonschema")
+    proc = subprocess.run(
+        [str(exe), "--builtin-schema", "vendor.github-workflows", str(workflow)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("spec", "problem"),
+    [
+        ("", "is empty"),
+        ("labelpool\n  run: evil", "must be printable ASCII (no control character, no line break)"),
+        ("labelpool\u202e", "must be printable ASCII (no control character, no line break)"),
+        ("--index-url=https://evil.invalid labelpool", "must be a requirement, not a pip option"),
+        ("labelpool==${{ github.head_ref }}", "must not hold a GitHub expression (${{ ... }})"),
+    ],
+)
+def test_init_refuses_a_source_the_workflow_cannot_hold(
+    spec: str, problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "r"
+    assert main(["init", str(target), "--labelpool-source", spec]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: --labelpool-source {problem}: {safe(repr(spec))}\n"
+    assert not target.exists()

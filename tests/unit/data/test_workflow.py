@@ -117,11 +117,31 @@ def test_runs_the_hooks_validation_and_diff(path: Path) -> None:
             assert "::stop-commands::" in step["run"]
 
 
-def test_repo_installs_itself_and_template_installs_from_pypi() -> None:
+def test_repo_installs_itself_and_template_installs_its_source() -> None:
     repo = "\n".join(s.get("run", "") for s in steps(load(WORKFLOW)))
-    template = "\n".join(s.get("run", "") for s in steps(load(TEMPLATE)))
     assert "pip install -e" in repo
-    assert re.search(r"pip install labelpool\b", template) and "pip install -e" not in template
+    (install,) = [s for s in steps(load(TEMPLATE)) if "pip install" in s.get("run", "")]
+    assert install["run"] == 'python -m pip install "$LABELPOOL_SOURCE"'
+    assert install["env"] == {"LABELPOOL_SOURCE": "@LABELPOOL_SOURCE@"}  # init replaces it
+
+
+PINS = {
+    "actions/checkout": "3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1",
+    "actions/setup-python": "5fda3b95a4ea91299a34e894583c3862153e4b97 # v7.0.0",
+}
+
+
+@BOTH
+def test_actions_pinned_by_commit_id_with_the_version(path: Path) -> None:
+    uses = re.findall(r"^\s*-?\s*uses:\s*(\S+)@(.*)$", path.read_text(encoding="utf-8"), re.M)
+    assert {action for action, _ in uses} == set(PINS)
+    for action, ref in uses:
+        assert ref == PINS[action]
+        assert re.fullmatch(r"[0-9a-f]{40} # v\d+\.\d+\.\d+", ref)
+    # the parsed value is the bare commit id (the version is a YAML comment)
+    for step in steps(load(path)):
+        if "uses" in step:
+            assert re.fullmatch(r"actions/[a-z-]+@[0-9a-f]{40}", step["uses"])
 
 
 def test_pre_commit_hook_checks_both_files() -> None:
@@ -171,6 +191,47 @@ def test_diff_step_script_runs_with_and_without_runs(tmp_path: Path) -> None:
     text = summary.read_text(encoding="utf-8")
     assert "| bm25 | nDCG@10 |" in text
     assert proc.stdout.startswith("::stop-commands::")
+
+
+@BOTH
+def test_diff_step_exits_0_beside_a_readme_a_script_and_a_folder(
+    path: Path, tmp_path: Path
+) -> None:
+    """runs/ holding a README, .gitkeep, a script and a subfolder: the summary step exits 0
+    and scores the one run. 0.1.0: exit 1, `error: 'runs/sub' is not a commit in this
+    repository` (the subfolder, a positional word after `--scores runs/*`, was read as REV2).
+    """
+    from history_scenario import build
+
+    s = build(tmp_path)
+    script = next(st["run"] for st in steps(load(path)) if "labelpool diff" in st.get("run", ""))
+    subprocess.run(
+        ["git", "update-ref", "refs/remotes/origin/base", s.batch1], cwd=s.repo, check=True
+    )
+    runs = s.repo / "runs"
+    (runs / "README.md").write_text("# runs\n", encoding="utf-8")
+    (runs / ".gitkeep").write_text("", encoding="utf-8")
+    (runs / "make_runs.sh").write_text("#!/bin/sh\n", encoding="utf-8")
+    (runs / "sub").mkdir()
+    (runs / "sub" / "old.trec").write_text("q1 Q0 doc-a 1 1.0 old\n", encoding="utf-8")
+    (runs / "bm25.trec").write_text("q1 Q0 doc-a 1 1.0 bm25\n", encoding="utf-8")
+    summary = tmp_path / "summary.md"
+    proc = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+        cwd=s.repo,
+        env={**_env(), "BASE": "base", "GITHUB_STEP_SUMMARY": str(summary)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "warning: runs/README.md: not a run file (by its name), left out of --scores",
+        "warning: runs/make_runs.sh: not a run file (by its name), left out of --scores",
+        "warning: runs/sub: a folder, not a run file; left out of --scores",
+    ]
+    text = summary.read_text(encoding="utf-8")
+    assert "| bm25 | nDCG@10 |" in text and "old" not in text
 
 
 def _env() -> dict[str, str]:

@@ -71,7 +71,8 @@ def diff(
 
 def _split(revs: list[str], scores: list[str] | None) -> tuple[str, str | None, list[str]]:
     """REV, REV2 and the runs, from the positional words (a shell expands ``--scores runs/*``
-    into one option value and many positional words: the existing files among them are runs)."""
+    into one option value and many positional words: the existing files among them are runs;
+    with ``--scores``, a folder among them is left out with a warning, never read as REV2)."""
     if not revs:
         usage_error("missing REV (the revision to compare with)")
     rev, rest = revs[0], revs[1:]
@@ -80,6 +81,9 @@ def _split(revs: list[str], scores: list[str] | None) -> tuple[str, str | None, 
     rev2: str | None = None
     words = [(w, True) for w in given] + [(w, False) for w in rest]
     for word, from_option in words:
+        if given and Path(word).is_dir():  # `--scores runs/*` also expands runs/'s folders
+            warn(f"{word}: a folder, not a run file; left out of --scores")
+            continue
         is_file = Path(word).is_file()
         if not from_option and not (given and is_file):
             if rev2 is not None:

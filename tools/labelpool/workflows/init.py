@@ -1,12 +1,19 @@
-"""``labelpool init DIR``: scaffold a label repository; never overwrites a file."""
+"""``labelpool init DIR``: scaffold a label repository; never overwrites a file.
+
+The CI workflow it writes installs labelpool with ``pip install "$LABELPOOL_SOURCE"``, the pip
+requirement given as ``--labelpool-source`` written verbatim (a YAML double-quoted string) in
+place of the template's ``"@LABELPOOL_SOURCE@"``; the default is ``labelpool==<this version>``,
+which assumes the package is published under that name.
+"""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from labelpool import atomic
+from labelpool import __version__, atomic
 from labelpool.errors import UsageError
 
 
@@ -15,11 +22,21 @@ class InitRefused(UsageError):
     cannot be written there): exit 2."""
 
 
+class SourceRefused(UsageError):
+    """``--labelpool-source`` is not one pip requirement the workflow can hold: exit 2."""
+
+
 @dataclass(frozen=True)
 class InitResult:
     created: tuple[Path, ...]
     skipped: tuple[Path, ...]  # existed already: left as they were
     missing_templates: tuple[str, ...]  # templates this installation does not ship
+    labelpool_source: str  # the pip requirement the workflow installs
+    default_source: bool  # labelpool_source is DEFAULT_SOURCE (not given)
+
+
+DEFAULT_SOURCE = f"labelpool=={__version__}"
+SOURCE_PLACEHOLDER = '"@LABELPOOL_SOURCE@"'  # in workflow.yml: a YAML string, replaced whole
 
 
 # target path (relative) -> packaged template name under labelpool/data
@@ -42,16 +59,53 @@ def _template(name: str) -> str | None:
         return None
 
 
-def scaffold(target: Path, *, force: bool = False) -> InitResult:
+def check_source(spec: str) -> str:
+    """``spec`` if it can stand in the workflow as one pip requirement, else
+    :class:`SourceRefused`: printable ASCII, not empty, not an option (``-...``), no GitHub
+    expression (``${{``)."""
+    problem = None
+    if not spec.strip():
+        problem = "is empty"
+    elif not all(" " <= ch <= "~" for ch in spec):
+        problem = "must be printable ASCII (no control character, no line break)"
+    elif spec.lstrip().startswith("-"):
+        problem = "must be a requirement, not a pip option"
+    elif "${{" in spec:
+        problem = "must not hold a GitHub expression (${{ ... }})"
+    if problem is not None:
+        raise SourceRefused(f"--labelpool-source {problem}: {spec!r}")
+    return spec
+
+
+def workflow_text(template: str, source: str) -> str:
+    """The workflow template with its install step pointed at ``source`` (a pip requirement,
+    written as a YAML double-quoted string: JSON's escapes are YAML's)."""
+    return template.replace(SOURCE_PLACEHOLDER, json.dumps(check_source(source)))
+
+
+def scaffold(
+    target: Path, *, force: bool = False, labelpool_source: str | None = None
+) -> InitResult:
     """Create the files of a new label repository in ``target``; a file that cannot be
-    written is :class:`InitRefused` naming it."""
+    written is :class:`InitRefused` naming it; ``labelpool_source``: the pip requirement the
+    CI workflow installs (default :data:`DEFAULT_SOURCE`)."""
+    source = check_source(DEFAULT_SOURCE if labelpool_source is None else labelpool_source)
     try:
-        return _scaffold(target, force)
+        created, skipped, missing = _scaffold(target, force, source)
     except OSError as exc:
         raise InitRefused(str(exc.strerror or exc), path=exc.filename or target) from None
+    return InitResult(
+        created,
+        skipped,
+        tuple(m for m in missing if m not in OPTIONAL),
+        labelpool_source=source,
+        default_source=labelpool_source is None,
+    )
 
 
-def _scaffold(target: Path, force: bool) -> InitResult:
+def _scaffold(
+    target: Path, force: bool, source: str
+) -> tuple[tuple[Path, ...], tuple[Path, ...], list[str]]:
     if target.exists() and not target.is_dir():
         raise InitRefused("exists and is not a folder", path=target)
     if target.is_dir() and any(target.iterdir()) and not force:
@@ -70,7 +124,7 @@ def _scaffold(target: Path, force: bool) -> InitResult:
         if text is None:
             missing.append(name)
             continue
-        files.append((rel, text))
+        files.append((rel, workflow_text(text, source) if name == "workflow.yml" else text))
     files.extend((rel, "") for rel in KEEP)
     for rel, text in files:
         path = target / rel
@@ -84,6 +138,4 @@ def _scaffold(target: Path, force: bool) -> InitResult:
             skipped.append(path)
             continue
         created.append(path)
-    return InitResult(
-        tuple(created), tuple(skipped), tuple(m for m in missing if m not in OPTIONAL)
-    )
+    return tuple(created), tuple(skipped), missing
