@@ -1,5 +1,9 @@
 """Render a :class:`~labelpool.workflows.history.QuestionHistory` as text or JSON.
 
+Text names a commit's author with its co-authors, ``Alice <a@x> (with Bob <b@x>, Carol
+<c@x>)``; every name, id and text from the repository passes :func:`labelpool.report.sanitize.text`
+(JSON is written by :func:`~labelpool.report.sanitize.json_dumps`, ASCII only).
+
 JSON shape (stable; keys are only ever added)::
 
     {"question": ID, "text": STR, "path": STR,
@@ -12,7 +16,8 @@ JSON shape (stable; keys are only ever added)::
                     "before_question_edit": BOOL,
                     "decided_by": CHANGE | null,      # filled the pending verdict set_by merged
                     "batch": BATCH_ID | null}]}       # the batch set_by merged it from
-    COMMIT = {"commit", "author", "author_mail", "date", "subject", "uncommitted"}
+    COMMIT = {"commit", "author", "author_mail", "date", "subject", "uncommitted",
+              "co_authors": [{"name", "email"}, ...]}  # its Co-authored-by trailers
     STATE  = {"kind", "verdict", "grade", "class", "batch", "proposed"}
              # kind: relevant | class-member | irrelevant | pending | pooled-unjudged
     CHANGE = {"commit": COMMIT, "before": STATE | null, "after": STATE | null}
@@ -24,10 +29,14 @@ from __future__ import annotations
 from typing import Any
 
 from labelpool.gitio import CommitInfo
+from labelpool.report.sanitize import text as safe
+from labelpool.workflows.attribution import CoAuthors
 from labelpool.workflows.history import Change, DocState, LineBlame, QuestionHistory
 
+CoAuthorsOf = dict[str, CoAuthors]
 
-def commit_json(info: CommitInfo) -> dict[str, Any]:
+
+def commit_json(info: CommitInfo, co_authors: CoAuthorsOf | None = None) -> dict[str, Any]:
     return {
         "commit": info.commit,
         "author": info.author,
@@ -35,6 +44,7 @@ def commit_json(info: CommitInfo) -> dict[str, Any]:
         "date": info.author_date,
         "subject": info.subject,
         "uncommitted": info.uncommitted,
+        "co_authors": [{"name": n, "email": e} for n, e in (co_authors or {}).get(info.commit, ())],
     }
 
 
@@ -51,39 +61,40 @@ def state_json(state: DocState | None) -> dict[str, Any] | None:
     }
 
 
-def change_json(change: Change | None) -> dict[str, Any] | None:
+def change_json(change: Change | None, co: CoAuthorsOf | None = None) -> dict[str, Any] | None:
     if change is None:
         return None
     return {
-        "commit": commit_json(change.info),
+        "commit": commit_json(change.info, co),
         "before": state_json(change.before),
         "after": state_json(change.after),
     }
 
 
-def line_json(line: LineBlame | None) -> dict[str, Any] | None:
+def line_json(line: LineBlame | None, co: CoAuthorsOf | None = None) -> dict[str, Any] | None:
     if line is None:
         return None
-    return {"field": line.field, "line": line.line, "commit": commit_json(line.info)}
+    return {"field": line.field, "line": line.line, "commit": commit_json(line.info, co)}
 
 
 def to_json(h: QuestionHistory) -> dict[str, Any]:
+    co = h.co_authors
     return {
         "question": h.question,
         "text": h.text,
         "path": h.path,
-        "created": None if h.created is None else commit_json(h.created),
-        "text_changed": None if h.text_changed is None else commit_json(h.text_changed),
-        "question_line": line_json(h.question_line),
+        "created": None if h.created is None else commit_json(h.created, co),
+        "text_changed": None if h.text_changed is None else commit_json(h.text_changed, co),
+        "question_line": line_json(h.question_line, co),
         "judgments": [
             {
                 "doc": j.doc,
                 "current": state_json(j.current),
-                "set_by": change_json(j.set_by),
-                "earlier": [change_json(c) for c in j.earlier],
-                "lines": [line_json(ln) for ln in j.lines],
+                "set_by": change_json(j.set_by, co),
+                "earlier": [change_json(c, co) for c in j.earlier],
+                "lines": [line_json(ln, co) for ln in j.lines],
                 "before_question_edit": j.before_question_edit,
-                "decided_by": change_json(j.decided_by),
+                "decided_by": change_json(j.decided_by, co),
                 "batch": j.batch,
             }
             for j in h.judgments
@@ -91,35 +102,43 @@ def to_json(h: QuestionHistory) -> dict[str, Any]:
     }
 
 
-def _who(info: CommitInfo) -> str:
+def _ident(name: str, mail: str) -> str:
+    return safe(name) + (f" <{safe(mail)}>" if mail else "")
+
+
+def _who(info: CommitInfo, co: CoAuthorsOf) -> str:
     if info.uncommitted:
         return "uncommitted (working tree)"
-    mail = f" <{info.author_mail}>" if info.author_mail else ""
-    return f"{info.author}{mail}, {info.author_date}, {info.commit[:10]} {info.subject!r}"
+    who = _ident(info.author, info.author_mail)
+    with_ = co.get(info.commit, ())
+    if with_:
+        who += f" (with {', '.join(_ident(n, e) for n, e in with_)})"
+    return f"{who}, {safe(info.author_date)}, {info.commit[:10]} {info.subject!r}"
 
 
 def render_text(h: QuestionHistory) -> str:
-    out = [f"{h.question}: {h.text}", f"  file: {h.path}"]
+    co = h.co_authors
+    out = [f"{safe(h.question)}: {safe(h.text)}", f"  file: {safe(h.path)}"]
     if h.created is not None:
-        out.append(f"  created by {_who(h.created)}")
+        out.append(f"  created by {_who(h.created, co)}")
     if h.text_changed is not None:
-        out.append(f"  question text last edited by {_who(h.text_changed)}")
+        out.append(f"  question text last edited by {_who(h.text_changed, co)}")
     for j in h.judgments:
         now = "no judgment any more" if j.current is None else j.current.describe()
         out.append("")
-        out.append(f"{j.doc}: {now}")
+        out.append(f"{safe(j.doc)}: {safe(now)}")
         if j.set_by is not None:
             verb = "removed" if j.current is None else "set"
-            out.append(f"  {verb} by {_who(j.set_by.info)}")
+            out.append(f"  {verb} by {_who(j.set_by.info, co)}")
         if j.batch is not None:
-            out.append(f"  from batch {j.batch}")
+            out.append(f"  from batch {safe(j.batch)}")
         if j.decided_by is not None:
-            out.append(f"  verdict filled in by {_who(j.decided_by.info)}")
+            out.append(f"  verdict filled in by {_who(j.decided_by.info, co)}")
         for line in j.lines:
-            out.append(f"  line {line.line} ({line.field}): {_who(line.info)}")
+            out.append(f"  line {line.line} ({line.field}): {_who(line.info, co)}")
         for change in reversed(j.earlier):
             was = "nothing" if change.after is None else change.after.describe()
-            out.append(f"  earlier: {was}, by {_who(change.info)}")
+            out.append(f"  earlier: {safe(was)}, by {_who(change.info, co)}")
         if j.before_question_edit:
             out.append(
                 "  ! judged before the question's text was last edited: "

@@ -13,17 +13,22 @@ Two sources, each answering what the other cannot:
 
 Merge commits are skipped by the walk (a merge's changes are the changes of the commits it
 merges); a conflict resolved inside a merge commit is attributed to nobody.
+
+Every commit named keeps its ``Co-authored-by:`` trailers as co-authors
+(:mod:`labelpool.workflows.attribution`: a GitHub suggestion accepted by someone else names
+the reviewer who wrote it). A shallow clone is refused: it cannot say who wrote a line.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from labelpool import gitio
 from labelpool.config import Config
 from labelpool.errors import InputError
 from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf, Label
+from labelpool.workflows import attribution
 from labelpool.workflows.revisions import (
     ID_PATTERN,
     GitPlace,
@@ -159,6 +164,8 @@ class QuestionHistory:
     question_line: LineBlame | None  # blame of the ``question:`` line
     created: gitio.CommitInfo | None
     judgments: tuple[Judgment, ...]
+    # commit -> its co-authors ((name, email), sorted; see attribution): every commit named
+    co_authors: dict[str, attribution.CoAuthors] = field(default_factory=dict)
 
 
 class HistoryError(InputError):
@@ -173,6 +180,7 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
         place = git_place(cfg)
     except RevisionError as exc:
         raise HistoryError(str(exc)) from None
+    attribution.refuse_if_shallow(place.top, HistoryError)
     path = place.label_path(question)
     if not (place.top / path).is_file() and (place.top / (path[:-5] + ".yml")).is_file():
         path = path[:-5] + ".yml"
@@ -266,6 +274,10 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
                 decided_by=decided,
             )
         )
+    named = {info.commit for info, _, _ in steps} | {
+        line.info.commit for lines in blamed.values() for line in lines
+    }
+    authors = attribution.authors_of(place.top, named)
     return QuestionHistory(
         question=question,
         text=current.question,
@@ -274,6 +286,7 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
         question_line=next(iter(blamed.get("\0question", ())), None),
         created=created,
         judgments=tuple(judgments),
+        co_authors={c: a.co_authors for c, a in authors.items() if a.co_authors},
     )
 
 
