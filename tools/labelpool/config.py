@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+import re2
 import tomllib
 
 from labelpool.errors import UsageError
@@ -39,6 +41,25 @@ class Config:
     alpha: float = 0.05
     max_file_bytes: int = 4 * 1024 * 1024
     max_depth: int = 32
+
+
+class PatternError(ValueError):
+    """RE2 refuses a pattern; the message is RE2's."""
+
+
+@lru_cache(maxsize=8)
+def compile_pattern(pattern: str) -> Any:
+    """``pattern`` compiled by RE2 (linear-time matching, no backreferences or lookaround);
+    :class:`PatternError` with RE2's message when RE2 refuses it. The result has ``match``
+    and ``groupindex`` like a ``re.Pattern``."""
+    options = re2.Options()
+    options.log_errors = False  # RE2 would print its own error line on stderr
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as exc:
+        detail = exc.args[0] if exc.args else exc
+        text = detail.decode("utf-8", "replace") if isinstance(detail, bytes) else str(detail)
+        raise PatternError(text) from None
 
 
 def find_root(start: Path) -> Path:
@@ -91,12 +112,18 @@ def load(repo: Path | None = None) -> Config:
         if not isinstance(pattern, str):
             raise ConfigError("[tool.labelpool] version_pattern must be a string", path=pyproject)
         try:
-            compiled = re.compile(pattern)
-        except re.error as exc:
-            raise ConfigError(f"version_pattern: {exc}", path=pyproject) from None
+            compiled = compile_pattern(pattern)
+        except PatternError as exc:
+            raise ConfigError(
+                f"[tool.labelpool] version_pattern: RE2 refuses {pattern!r}: {exc} (RE2 "
+                "syntax: no backreferences or lookaround)",
+                path=pyproject,
+            ) from None
         if not {"family", "version"} <= set(compiled.groupindex):
             raise ConfigError(
-                "version_pattern needs named groups (?P<family>) and (?P<version>)", path=pyproject
+                "[tool.labelpool] version_pattern needs named groups (?P<family>) and "
+                "(?P<version>)",
+                path=pyproject,
             )
     else:
         pattern = None

@@ -17,16 +17,15 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 
 import jsonschema
 
 from labelpool import schemas
-from labelpool.config import Config
+from labelpool.config import Config, compile_pattern
 from labelpool.errors import InputError
 from labelpool.yamlfile import YamlError, load_fast, load_roundtrip, node_position
 
@@ -124,12 +123,12 @@ class Versions:
     def _family(self, doc: str) -> tuple[str, int] | None:
         if self.pattern is None:
             return None
-        match = _compiled(self.pattern).match(doc)
+        match = compile_pattern(self.pattern).match(doc)
         if match is None:
             return None
-        try:
-            return match.group("family"), int(match.group("version"))
-        except (IndexError, ValueError):
+        try:  # a group that took no part in the match is None
+            return str(match.group("family")), int(match.group("version"))
+        except (IndexError, ValueError, TypeError):
             return None
 
     def direct(self, doc: str, known: frozenset[str] = frozenset()) -> set[str]:
@@ -182,11 +181,6 @@ class Versions:
                     seen.add(nxt)
                     todo.append(nxt)
         return False
-
-
-@lru_cache(maxsize=8)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
 
 
 def versions_from_mapping(

@@ -16,7 +16,7 @@ from labelpool import cache, schemas
 from labelpool.config import Config
 from labelpool.errors import InputError
 from labelpool.model import Label, label_from_data
-from labelpool.rules import lists
+from labelpool.rules import bounds, lists
 from labelpool.rules import schema as schema_rule
 from labelpool.rules.check import check_bytes
 from labelpool.rules.identity import stem_mismatch
@@ -146,9 +146,12 @@ def label_of(
         problem = "does not match the label schema"
     else:
         try:
-            return label_from_data(data)
+            label = label_from_data(data)
         except SHAPE_ERRORS as exc:
             problem = f"not a valid label ({exc})"
+        else:
+            _check_bounds(where, data, raw)
+            return label
     precise = first_problem(where, raw, schema_file, max_bytes=max_bytes, max_depth=max_depth)
     raise LabelSetError(f"{precise or f'{where}:1:1: {problem}'} ({_HINT})")
 
@@ -240,6 +243,7 @@ def _load_files(
             max_bytes=max_bytes,
             max_depth=max_depth,
         )
+        _check_bounds(str(path), data, None)
         if schema_file is not None:
             _check_meaning(path, label, schema_file, max_bytes, max_depth)
         if label.id in labels:
@@ -288,6 +292,20 @@ def _check_meaning(
         )
         if problem is not None:
             raise LabelSetError(f"{problem} ({_HINT})")
+
+
+def _check_bounds(where: str, data: Any, raw: bytes | None) -> None:
+    """Refuse a number over LP042's bounds (a grade over 1,000,000, a cut-off over
+    1,000,000,000) before anything turns the label into int64 arrays, whatever schema the
+    repository holds and whether or not the file went through ``validate``."""
+    found = bounds.first_violation(data)
+    if found is None:
+        return
+    keypath, message = found
+    if raw is None:
+        raw = _raw_or_none(Path(where))
+    line, col = locate(raw, keypath) if raw is not None else (1, 1)
+    raise LabelSetError(f"{bounds.RULE} {message} ({_HINT})", path=where, line=line, column=col)
 
 
 def _raw_or_none(path: Path) -> bytes | None:

@@ -11,7 +11,18 @@ from pathlib import Path
 from typing import Any
 
 from labelpool.findings import Finding
-from labelpool.rules import classes, identity, keys, lists, pending, pool, scalars, schema
+from labelpool.rules import (
+    bounds,
+    classes,
+    identity,
+    keys,
+    linebreaks,
+    lists,
+    pending,
+    pool,
+    scalars,
+    schema,
+)
 from labelpool.rules.view import ViewError, scan
 
 JUDGED_LISTS = ("judged_ids", "relevant_doc_ids")
@@ -53,10 +64,13 @@ class FileResult:
 
 def check_bytes(raw: bytes, schema_file: Path, *, max_bytes: int, max_depth: int) -> FileResult:
     """Every per-file rule on the bytes of one label file."""
+    breaks = linebreaks.check(raw) if len(raw) <= max_bytes else []
     try:  # the safety guard and the view in one pass over the YAML events
         safety, view = scan(raw, max_bytes=max_bytes, max_depth=max_depth)
     except ViewError as exc:
-        return FileResult(findings=[Finding("", exc.line, exc.col, "LP039", exc.message)])
+        found = [*breaks, Finding("", exc.line, exc.col, "LP039", exc.message)]
+        return FileResult(findings=sorted(found))
+    safety = sorted(safety + breaks) if breaks else safety
     if view is None:
         return FileResult(findings=safety)
     if not isinstance(view.data, dict):
@@ -71,10 +85,11 @@ def check_bytes(raw: bytes, schema_file: Path, *, max_bytes: int, max_depth: int
     if isinstance(qid, str):
         result.qid = qid
         result.qid_pos = view.pos(("id",))
-    found = scalars.check(view) + keys.check(view)
+    found = scalars.check(view) + keys.check(view) + bounds.check(view)
     schema_findings = schema.check(view, schema_file)
-    quoted = {(f.line, f.col) for f in found if f.rule == "LP021"}
-    found += [f for f in schema_findings if (f.line, f.col) not in quoted]
+    # LP021 (quote it) and LP042 (out of bounds) explain the schema's error at their place
+    explained = {(f.line, f.col) for f in found if f.rule in ("LP021", bounds.RULE)}
+    found += [f for f in schema_findings if (f.line, f.col) not in explained]
     if not schema_findings:
         found += identity.non_nfc(view) + lists.check(view) + classes.check(view)
         found += pool.check(view) + pending.check(view)

@@ -8,7 +8,7 @@ from labelpool.findings import Severity
 from labelpool.yamlfile import SAFETY_RULES
 
 # Bump whenever a rule changes what it reports: cached per-file results are keyed by it.
-RULES_VERSION = "1"
+RULES_VERSION = "2"
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,18 @@ RULES: dict[str, Rule] = _rules(
     ),
     ("LP039", "error", "the file can be read and holds one mapping"),
     ("LP040", "error", "an id is not both judged and in `pooled_unjudged_ids`"),
+    (
+        "LP041",
+        "error",
+        "no lone CR, U+2028 or U+2029: YAML reads a line break where git does not "
+        "(`labelpool fmt` replaces them inside a value)",
+    ),
+    (
+        "LP042",
+        "error",
+        "a grade is at most 1,000,000; a cut-off (`k`, `depth`, `full_depth`) at most "
+        "1,000,000,000",
+    ),
     ("LP060", "error", "(--provenance) each document in a pool entry's top k of its run is judged"),
 )
 

@@ -8,7 +8,16 @@ from pathlib import Path
 
 from labelpool import atomic
 from labelpool.labelfile import format_label
-from labelpool.yamlfile import YamlError, dumps, load_roundtrip
+from labelpool.rules import linebreaks
+from labelpool.yamlfile import (
+    CommentedMap,
+    Document,
+    YamlError,
+    dumps,
+    guard,
+    load_roundtrip,
+    loads_roundtrip,
+)
 
 
 @dataclass(frozen=True)
@@ -26,16 +35,48 @@ def format_file(path: Path, *, check: bool = False) -> bool:
         special = False  # reading it reports the problem
     if special:  # a FIFO would block the read
         raise YamlError(str(path), 1, 1, "LP015", "not a regular file")
-    doc = load_roundtrip(path)
+    doc, before = _load(path)
     format_label(doc.data, doc.text)
     text = dumps(doc.data)
-    if text == doc.text:
+    if text == before:
         return False
     if path.is_symlink():
         raise YamlError(str(path), 1, 1, "LP037", "symlink; format the file itself")
     if not check:
         atomic.write_text(path, text)
     return True
+
+
+def _load(path: Path) -> tuple[Document, str]:
+    """The round-trip document to format and the file's text as it is. A lone CR, U+2028 or
+    U+2029 (LP041) inside a value, or before the end of its git line, is read as a space;
+    one anywhere else is a :class:`YamlError` at its place (what was meant is unknown)."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        raw = b""  # the load below reports it
+    if not linebreaks.may_hold(raw):
+        doc = load_roundtrip(path)
+        return doc, doc.text
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        doc = load_roundtrip(path)  # reports LP002
+        return doc, doc.text
+    fixed = linebreaks.fix(text)
+    if fixed.left:
+        f = fixed.left[0]
+        raise YamlError(str(path), f.line, f.col, f.rule, f.message)
+    if not fixed.replaced:
+        doc = load_roundtrip(path)
+        return doc, doc.text
+    findings = guard(path, fixed.text.encode("utf-8"))
+    if findings:
+        raise YamlError.from_finding(findings[0])
+    data = loads_roundtrip(fixed.text, path)
+    if not isinstance(data, CommentedMap):
+        raise YamlError(str(path), 1, 1, "LP015", "the file is not a YAML mapping")
+    return Document(path=path, data=data, text=fixed.text), text
 
 
 def fmt(paths: list[Path], *, check: bool = False) -> FmtResult:

@@ -9,6 +9,7 @@ existing label is never overwritten without ``force``.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from pathlib import Path
 from labelpool import atomic, labelfile
 from labelpool.errors import InputError, UsageError
 from labelpool.model import UNKNOWN_SYSTEM
+from labelpool.rules.identity import fold
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
@@ -272,7 +274,12 @@ def _read_topics(path: Path, text: str) -> dict[str, str]:
 def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) -> list[Imported]:
     """One :class:`Imported` per question of ``rows`` (in first-seen order)."""
     by_qid: dict[str, list[QrelRow]] = {}
+    folded: dict[str, QrelRow] = {}
     for row in rows:
+        if row.qid not in by_qid:
+            first = folded.setdefault(fold(row.qid), row)
+            if first.qid != row.qid:
+                raise _case_clash(row.qid, f"{first.qid!r} (line {first.line})", source, row.line)
         by_qid.setdefault(row.qid, []).append(row)
     missing = [(rs[0].line, q) for q, rs in by_qid.items() if q not in queries]
     if missing:
@@ -321,6 +328,7 @@ def read_jsonl(path: Path) -> list[Imported]:
     """Records ``{id, question, relevant_doc_ids, judged_ids?}``, one per line."""
     out: list[Imported] = []
     seen: dict[str, int] = {}
+    folded: dict[str, tuple[str, int]] = {}
     for n, line in _lines(path):
         if not line.strip():
             continue
@@ -336,6 +344,9 @@ def read_jsonl(path: Path) -> list[Imported]:
         if not isinstance(qid, str) or not isinstance(question, str):
             raise ImportFailed("expected string `id` and `question`", path=path, line=n, column=1)
         check_id(qid, path, n, 1)
+        other = folded.setdefault(fold(qid), (qid, n))
+        if other[0] != qid:
+            raise _case_clash(qid, f"{other[0]!r} (line {other[1]})", path, n)
         if qid in seen:
             raise ImportFailed(
                 f"question {qid!r} appears twice (first on line {seen[qid]})",
@@ -368,6 +379,42 @@ def _id_list(
     for doc in value:
         check_doc(doc, path, n, 1)
     return list(value)
+
+
+def _case_clash(qid: str, other: str, path: Path, line: int | None = None) -> ImportFailed:
+    """Two question ids that differ only by case: one label file would replace the other on
+    a case-insensitive disk (macOS, Windows)."""
+    return ImportFailed(
+        f"question ids {qid!r} and {other} differ only by case: on a case-insensitive disk "
+        "one label file would replace the other; nothing written",
+        path=path,
+        line=line,
+        column=None if line is None else 1,
+    )
+
+
+def refuse_case_clashes(labels_dir: Path, qids: Iterable[str]) -> None:
+    """Refuse question ids naming, once case is ignored, an existing label file other than
+    their own (``Q1`` when ``labels/q1.yaml`` exists; also ``q1`` against ``q1.yml``)."""
+    try:
+        names = os.listdir(labels_dir)
+    except OSError:  # no labels folder yet (or none readable): nothing to collide with
+        return
+    existing: dict[str, str] = {}
+    for name in sorted(names):
+        stem, dot, suffix = name.rpartition(".")
+        if dot and suffix in ("yaml", "yml"):
+            existing.setdefault(fold(stem), name)
+    for qid in qids:
+        clash = existing.get(fold(qid))
+        if clash is None or clash == f"{qid}.yaml":
+            continue
+        if clash.rpartition(".")[0] == qid:
+            raise ImportFailed(
+                f"question {qid!r} has a label file already ({clash}); nothing written",
+                path=labels_dir / clash,
+            )
+        raise _case_clash(qid, f"the label file {clash}", labels_dir / clash)
 
 
 def label_text(item: Imported, prov: Provenance) -> str:
@@ -404,6 +451,12 @@ def write_labels(
     check_provenance(prov)
     for item in items:
         check_id(item.id, labels_dir)
+    seen: dict[str, str] = {}
+    for item in items:  # the readers refuse these already; items may come from elsewhere
+        first = seen.setdefault(fold(item.id), item.id)
+        if first != item.id:
+            raise _case_clash(item.id, repr(first), labels_dir)
+    refuse_case_clashes(labels_dir, [i.id for i in items])
     targets = [labels_dir / f"{i.id}.yaml" for i in items]
     existing = [p for p in targets if p.exists() or p.is_symlink()]
     if existing and not force:
@@ -442,6 +495,7 @@ def add_question(labels_dir: Path, qid: str, question: str) -> Path:
     path = labels_dir / f"{qid}.yaml"
     if path.exists() or path.is_symlink():
         raise ImportFailed("exists already", path=path)
+    refuse_case_clashes(labels_dir, [qid])
     try:
         labels_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # e.g. a file where the labels folder should be

@@ -80,16 +80,21 @@ def _label_files(labels_dir: Path) -> tuple[list[str], list[str]]:
     if not labels_dir.is_dir():
         return files, links
     top = str(labels_dir.resolve())
-    for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
-        for name in dirnames:
-            if os.path.islink(os.path.join(dirpath, name)):
-                links.append(os.path.join(dirpath, name))
-        for name in filenames:
-            path = os.path.join(dirpath, name)
-            if os.path.islink(path):
-                links.append(path)
-            elif dirpath == top and name.endswith(LABEL_SUFFIXES):
-                files.append(path)
+    todo = [top]
+    while todo:  # a stack, not os.walk: Python 3.11's walk recurses (1,100 folders deep fail)
+        dirpath = todo.pop()
+        try:
+            with os.scandir(dirpath) as listing:
+                entries = list(listing)
+        except OSError:
+            continue  # as os.walk: an unreadable folder is skipped
+        for entry in entries:
+            if entry.is_symlink():
+                links.append(entry.path)
+            elif entry.is_dir(follow_symlinks=False):
+                todo.append(entry.path)
+            elif dirpath == top and entry.name.endswith(LABEL_SUFFIXES):
+                files.append(entry.path)
     return sorted(files), sorted(links)
 
 

@@ -1,0 +1,72 @@
+"""What labelpool writes into a label file, validate accepts: the checks before a write.
+
+``pool`` writes document ids from run files and a batch that can be long; before anything is
+written it asks :func:`doc_id_problem` of every document (a clear message naming it) and
+:func:`first_new_error` of every new file text (the size bound and every per-file rule, the
+net under the first check).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+from labelpool.findings import Finding
+from labelpool.rules.check import check_bytes
+from labelpool.yamlfile.textcheck import BIDI_RE, char_name
+
+ALLOWED_NEW = frozenset({"LP034"})  # a new batch waits for its verdicts (--allow-pending)
+
+
+def doc_id_problem(doc: str) -> str | None:
+    """Why validate would refuse ``doc`` as a document id in a label file, or None.
+
+    Empty or holding whitespace (LP020: the schema's ``^\\S+$``; a no-break space, U+2028
+    and a lone CR are whitespace too), a control or surrogate character (LP003), a
+    bidirectional control (LP004), not in NFC (LP024)."""
+    if not doc:
+        return "is empty"
+    for ch in doc:
+        if ch.isspace():
+            return f"holds whitespace {char_name(ch)} (LP020: a document id has none)"
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cs"):
+            return f"holds the control character {char_name(ch)} (LP003)"
+        if BIDI_RE.match(ch):
+            return f"holds the bidirectional control {char_name(ch)} (LP004)"
+    if not unicodedata.is_normalized("NFC", doc):
+        return "is not in Unicode NFC form (LP024)"
+    return None
+
+
+def _errors(raw: bytes, schema_file: Path, max_bytes: int, max_depth: int) -> list[Finding]:
+    result = check_bytes(raw, schema_file, max_bytes=max_bytes, max_depth=max_depth)
+    return [f for f in result.findings if f.severity == "error" and f.rule not in ALLOWED_NEW]
+
+
+def first_new_error(
+    old: str | None, new: str, *, schema_file: Path, max_bytes: int, max_depth: int
+) -> Finding | None:
+    """The first error validate's per-file rules report on ``new`` and not on ``old`` (the
+    file before the write; None for a new file), by rule and message: a write never adds
+    a problem, and a file with one already is not refused for it. None when there is none.
+
+    A text over ``max_bytes`` is LP001 at once (its bytes are not read further)."""
+    raw = new.encode("utf-8", "surrogatepass")
+    if len(raw) > max_bytes:
+        return Finding(
+            "", 1, 1, "LP001", f"the file would have {len(raw)} bytes; the bound is {max_bytes}"
+        )
+    found = _errors(raw, schema_file, max_bytes, max_depth)
+    if not found or old is None:
+        return found[0] if found else None
+    before: dict[tuple[str, str], int] = {}
+    for f in _errors(old.encode("utf-8", "surrogatepass"), schema_file, max_bytes, max_depth):
+        before[(f.rule, f.message)] = before.get((f.rule, f.message), 0) + 1
+    for f in found:
+        key = (f.rule, f.message)
+        if before.get(key, 0) > 0:
+            before[key] -= 1
+            continue
+        return f
+    return None
