@@ -2,8 +2,10 @@
 
 Each label is first turned into keyed maps (judgments ``{doc: grade}``, pool entries keyed by
 ``(system, k, date)``, pending batches by batch id, pooled-unjudged documents by id), and only
-then diffed with deepdiff: a positional list diff would report a reordering as changes, and
+then compared, key by key: a positional list diff would report a reordering as changes, and
 deepdiff's ``ignore_order`` mis-pairs items (TRAPS.md). A pure reordering is therefore no change.
+Only label files git sees as changed between the two revisions are read, and only questions
+whose parsed labels differ are compared.
 Relevance classes are compared as sets of documents, by overlap: a new class overlapping no old
 one was created, one overlapping several old ones merged them, an old one spread over several
 new ones was split.
@@ -20,8 +22,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-from deepdiff import DeepDiff
 
 from labelpool import runs as runs_mod
 from labelpool.config import Config
@@ -124,7 +124,7 @@ def _pool_key(p: PoolEntry) -> str:
 
 
 def keyed(label: Label) -> dict[str, Any]:
-    """The label as maps keyed by identity (what deepdiff compares)."""
+    """The label as maps keyed by identity (what :func:`question_diff` compares)."""
     return {
         "question": label.question,
         "judgments": dict(label.gain),
@@ -180,60 +180,55 @@ def _pool_entry(key: str, value: Mapping[str, Any]) -> PoolEntry:
     )
 
 
+def _map_diff(
+    old: Mapping[str, Any], new: Mapping[str, Any]
+) -> tuple[list[str], list[str], list[str]]:
+    """Keys added, removed and changed (in value) from ``old`` to ``new``, each sorted."""
+    added = sorted(k for k in new if k not in old)
+    removed = sorted(k for k in old if k not in new)
+    changed = sorted(k for k in old if k in new and old[k] != new[k])
+    return added, removed, changed
+
+
 def question_diff(before: Label, after: Label) -> QuestionDiff:
-    """What changed in one question's label (deepdiff over the keyed maps)."""
+    """What changed in one question's label, from the keyed maps (:func:`keyed`).
+
+    Plain map comparisons: added, removed and changed keys of each map. (deepdiff over the
+    same maps gives the same answer at about 2 ms a question, 23 s when a merge touched
+    10,000 questions.)
+    """
     old, new = keyed(before), keyed(after)
-    # threshold_to_diff_deeper=0: never report a whole map as one changed value (deepdiff 8+
-    # does so by default when the maps share few keys, hiding every added judgment).
-    tree = DeepDiff(old, new, view="tree", verbose_level=2, threshold_to_diff_deeper=0)
-    out: dict[str, list[Any]] = {}
-
-    def put(name: str, item: Any) -> None:
-        out.setdefault(name, []).append(item)
-
-    pending_changes: set[tuple[str, str]] = set()
-    pool_changes: set[str] = set()
-    for kind, items in tree.items():
-        for item in items:
-            path = item.path(output_format="list")
-            top = path[0]
-            if top == "question":
-                continue
-            if top == "judgments" and len(path) == 2:
-                doc = str(path[1])
-                if kind == "dictionary_item_added":
-                    put("judgments_added", Changed(doc, None, item.t2))
-                elif kind == "dictionary_item_removed":
-                    put("judgments_removed", Changed(doc, item.t1, None))
-                elif (item.t1 == 0) != (item.t2 == 0):
-                    put("flips", Changed(doc, item.t1, item.t2))
-                else:
-                    put("grades_changed", Changed(doc, item.t1, item.t2))
-            elif top == "pool":
-                pool_changes.add(str(path[1]))
-            elif top == "pending" and len(path) == 2:
-                batch = str(path[1])
-                if kind == "dictionary_item_added":
-                    put("pending_opened", (batch, len(new["pending"][batch])))
-                elif kind == "dictionary_item_removed":
-                    put("pending_closed", (batch, len(old["pending"][batch])))
-            elif top == "pending":
-                pending_changes.add((str(path[1]), str(path[2])))
-            elif top == "unjudged" and len(path) == 2:
-                if kind == "dictionary_item_added":
-                    put("unjudged_added", str(path[1]))
-                elif kind == "dictionary_item_removed":
-                    put("unjudged_removed", str(path[1]))
-    for key in sorted(pool_changes):
-        if key in old["pool"]:
-            put("pool_removed", _pool_entry(key, old["pool"][key]))
-        if key in new["pool"]:
-            put("pool_added", _pool_entry(key, new["pool"][key]))
-    for batch, doc in sorted(pending_changes):
-        was = old["pending"][batch].get(doc) if batch in old["pending"] else None
-        now = new["pending"][batch].get(doc) if batch in new["pending"] else None
-        put("pending_changed", (batch, Changed(doc, was, now)))
-    fields: dict[str, Any] = {name: tuple(sorted(items, key=_order)) for name, items in out.items()}
+    fields: dict[str, Any] = {}
+    added, removed, changed = _map_diff(old["judgments"], new["judgments"])
+    was, now = old["judgments"], new["judgments"]
+    fields["judgments_added"] = tuple(Changed(d, None, now[d]) for d in added)
+    fields["judgments_removed"] = tuple(Changed(d, was[d], None) for d in removed)
+    fields["flips"] = tuple(
+        Changed(d, was[d], now[d]) for d in changed if (was[d] == 0) != (now[d] == 0)
+    )
+    fields["grades_changed"] = tuple(
+        Changed(d, was[d], now[d]) for d in changed if (was[d] == 0) == (now[d] == 0)
+    )
+    added, removed, changed = _map_diff(old["pool"], new["pool"])
+    fields["pool_removed"] = tuple(
+        sorted((_pool_entry(k, old["pool"][k]) for k in removed + changed), key=_order)
+    )
+    fields["pool_added"] = tuple(
+        sorted((_pool_entry(k, new["pool"][k]) for k in added + changed), key=_order)
+    )
+    added, removed, changed = _map_diff(old["pending"], new["pending"])
+    fields["pending_opened"] = tuple((b, len(new["pending"][b])) for b in added)
+    fields["pending_closed"] = tuple((b, len(old["pending"][b])) for b in removed)
+    pending_changed = []
+    for batch in changed:
+        docs_was, docs_now = old["pending"][batch], new["pending"][batch]
+        plus, minus, moved = _map_diff(docs_was, docs_now)
+        for doc in sorted(plus + minus + moved):
+            pending_changed.append((batch, Changed(doc, docs_was.get(doc), docs_now.get(doc))))
+    fields["pending_changed"] = tuple(pending_changed)
+    added, removed, _ = _map_diff(old["unjudged"], new["unjudged"])
+    fields["unjudged_added"] = tuple(added)
+    fields["unjudged_removed"] = tuple(removed)
     fields.update(_classes(before, after))
     if before.question != after.question:
         fields["text_before"], fields["text_after"] = before.question, after.question

@@ -111,13 +111,13 @@ def labels_at(cfg: Config, rev: str | None, only: set[str] | None = None) -> dic
             raise RevisionError(str(exc)) from None
     try:
         commit = gitio.rev_parse(place.top, rev)
-        if only is None:
-            blobs = gitio.ls_tree(place.top, commit, place.labels or ".")
-            names = sorted(n for n in blobs if _is_label_file(place, n))
-            specs = [blobs[n] for n in names]
-        else:
-            names = sorted(only)
-            specs = [f"{commit}:{n}" for n in names]
+        # Blob ids from one ls-tree, never ``rev:path`` specs: git looks each of those up in
+        # the tree again (27 s for 10,000 files of a 10,000-file folder, against 0.1 s).
+        blobs = gitio.ls_tree(place.top, commit, place.labels or ".")
+        names = sorted(n for n in blobs if _is_label_file(place, n))
+        if only is not None:
+            names = [n for n in names if n in only]
+        specs = [blobs[n] for n in names]
     except gitio.GitError as exc:
         raise RevisionError(str(exc)) from None
     contents = gitio.cat_blobs(place.top, specs)

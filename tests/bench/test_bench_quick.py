@@ -1,0 +1,75 @@
+"""``bench/run.py --quick``: the benchmark script keeps working (a smoke run, not a timing).
+
+The quick run generates a 60-question repository and a small "L" run, measures every command
+once and prints the figure tables and the goal table. Figures are not checked here (the
+benchmarks hold the performance targets, not the tests); what is checked is that every
+command ran to its expected exit, that every row has a time, a peak and its ratio to the
+floors, and that every goal has a verdict.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ROWS = {
+    "read floor": None,
+    "write floor": None,
+    "write+commit floor": None,
+    "score 60 x 100": "(read)",
+    "pytrec_eval 60 x 100": None,
+    "compare bm25 dense": "(read)",
+    "validate": "(read)",
+    "validate (warm)": "(read)",
+    "validate --provenance": "(read)",
+    "bias": "(read)",
+    "pool bm25 dense hybrid -k 30": "(read + write+commit)",
+    "merge (one judge)": "(read + write+commit)",
+    "diff base merged": "(read)",
+    "import trec (10 per question)": "(read + write)",
+    "score L 40 x 200": "(read)",
+    "score L 40 x 200 tab-separated": "(read)",
+    "labelpool --help": None,
+    "validate one file of the example (warm)": None,
+}
+
+
+def _cells(stdout: str) -> dict[str, list[str]]:
+    rows: dict[str, list[str]] = {}
+    for line in stdout.splitlines():
+        if line.startswith("| ") and not line.startswith(("| command", "| goal")):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_quick_bench_runs_every_command(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--keep", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = _cells(proc.stdout)
+    for name, ratio in ROWS.items():
+        assert name in rows, f"no row {name!r} in:\n{proc.stdout}"
+        seconds, cpu, peak, versus = rows[name][:4]
+        assert re.fullmatch(r"\d+\.\d\d", seconds), (name, rows[name])
+        assert re.fullmatch(r"\d+\.\d\d", cpu), (name, rows[name])
+        assert re.fullmatch(r"[\d,]+", peak) and int(peak.replace(",", "")) > 0, (name, peak)
+        if ratio is not None:
+            assert re.fullmatch(r"\d+\.\d\dx " + re.escape(ratio), versus), (name, versus)
+    assert "x pytrec_eval" in rows["score 60 x 100"][4]
+    goals = proc.stdout.split("**Goals**", 1)[1]
+    verdicts = re.findall(r"\| (yes|NO|not measured) \|$", goals, flags=re.MULTILINE)
+    assert len(verdicts) == goals.count("\n| ") - 1 == 20, goals
+    # a grouped run's bound and the tab/space comparison are computed in the quick run too
+    assert re.search(r"tab-separated run .*\| \d\.\d\dx the space-separated run \|", goals)
+    assert re.search(r"grouped run: .*\| \d+ MiB \(bound \d+: labels \d+\) \|", goals)
