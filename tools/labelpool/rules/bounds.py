@@ -74,6 +74,8 @@ def message(keypath: KeyPath, value: Any, bound: int) -> str:
     if len(shown) > 40 and shown[-1].isdigit():
         shown = f"{shown[:20]}...({len(shown)} digits)"
     what = "a grade" if bound == GRADE_MAX else "a cut-off"
+    if _number(value) and value < 0:
+        return f"{dotted(keypath)}: {shown} is out of bounds ({what} is at least -{bound:,})"
     return f"{dotted(keypath)}: {shown} is out of bounds ({what} is at most {bound:,})"
 
 

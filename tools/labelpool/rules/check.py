@@ -85,7 +85,9 @@ def check_bytes(raw: bytes, schema_file: Path, *, max_bytes: int, max_depth: int
     if isinstance(qid, str):
         result.qid = qid
         result.qid_pos = view.pos(("id",))
-    found = scalars.check(view) + keys.check(view) + bounds.check(view)
+    found = scalars.check(view) + keys.check(view)
+    quoted = {(f.line, f.col) for f in found if f.rule == "LP021"}
+    found += [f for f in bounds.check(view) if (f.line, f.col) not in quoted]
     schema_findings = schema.check(view, schema_file)
     # LP021 (quote it) and LP042 (out of bounds) explain the schema's error at their place
     explained = {(f.line, f.col) for f in found if f.rule in ("LP021", bounds.RULE)}

@@ -385,7 +385,7 @@ def _case_clash(qid: str, other: str, path: Path, line: int | None = None) -> Im
     """Two question ids that differ only by case: one label file would replace the other on
     a case-insensitive disk (macOS, Windows)."""
     return ImportFailed(
-        f"question ids {qid!r} and {other} differ only by case: on a case-insensitive disk "
+        f"question id {qid!r} differs only by case from {other}: on a case-insensitive disk "
         "one label file would replace the other; nothing written",
         path=path,
         line=line,
