@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.hostile.labels_scenario import LABEL, OTHER_RUN, RUN, cli, make_repo
 
 from labelpool.schemas import PACKAGE_DATA
-from tests.hostile.labels_scenario import LABEL, OTHER_RUN, RUN, cli, make_repo
 
 HUGE_GRADE = "100000000000000000000"  # 10^20
 HUGE_K = "100000000000000000000000"  # 10^23

@@ -365,7 +365,7 @@ def _refuse_doc_ids(q: QuestionPlan) -> None:
         problem = written_rules.doc_id_problem(doc)
         if problem is not None:
             raise PoolError(
-                f"question {q.qid}: document {ascii(doc)} {problem}; validate would refuse the "
+                f"question {q.qid}: document {doc!a} {problem}; validate would refuse the "
                 "batch, so nothing is written (fix the run file, or leave the document out)",
                 path=q.path,
             )
