@@ -55,7 +55,7 @@ def one(tmp_path: Path, docs: list[str], measures: str, **kw: int) -> dict[str, 
 
 
 def test_parse_names_lists_and_defaults() -> None:
-    ms = parse(["P@10, ndcg@5", "RR AP@100", "P@10", "Judged@20", "success@1"])
+    ms = parse(["P@10, nDCG@5", "RR AP@100", "P@10", "Judged@20", "Success@1"])
     assert [m.name for m in ms] == ["P@10", "nDCG@5", "RR", "AP@100", "Judged@20", "Success@1"]
     assert [m.trec_eval for m in ms] == [
         "P_10",
@@ -67,7 +67,7 @@ def test_parse_names_lists_and_defaults() -> None:
     ]
     assert [m.name for m in parse(DEFAULT)] == list(DEFAULT)
     assert parse(["AP"])[0].depth(10) is None  # whole ranking, as trec_eval map
-    assert parse(["P"])[0].depth(7) == 7  # the scorer's k
+    assert parse(["R"])[0].depth(7) == 7  # the scorer's k (a bare "P" is trec_eval's P)
     assert all(m.doc for m in parse(DEFAULT))
 
 

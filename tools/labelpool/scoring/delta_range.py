@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from labelpool.model import Label
+from labelpool.scoring.measures import ranges
 
 EXACT = "exact"
 BOUNDS = "bounds"
@@ -49,6 +50,7 @@ METHODS = {
     "Judged": EXACT,
 }
 METHOD_TEXT = {
+    ranges.FULL: ranges.FULL_TEXT,
     EXACT: "exact: every relevance of the unjudged documents in the union of both rankings",
     BOUNDS: (
         "bounds: each system's score bounded on its own over the unjudged documents in the "
@@ -252,9 +254,25 @@ def delta_range(
     ``depth`` is the cut-off the measure reads (``Measure.depth(k)``; None: whole rankings);
     the rankings are cut here.
     """
+    if ranges.handles(family):  # RBP, ERR and trec_eval names (measures/ranges.py)
+        per_q = ranges.question_ranges(
+            family,
+            labels,
+            qids,
+            {q: list(baseline.get(q, ()))[: depth or None] for q in qids},
+            {q: list(challenger.get(q, ()))[: depth or None] for q in qids},
+            relevance_level,
+        )
+        n = len(per_q)
+        return DeltaRange(
+            low=sum(lo for lo, _ in per_q) / n if n else 0.0,
+            high=sum(hi for _, hi in per_q) / n if n else 0.0,
+            method=ranges.method(family),
+            per_question=tuple(per_q),
+        )
     if family not in METHODS:
         raise ValueError(f"no delta range for measure family {family!r}")
-    per_q: list[tuple[float, float]] = []
+    per_q = []
     for q in qids:
         b = list(baseline.get(q, ()))
         c = list(challenger.get(q, ()))

@@ -33,7 +33,7 @@ import numpy as np
 from labelpool.model import Label
 from labelpool.runs import Run
 from labelpool.scoring.join import join
-from labelpool.scoring.measures import Measure, per_query
+from labelpool.scoring.measures import Measure, per_query, trec
 from labelpool.scoring.measures.ranked import Ranked, condensed, optimistic
 from labelpool.scoring.qrels import qrels_for
 
@@ -109,7 +109,14 @@ def score(
     per_q: dict[str, dict[str, np.ndarray]] = {}
     means: dict[str, MeasureMeans] = {}
     lifted: dict[int, Ranked] = {}
+    by_trec = [m for m in chosen if m.spec is not None]  # trec_eval names: trec_eval's view
+    trec_values = trec.per_query(by_trec, run, labels, qrels.qids, k, relevance_level)
     for m in chosen:
+        if m.spec is not None:
+            values = dict(trec_values[m.name])
+            per_q[m.name] = values
+            means[m.name] = means_of(values["raw"], values["judged_only"], values["optimistic"])
+            continue
         values = {"raw": per_query(m, raw, relevance_level, k)}
         if m.family == "Judged":
             values["judged_only"] = values["raw"]

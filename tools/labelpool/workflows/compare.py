@@ -252,7 +252,7 @@ def compare(
             test = stats.paired_randomization(deltas, samples=samples, seed=seed)
             ci = stats.bootstrap_ci(deltas, resamples=resamples, seed=seed)
             dr = delta_range(
-                m.family,
+                m.range_key,
                 depth,
                 labels,
                 qids,

@@ -34,9 +34,21 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from labelpool.scoring.measures import ap, judged, ndcg, precision, recall, rr, success
+from labelpool.scoring.measures import (
+    ap,
+    err,
+    judged,
+    ndcg,
+    precision,
+    rbp,
+    recall,
+    rr,
+    success,
+    trec,
+)
 from labelpool.scoring.measures.base import Family, Measure, MeasureError
 from labelpool.scoring.measures.ranked import Ranked
+from labelpool.scoring.trec_eval import is_trec_name
 
 __all__ = [
     "DEFAULT",
@@ -44,6 +56,7 @@ __all__ = [
     "Family",
     "Measure",
     "MeasureError",
+    "is_trec",
     "known",
     "measure",
     "parse",
@@ -53,76 +66,145 @@ __all__ = [
 
 FAMILIES: dict[str, Family] = {
     module.FAMILY.name: module.FAMILY
-    for module in (precision, recall, ndcg, rr, ap, success, judged)
+    for module in (precision, recall, ndcg, rr, ap, success, judged, rbp, err)
 }
+# labelpool names computed by a trec_eval measure (ir_measures spells them so)
+ALIASES = {"Bpref": "bpref", "infAP": "infAP"}
 
 # The one default measure list (score, compare and check print the same six).
 DEFAULT: tuple[str, ...] = ("R@10", "P@10", "nDCG@10", "RR@10", "AP@100", "Success@10")
 
-_NAME = re.compile(r"^(?P<family>[A-Za-z]+)(?:@(?P<cutoff>[0-9]+))?$")
+_NAME = re.compile(r"^(?P<family>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[0-9]+))?$")
+
+
+def is_trec(name: str) -> bool:
+    """The naming rule: a trec_eval name (``.`` or ``_`` in it, or a trec_eval measure or
+    nickname), unless it has ir_measures' parentheses (``RBP(p=0.8)``)."""
+    return "(" not in name and is_trec_name(name)
 
 
 def known() -> str:
     """The accepted names, for messages."""
     out = []
     for f in FAMILIES.values():
-        out.append(f"{f.name}, {f.name}@k" if f.full_depth else f"{f.name}@k")
+        if f.parameter:
+            out.append(f"{f.name}, {f.name}({f.parameter[0]}=...)")
+        else:
+            out.append(f"{f.name}, {f.name}@k" if f.full_depth else f"{f.name}@k")
+    out.append(", ".join(ALIASES))
+    out.append("trec_eval names (P.5, ndcg_cut.10, map, bpref, ...)")
     return ", ".join(out)
 
 
-def measure(name: str) -> Measure:
-    """One measure from its name (``nDCG@10``, ``AP``; families are case-insensitive)."""
+def _unknown(name: str) -> MeasureError:
     match = _NAME.match(name.strip())
-    by_lower = {f.lower(): f for f in FAMILIES}
-    family = by_lower.get(match.group("family").lower()) if match else None
-    if match is None or family is None:
-        raise MeasureError(f"unknown measure {name!r}; known: {known()}")
-    fam = FAMILIES[family]
+    hint = ""
+    if match:
+        lower = match.group("family").lower()
+        same = [f for f in (*FAMILIES, *ALIASES) if f.lower() == lower]
+        if same:
+            hint = f" (names are case-sensitive: {same[0]})"
+    return MeasureError(f"unknown measure {name!r}{hint}; known: {known()}")
+
+
+def _param(fam: Family, name: str, text: str | None) -> float | None:
+    if fam.parameter is None:
+        if text is not None:
+            raise MeasureError(f"measure {name!r}: {fam.name} takes no parameter")
+        return None
+    key, default = fam.parameter
+    if text is None or not text.strip():
+        return default
+    got_key, eq, value = text.partition("=")
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not eq or got_key.strip() != key or not 0.0 < number < 1.0:
+        raise MeasureError(f"measure {name!r}: give {fam.name}({key}=x) with 0 < x < 1")
+    return number
+
+
+def measure(name: str) -> Measure:
+    """One measure from its labelpool name (``nDCG@10``, ``AP``, ``RBP(p=0.8)``; case-sensitive)."""
+    match = _NAME.match(name.strip())
+    if match is None:
+        raise _unknown(name)
+    family = match.group("family")
     cutoff_text = match.group("cutoff")
     cutoff = None if cutoff_text is None else int(cutoff_text)
+    if family in ALIASES and match.group("params") is None and cutoff is None:
+        return trec.measures_of(ALIASES[family], name=family)[0]
+    if family not in FAMILIES:
+        raise _unknown(name)
+    fam = FAMILIES[family]
     if cutoff is not None and cutoff < 1:
         raise MeasureError(f"measure {name!r}: the cut-off must be at least 1")
+    param = _param(fam, name, match.group("params"))
     if cutoff is None:
-        trec = fam.trec_eval_full
+        trec_name = fam.trec_eval_full
     else:
-        trec = fam.trec_eval.format(k=cutoff) if fam.trec_eval else None
-    canonical = fam.name if cutoff is None else f"{fam.name}@{cutoff}"
+        trec_name = fam.trec_eval.format(k=cutoff) if fam.trec_eval else None
+    default = fam.parameter[1] if fam.parameter else None
+    canonical = fam.name if param == default else f"{fam.name}(p={param!r})"
+    if cutoff is not None:
+        canonical = f"{canonical}@{cutoff}"
     return Measure(
         name=canonical,
         family=fam.name,
         cutoff=cutoff,
         doc=fam.doc,
         bound=fam.bound,
-        trec_eval=trec,
+        trec_eval=trec_name,
         full_depth=fam.full_depth,
+        param=param,
+        optimistic=fam.optimistic,
     )
 
 
 def parse(specs: Iterable[str]) -> list[Measure]:
-    """Measures from names or space/comma-separated lists of names (order kept, no repeats)."""
+    """Measures from names or lists of names (order kept, no repeats).
+
+    A list is split on spaces; a labelpool name also on commas (``"P@10,nDCG@10 AP"``); in a
+    trec_eval name commas separate parameters (``P.5,10``: two measures, ``P_5`` and
+    ``P_10``).
+    """
     out: list[Measure] = []
     seen: set[str] = set()
     for spec in specs:
-        for part in re.split(r"[\s,]+", spec.strip()):
-            if not part:
-                continue
-            m = measure(part)
-            if m.name not in seen:
-                seen.add(m.name)
-                out.append(m)
+        for token in spec.split():
+            found = (
+                trec.measures_of(token)
+                if is_trec(token)
+                else [measure(part) for part in token.split(",") if part]
+            )
+            for m in found:
+                if m.name not in seen:
+                    seen.add(m.name)
+                    out.append(m)
     if not out:
         raise MeasureError(f"no measure given; known: {known()}")
     return out
 
 
 def parse_one(spec: str) -> Measure:
-    """Exactly one measure (``bias -m``); a list of several raises :class:`MeasureError`."""
+    """Exactly one measure of labelpool's own (``bias -m``); a list of several, or a trec_eval
+    measure, raises :class:`MeasureError`."""
     parsed = parse([spec])
     if len(parsed) != 1:
         raise MeasureError(f"{spec!r}: give exactly one measure")
+    if parsed[0].spec is not None:
+        raise MeasureError(f"{spec!r}: give one of labelpool's measures ({known()})")
     return parsed[0]
 
 
 def per_query(m: Measure, r: Ranked, relevance_level: int, k: int) -> np.ndarray:
-    """Value of ``m`` for every question (``k``: the cut-off of measures given without one)."""
-    return FAMILIES[m.family].compute(r, m.depth(k), relevance_level)
+    """Value of ``m`` for every question (``k``: the cut-off of measures given without one).
+
+    Not for trec_eval measures (``m.spec`` set), which need the run itself:
+    :func:`labelpool.scoring.measures.trec.per_query`.
+    """
+    fam = FAMILIES[m.family]
+    if fam.compute_with is not None and m.param is not None:
+        return fam.compute_with(r, m.depth(k), relevance_level, m.param)
+    return fam.compute(r, m.depth(k), relevance_level)

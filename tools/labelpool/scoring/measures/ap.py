@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labelpool.scoring.measures.base import Family
+from labelpool.scoring.measures.base import SCENARIO, Family
 from labelpool.scoring.measures.ranked import Ranked, count, divide, relevant, relevant_targets
 
 
@@ -28,4 +28,6 @@ FAMILY = Family(
     compute,
     "map",
     full_depth=True,
+    optimistic=SCENARIO,
+    source="trec_eval map; Buckley & Voorhees 2005",
 )

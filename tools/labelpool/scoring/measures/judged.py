@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labelpool.scoring.measures.base import Family
+from labelpool.scoring.measures.base import ABSENT, Family
 from labelpool.scoring.measures.ranked import Ranked, count, divide, within
 
 
@@ -28,4 +28,6 @@ FAMILY = Family(
     "not a relevance measure: the same value in all three columns",
     None,
     compute,
+    optimistic=ABSENT,
+    source="labelpool (1 - the unjudged rate); cf. trec_eval unj_k, ir_measures Judged@k",
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labelpool.scoring.measures.base import Family
+from labelpool.scoring.measures.base import SCENARIO, Family
 from labelpool.scoring.measures.ranked import Ranked, count, divide, within
 
 
@@ -30,4 +30,6 @@ FAMILY = Family(
     "raw)",
     "ndcg_cut_{k}",
     compute,
+    optimistic=SCENARIO,
+    source="Järvelin & Kekäläinen 2002 (TOIS 20(4)); trec_eval ndcg_cut_k",
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labelpool.scoring.measures.base import Family
+from labelpool.scoring.measures.base import BOUND, Family
 from labelpool.scoring.measures.ranked import Ranked, count, relevant
 
 
@@ -19,4 +19,6 @@ FAMILY = Family(
     "unjudged documents in the top k count as relevant: (a + u) / k",
     "P_{k}",
     compute,
+    optimistic=BOUND,
+    source="trec_eval P_k; Buckley & Voorhees 2005",
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labelpool.scoring.measures.base import Family
+from labelpool.scoring.measures.base import BOUND, Family
 from labelpool.scoring.measures.ranked import Ranked, count, divide, relevant, relevant_targets
 
 
@@ -19,4 +19,6 @@ FAMILY = Family(
     "(a + u) / (R + u): u unjudged documents in the top k join both sides",
     "recall_{k}",
     compute,
+    optimistic=BOUND,
+    source="trec_eval recall_k",
 )

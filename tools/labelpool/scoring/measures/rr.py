@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labelpool.scoring.measures.base import Family
+from labelpool.scoring.measures.base import BOUND, Family
 from labelpool.scoring.measures.ranked import Ranked, relevant
 
 
@@ -25,4 +25,6 @@ FAMILY = Family(
     compute,
     "recip_rank",
     full_depth=True,
+    optimistic=BOUND,
+    source="trec_eval recip_rank",
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labelpool.scoring.measures.base import Family
+from labelpool.scoring.measures.base import BOUND, Family
 from labelpool.scoring.measures.ranked import Ranked, count, relevant
 
 
@@ -18,4 +18,6 @@ FAMILY = Family(
     "1 when the top k holds a relevant or an unjudged document",
     "success_{k}",
     compute,
+    optimistic=BOUND,
+    source="trec_eval success_k",
 )

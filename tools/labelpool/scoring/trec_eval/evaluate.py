@@ -118,7 +118,18 @@ def evaluate(
     measures: Sequence[Selected],
     options: Options = Options(),
 ) -> TrecEval:
-    rows = qrels_rows(labels)
+    """Evaluate ``run`` against the qrels of ``labels`` (as ``labelpool export trec``)."""
+    return evaluate_rows(run, qrels_rows(labels), measures, options, tag=runid(run))
+
+
+def evaluate_rows(
+    run: Run,
+    rows: list[tuple[str, str, int]],
+    measures: Sequence[Selected],
+    options: Options = Options(),
+    tag: str = "",
+) -> TrecEval:
+    """Evaluate ``run`` against qrels ``rows`` (question, document, grade); ``tag``: runid."""
     lists, missing = build(
         run,
         rows,
@@ -162,7 +173,7 @@ def evaluate(
                 )
             )
     return TrecEval(
-        runid=runid(run),
+        runid=tag,
         qids=lists.qids,
         measures=tuple(measures),
         columns=tuple(columns),
