@@ -1,14 +1,18 @@
-"""The fast TREC path: pyarrow's multi-threaded CSV reader on clean single-space files.
+"""The fast TREC path: pyarrow's multi-threaded CSV reader on clean files whose fields are
+separated by exactly one space, or exactly one tab.
 
-Measured on the project's 2-core machine, shared with other jobs: pyarrow's CSV reader with a
-space delimiter parses 1 million run lines in 0.2-0.4 s and 7 million (238 MB) in 0.8-1.5 s;
-the careful line reader (:mod:`labelpool.runs.trec`) takes 1.3 s per million lines. polars is
-not a dependency, so pyarrow, already required, is used. Question ids are dictionary-encoded
-while parsing, blocks are 1 MiB (fastest here, and a third of the peak memory of 16 MiB
-blocks), and document ids are hash-encoded once into int32 codes.
+Measured on the project's 2-core machine, shared with other jobs: pyarrow's CSV reader parses
+1 million run lines in 0.2-0.4 s and 7 million (238 MB) in 0.8-1.5 s, with a space or a tab
+alike; the careful line reader (:mod:`labelpool.runs.trec`) takes over a second per million
+lines. Question ids are dictionary-encoded while parsing, blocks are 1 MiB (fastest here, and
+a third of the peak memory of 16 MiB blocks), and document ids are hash-encoded once into
+int32 codes. The other fields (``Q0``, rank, tag, any after the sixth) are read as small
+per-block dictionaries only to check them, then dropped.
 
-It accepts only well-formed single-space-separated files: comment lines, tabs, runs of
-spaces, bad scores or field counts make it return None, and the caller uses the careful reader.
+It accepts only files the careful reader would read the same way: the separator (a space or a
+tab) is told by the first line; comment lines, the other separator or a run of separators,
+control characters, bad scores or a row with another number of fields make it return None,
+and the caller uses the careful reader, which accepts the file or names the line.
 """
 
 from __future__ import annotations
@@ -24,15 +28,35 @@ from labelpool.runs.arrow import concat_numpy, numpy_of
 
 # (int32 codes, dictionary) of one column
 Encoded = tuple[np.ndarray, pa.Array]
+KEPT = ("qid", "doc", "score")
+MAX_FIELDS = 16  # more fields a line: the careful reader (each field is a column here)
 
 
-def parse_trec_fast(path: Path, gz: bool) -> tuple[Encoded, Encoded, np.ndarray] | None:
-    """Multi-threaded pyarrow parse of a clean single-space file; None when it is not clean.
+def layout(head: bytes) -> tuple[str, int] | None:
+    """(separator, fields per line) told by the first line of ``head``, or None when that
+    line is not one clean row (a comment, mixed or repeated separators)."""
+    if b"\n" not in head:
+        return None  # no whole line in the head: not a run a table reader should try
+    first = head.split(b"\n", 1)[0].removeprefix(b"\xef\xbb\xbf").rstrip(b"\r")
+    tabs, spaces = b"\t" in first, b" " in first
+    if tabs == spaces or first.startswith(b"#"):
+        return None
+    sep = "\t" if tabs else " "
+    fields = first.split(sep.encode())
+    if not 6 <= len(fields) <= MAX_FIELDS or b"" in fields:
+        return None
+    return sep, len(fields)
 
-    Comment lines, tabs, runs of spaces, bad scores or field counts make pyarrow fail (or
-    leave a ``#`` question id), and the caller then uses the exact line-by-line reader.
-    """
-    names = ["qid", "q0", "doc", "rank", "score", "tag"]
+
+def parse_trec_fast(
+    path: Path, gz: bool, sep: str, n_fields: int
+) -> tuple[Encoded, Encoded, np.ndarray] | None:
+    """Multi-threaded pyarrow parse of a clean file; None when it is not clean."""
+    names = ["qid", "q0", "doc", "rank", "score", *(f"f{i}" for i in range(5, n_fields))]
+    # few distinct values per block: dictionary-encoded while parsing (int32 indices, the
+    # only kind pyarrow's CSV reader builds)
+    types = {name: pa.dictionary(pa.int32(), pa.string()) for name in names}
+    types.update(doc=pa.string(), score=pa.float64())  # doc: many distinct, encoded below
     try:
         # a plain file by name (random access: lower peak memory than a stream)
         source = pa.input_stream(str(path), compression="gzip") if gz else str(path)
@@ -40,29 +64,24 @@ def parse_trec_fast(path: Path, gz: bool) -> tuple[Encoded, Encoded, np.ndarray]
             source,
             # 1 MiB blocks: measured fastest here and a third of the peak memory of 16 MiB
             read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 20),
-            parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False),
+            parse_options=pacsv.ParseOptions(delimiter=sep, quote_char=False, escape_char=False),
             convert_options=pacsv.ConvertOptions(
-                column_types={
-                    # few distinct per block: dictionary-encoded while parsing
-                    "qid": pa.dictionary(pa.int32(), pa.string()),
-                    "q0": pa.string(),
-                    "doc": pa.string(),  # many distinct per block: encoded once below
-                    "rank": pa.string(),
-                    "score": pa.float64(),
-                    "tag": pa.string(),
-                },
-                include_columns=["qid", "doc", "score"],
+                column_types=types,
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
                 null_values=[],
             ),
         )
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OSError):
+    except (pa.ArrowException, OSError):
         return None
     pool = pa.default_memory_pool()
     pool.release_unused()  # parse buffers back to the system (mimalloc keeps them otherwise)
     if table.num_rows == 0:
         return None
+    for name in names:
+        if name not in KEPT and not all(_clean(c.dictionary) for c in table.column(name).chunks):
+            return None
+    table = table.select(list(KEPT))
     scores = concat_numpy(table.column("score"), np.float64)
     if not np.isfinite(scores).all():
         return None
@@ -70,12 +89,29 @@ def parse_trec_fast(path: Path, gz: bool) -> tuple[Encoded, Encoded, np.ndarray]
     doc = _shared_codes(pc.dictionary_encode(table.column("doc")))
     del table
     pool.release_unused()
-    for _, column in (qid, doc):
-        if len(column) == 0 or pc.min(pc.binary_length(column)).as_py() == 0:
-            return None
+    if not (_clean(qid[1]) and _clean(doc[1])):
+        return None
     if pc.any(pc.starts_with(qid[1], "#")).as_py():
         return None
     return (qid, doc, scores)
+
+
+def _clean(values: pa.Array) -> bool:
+    """No empty value, and no byte that is a control character or a separator."""
+    if len(values) == 0:
+        return True
+    if pc.min(pc.binary_length(values)).as_py() == 0:
+        return False
+    buffers = values.buffers()
+    width = 8 if pa.types.is_large_string(values.type) else 4
+    offsets = np.frombuffer(
+        buffers[1],
+        dtype=np.int64 if width == 8 else np.int32,
+        count=len(values) + 1,
+        offset=values.offset * width,
+    )
+    data = np.frombuffer(buffers[2], dtype=np.uint8)[int(offsets[0]) : int(offsets[-1])]
+    return not bool(((data <= 0x20) | (data == 0x7F)).any())
 
 
 def _shared_codes(chunked: pa.ChunkedArray) -> Encoded:

@@ -4,26 +4,34 @@ ranked lists (the list order is kept: descending synthetic scores)."""
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from labelpool.runs.errors import RunError
-from labelpool.runs.lines import Columns, add_row, lines, non_empty, score_of
+from labelpool.runs.lines import Columns, add_row, checked_id, non_empty, score_of
 
 
-def parse_jsonl(path: Path, data: bytes) -> Columns:
-    """``{"qid","doc_id","score"}`` rows, or ``{"qid","doc_ids":[...]}`` ranked lists."""
+def parse_jsonl(path: Path, lines: Iterable[tuple[int, bytes]]) -> Columns:
+    """``{"qid","doc_id","score"}`` rows, or ``{"qid","doc_ids":[...]}`` ranked lists, over
+    ``(number, line)`` pairs; stops at the first error."""
+    return non_empty(path, parse_jsonl_rows(path, lines))
+
+
+def parse_jsonl_rows(path: Path, lines: Iterable[tuple[int, bytes]]) -> Columns:
+    """:func:`parse_jsonl` without the empty-file check (a file's head)."""
     columns: Columns = ([], [], [])
     seen: dict[tuple[str, str], int] = {}
     list_line: dict[str, int] = {}
     kind: str | None = None
-    for number, raw in lines(data):
-        if not raw.strip():
-            continue
+    for number, raw in lines:
         try:
             obj = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except ValueError as exc:  # also UnicodeDecodeError, and ints over 4,300 digits
             raise RunError(path, number, f"bad JSON: {exc}") from None
+        except RecursionError:
+            raise RunError(path, number, "bad JSON: nested too deeply") from None
         if not isinstance(obj, dict) or "qid" not in obj:
             raise RunError(path, number, 'expected an object with "qid"')
         qid = _id_text(path, number, obj["qid"], "qid")
@@ -51,11 +59,9 @@ def parse_jsonl(path: Path, data: bytes) -> Columns:
                 raise RunError(path, number, 'expected "qid", "doc_id" and "score" (or "doc_ids")')
             doc = _id_text(path, number, obj["doc_id"], "doc_id")
             value = obj["score"]
-            if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-                raise RunError(path, number, f"score {value!r} is not a number")
-            score = score_of(path, number, str(value))
+            score = _score(path, number, value)
             add_row(columns, seen, path, number, (qid, doc, score))
-    return non_empty(path, columns)
+    return columns
 
 
 def _add_list(columns: Columns, path: Path, number: int, qid: str, ranked: list[Any]) -> None:
@@ -78,8 +84,28 @@ def _add_list(columns: Columns, path: Path, number: int, qid: str, ranked: list[
 
 def _id_text(path: Path, number: int, value: Any, what: str) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise RunError(path, number, f"{what} {value!r} is not a string")
+        raise RunError(path, number, f"{what} {_short(value)} is not a string")
     text = str(value)
     if not text or any(c.isspace() for c in text):
-        raise RunError(path, number, f"{what} {text!r} is empty or contains whitespace")
-    return text
+        raise RunError(path, number, f"{what} {_short(text)} is empty or contains whitespace")
+    return checked_id(path, number, text, what)
+
+
+def _score(path: Path, number: int, value: Any) -> float:
+    """A JSON score: a finite number, or a string holding one."""
+    if isinstance(value, str):
+        return score_of(path, number, value.encode("utf-8", "replace"))
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RunError(path, number, f"score {_short(value)} is not a number")
+    try:
+        score = float(value)
+    except OverflowError:
+        score = math.inf
+    if not math.isfinite(score):
+        raise RunError(path, number, f"score {_short(value)} is not a finite number")
+    return score
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 64 else text[:60] + "..."

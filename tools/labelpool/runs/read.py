@@ -21,32 +21,40 @@ from labelpool.config import Config
 from labelpool.runs import gzipped
 from labelpool.runs.arrow import arrow_strings
 from labelpool.runs.errors import RunError
-from labelpool.runs.fast import parse_trec_fast
-from labelpool.runs.jsonl import parse_jsonl
-from labelpool.runs.lines import EMPTY, Columns
+from labelpool.runs.fast import layout, parse_trec_fast
+from labelpool.runs.jsonl import parse_jsonl, parse_jsonl_rows
+from labelpool.runs.lines import BOM, Columns, read_lines, split_lines
 from labelpool.runs.model import Run
 from labelpool.runs.naming import resolve, system_name
 from labelpool.runs.order import _DuplicateFound, order
-from labelpool.runs.trec import parse_trec
+from labelpool.runs.trec import parse_trec, parse_trec_rows
 
 
 def read_run(path: Path, name: str | None = None) -> Run:
-    """Read a TREC or JSON Lines run (gzip by magic bytes) into a :class:`Run`."""
+    """Read a TREC or JSON Lines run (gzip by magic bytes) into a :class:`Run`.
+
+    The first 64 KiB are read by the careful reader first, so that an error there (a
+    duplicate on line 2 of a file of one repeated line) is named at once; a file that small
+    is read by it whole. Larger TREC files go to the fast path, and to the careful reader
+    (streaming, stopping at the first error) when the fast path refuses them.
+    """
     path = Path(path)
-    gz, head = gzipped.head(path)
+    gz, head, whole = gzipped.head(path)
     digest: list[str] = []
     hasher = threading.Thread(target=gzipped.sha256_file, args=(path, digest), daemon=True)
     hasher.start()
     try:
-        if not head.strip() and not gzipped.all_bytes(path, gz).strip():
-            raise RunError(path, 1, EMPTY)
+        columns = _careful_head(path, head, whole)
         checked = True  # the line readers find duplicates themselves, naming both lines
-        if head.lstrip().startswith(b"{"):
-            qid, doc, scores = _arrays(parse_jsonl(path, gzipped.all_bytes(path, gz)))
+        if columns is not None:
+            qid, doc, scores = _arrays(columns)
+        elif _is_jsonl(head):
+            qid, doc, scores = _arrays(parse_jsonl(path, read_lines(path, gz)))
         else:
-            fast = parse_trec_fast(path, gz)
+            shape = layout(head)
+            fast = None if shape is None else parse_trec_fast(path, gz, *shape)
             if fast is None:
-                qid, doc, scores = _arrays(parse_trec(path, gzipped.all_bytes(path, gz)))
+                qid, doc, scores = _arrays(parse_trec(path, read_lines(path, gz)))
             else:
                 (qid, doc, scores), checked = fast, False
         try:
@@ -54,7 +62,7 @@ def read_run(path: Path, name: str | None = None) -> Run:
                 qid, doc, scores, check_duplicates=not checked
             )
         except _DuplicateFound:
-            parse_trec(path, gzipped.all_bytes(path, gz))  # raises RunError naming both lines
+            parse_trec(path, read_lines(path, gz))  # raises RunError naming both lines
             raise AssertionError("a duplicate the line reader did not find") from None
         del qid, doc, scores
     finally:
@@ -69,6 +77,22 @@ def read_run(path: Path, name: str | None = None) -> Run:
         doc_vocab=vocab,
         scores=ordered,
     )
+
+
+def _is_jsonl(head: bytes) -> bool:
+    return head.removeprefix(BOM).lstrip().startswith(b"{")
+
+
+def _careful_head(path: Path, head: bytes, whole: bool) -> Columns | None:
+    """The whole file's rows when ``head`` is the whole file; else None, after the careful
+    reader has checked the head's complete lines (raising the first error there)."""
+    blocks = iter((head, b""))
+    lines = split_lines(path, lambda: next(blocks), final=whole)
+    if _is_jsonl(head):
+        rows = parse_jsonl(path, lines) if whole else parse_jsonl_rows(path, lines)
+    else:
+        rows = parse_trec(path, lines) if whole else parse_trec_rows(path, lines)
+    return rows if whole else None
 
 
 def _arrays(columns: Columns) -> tuple[pa.Array, pa.Array, np.ndarray]:
