@@ -10,6 +10,9 @@ of the whole ranking, added to the qrels with grade ``max(level, 1)``), which is
 the measures in :data:`BOUND_MEASURES`, a scenario for the others, and absent (raw repeated)
 for the counts and the unjudged measures in :data:`ABSENT_MEASURES`.
 
+A value trec_eval prints as ``-nan`` (0/0: ``iprec_at_recall`` and ``11pt_avg`` of an empty
+ranking under ``-J``) counts 0 here, so that means stay numbers.
+
 ``gm_map``, ``gm_bpref`` (a geometric mean has no per-question value), ``num_q``, ``runid`` and
 ``relstring`` exist only in ``--format trec_eval`` (:data:`REFUSED`).
 """
@@ -125,7 +128,7 @@ def _values(
     out: dict[str, np.ndarray] = {}
     for m, col in zip(chosen, result.columns, strict=True):
         values = np.where(index >= 0, col.per_query[np.maximum(index, 0)], 0.0)
-        out[m.name] = values
+        out[m.name] = np.nan_to_num(values, nan=0.0)  # trec_eval's -nan (0/0) counts 0
     return out
 
 

@@ -151,14 +151,14 @@ def evaluate_rows(
     relstrings: tuple[str, ...] | None = None
     relstring_name = "relstring"
     nq = len(lists.qids)
-    for s in measures:
+    for at, s in enumerate(measures):
         if s.name == "runid":
             continue
         if s.name == "relstring":
             relstrings = tuple("" if lists.stand_in[i] else str(v) for i, v in enumerate(strings))
             relstring_name = s.columns[0]
             continue
-        values = per_measure[s.name]
+        values = per_measure[at]
         for name, column in zip(s.columns, values, strict=True):
             col = np.asarray(column, dtype=np.float64)
             if s.name in _CLEARED:
@@ -184,9 +184,9 @@ def evaluate_rows(
 
 def _values(
     lists: Lists, measures: Sequence[Selected], options: Options
-) -> tuple[dict[str, list[np.ndarray]], list[str]]:
+) -> tuple[dict[int, list[np.ndarray]], list[str]]:
     """Every column of every measure over all questions (block by block); the relstrings."""
-    parts: dict[str, list[list[np.ndarray]]] = {}
+    parts: dict[int, list[list[np.ndarray]]] = {}  # by position in ``measures``
     strings: list[str] = []
     for block, matrix, n in lists.chunks():
         chunk = Chunk(
@@ -196,14 +196,14 @@ def _values(
             level=options.relevance_level,
             judged_grades=lists.judged_grades[block],
         )
-        for s in measures:
+        for at, s in enumerate(measures):
             if s.name == "relstring":
                 strings.extend(counting.relstring(chunk, s))
             elif s.name != "runid":
-                parts.setdefault(s.name, []).append(COMPUTE[s.name](chunk, s))
+                parts.setdefault(at, []).append(COMPUTE[s.name](chunk, s))
     out = {
-        name: [np.concatenate(column) for column in zip(*blocks, strict=True)]
-        for name, blocks in parts.items()
+        at: [np.concatenate(column) for column in zip(*blocks, strict=True)]
+        for at, blocks in parts.items()
     }
     return out, strings
 
