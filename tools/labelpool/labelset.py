@@ -8,7 +8,7 @@ import hashlib
 import os
 import stat
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from labelpool import cache, schemas
 from labelpool.config import Config
 from labelpool.errors import InputError
 from labelpool.model import Label, label_from_data
-from labelpool.rules import bounds, lists
+from labelpool.rules import bounds, linebreaks, lists
 from labelpool.rules import schema as schema_rule
 from labelpool.rules.check import check_bytes
 from labelpool.rules.identity import stem_mismatch
@@ -197,6 +197,9 @@ def _load_files(
     schema_file: Path | None,
 ) -> LabelSet:
     def parse(path: Path, raw: bytes) -> Any:
+        breaks = linebreaks.check(raw)  # LP041: a key may hide in one git line
+        if breaks:
+            raise YamlError.from_finding(replace(breaks[0], path=str(path)))
         return read_guarded(path, raw, max_bytes=max_bytes, max_depth=max_depth)
 
     labels: dict[str, Label] = {}
@@ -218,7 +221,7 @@ def _load_files(
                 e
                 for folder_paths in by_folder.values()
                 for e in cache.read_files(
-                    folder_paths, parse, tag=f"labels:{max_bytes}:{max_depth}"
+                    folder_paths, parse, tag=f"labels:{max_bytes}:{max_depth}:LP041"
                 )
             ]
         else:
