@@ -24,16 +24,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 WRAPPER = r"""
-import json, resource, subprocess, sys, time
+import json, os, resource, signal, subprocess, sys, time
 spec = json.loads(sys.argv[1])
 with open(spec["stdout"], "wb") as out, open(spec["stderr"], "wb") as err:
     start = time.perf_counter()
-    code = subprocess.call(spec["cmd"], cwd=spec["cwd"], env=spec["env"], stdout=out, stderr=err)
+    proc = subprocess.Popen(spec["cmd"], cwd=spec["cwd"], env=spec["env"], stdout=out,
+                            stderr=err, start_new_session=True)
+    try:
+        code = proc.wait(timeout=spec["timeout"])
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        err.write(b"\ntimed out after %d s (killed)\n" % spec["timeout"])
+        code = -9
     wall = time.perf_counter() - start
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"wall": wall, "rss_kib": usage.ru_maxrss, "rc": code,
                   "cpu": usage.ru_utime + usage.ru_stime}))
 """
+
+
+TIMEOUT = [3600]  # seconds before a command is killed (``--timeout``)
 
 
 @dataclass(frozen=True)
@@ -87,6 +98,7 @@ def sample(
             "cmd": list(cmd),
             "cwd": str(cwd),
             "env": {**os.environ, **(env or {})},
+            "timeout": TIMEOUT[0],
             "stdout": out_path,
             "stderr": err_path,
         }

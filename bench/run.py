@@ -32,6 +32,7 @@ clock: compare ``cpu`` too.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -43,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import bench_goals
+import bench_measure
 import bench_repo
 from bench_measure import (
     LABELPOOL_MEASURES,
@@ -98,6 +100,9 @@ class Bench:
 
     def put(self, size: int, m: Measurement) -> Measurement:
         self.results[(size, m.name)] = m
+        with (self.work / "results.jsonl").open("a", encoding="utf-8") as log:
+            row = {"size": size, "name": m.name, "seconds": m.seconds, "cpu": m.cpu}
+            log.write(json.dumps({**row, "peak_mib": m.peak_mib, "note": m.note}) + "\n")
         shown = f"{m.seconds:.2f} s" if m.seconds is not None else f"FAILED ({m.note})"
         print(f"  [{size:,}] {m.name}: {shown}", file=sys.stderr, flush=True)
         return m
@@ -218,7 +223,7 @@ def pool_merge_diff(b: Bench, repo: Repo) -> None:
             repo.root,
             b.repeat,
             before=lambda: _drop_branch(repo, "bench-pool"),
-            after=lambda: _drop_branch(repo, "bench-pool"),
+            after=lambda: _keep_pooled(repo),
         )
         b.put(n, m)
     if not {"merge", "diff"} & set(b.commands):
@@ -261,20 +266,29 @@ def pool_merge_diff(b: Bench, repo: Repo) -> None:
         b.put(n, measure("diff base merged", cmd, repo.root, b.repeat))
 
 
+def _keep_pooled(repo: Repo) -> None:
+    """Keep the batch ``pool`` just made (``bench-pooled``), for the judge to fill."""
+    if git(repo.root, "branch", "--list", "bench-pool").strip():
+        git(repo.root, "branch", "-q", "-f", "bench-pooled", "bench-pool")
+    _drop_branch(repo, "bench-pool")
+
+
 def judge_commit(b: Bench, repo: Repo) -> str | None:
     """A pooled batch with every verdict filled, committed by one judge (made once)."""
     tag = "bench-judged"
     if git(repo.root, "tag", "--list", tag).strip():
         return git(repo.root, "rev-parse", tag).strip()
-    _drop_branch(repo, "bench-judge")
-    cache = tempfile.mkdtemp(prefix="lp-bench-cache-")
-    env = {**os.environ, "LABELPOOL_CACHE_DIR": cache}
-    proc = _run([*b.lp(*POOL_ARGS, "--branch", "bench-judge")], repo.root, env)
-    shutil.rmtree(cache, ignore_errors=True)
-    if proc != 0:
+    if not git(repo.root, "branch", "--list", "bench-pooled").strip():
         _reset(repo)
-        return None
-    git(repo.root, "checkout", "-q", "-f", "bench-judge")
+        cache = tempfile.mkdtemp(prefix="lp-bench-cache-")
+        env = {**os.environ, "LABELPOOL_CACHE_DIR": cache}
+        proc = _run([*b.lp(*POOL_ARGS, "--branch", "bench-pool")], repo.root, env)
+        shutil.rmtree(cache, ignore_errors=True)
+        if proc != 0:
+            _reset(repo)
+            return None
+        _keep_pooled(repo)
+    git(repo.root, "checkout", "-q", "-f", "-B", "bench-judge", "bench-pooled")
     rng = random.Random(b.seed)
     pattern = re.compile(r"verdict: null")
     verdicts = ["irrelevant"] * 7 + ["relevant"] * 2 + ["2"]
@@ -389,6 +403,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--keep", type=Path, help="generate here and keep (reused when run again)")
     p.add_argument("--trec-eval-src", type=Path, default=TREC_EVAL_SRC)
     p.add_argument("--no-trec-eval", action="store_true", help="do not build trec_eval")
+    p.add_argument("--timeout", type=int, default=3600, help="kill a command after N s")
     return p.parse_args(argv)
 
 
@@ -402,6 +417,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     sizes = sorted({int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()})
     repeat = args.repeat
+    bench_measure.TIMEOUT[0] = args.timeout
     if args.quick:
         sizes, repeat = list(QUICK_SIZES), 1
     labelpool = shutil.which("labelpool")
