@@ -29,7 +29,9 @@ def measures(specs: Sequence[str]) -> tuple[Selected, ...]:
             except MeasureError:
                 known = None
             if known is not None and known.trec_eval:
-                hint = f"; trec_eval calls it {known.trec_eval.replace('_', '.', 1)}"
+                head, _, tail = known.trec_eval.rpartition("_")
+                spec = f"{head}.{tail}" if head and tail.isdigit() else known.trec_eval
+                hint = f"; trec_eval calls it {spec}"
             raise MeasureError(f"{name!r} is not a trec_eval measure name{hint}")
     return select(names)
 
