@@ -16,8 +16,9 @@ umask's.
 
 The fault-injection seam (``ARCHITECTURE.md``, "Fault injection"): when the environment sets
 ``LABELPOOL_TEST_KILL_WRITE=N``, the process ends with ``os._exit(137)`` at its N-th write
-(counted per process, from 1), after the data is in the temporary file and before it takes the
-target's place: the state a kill at the worst moment leaves.
+(counted per process, from 1; a :func:`move` counts as one), after the data is in the
+temporary file and before it takes the target's place: the state a kill at the worst moment
+leaves.
 """
 
 from __future__ import annotations
@@ -65,7 +66,9 @@ def write_bytes(path: Path | str, data: bytes, *, mode_of: Path | None = None) -
 
 def move(staged: Path, path: Path) -> None:
     """Put the file ``staged`` (written by :func:`write_bytes` on the same file system) in
-    ``path``'s place in one step (``os.replace``); no data is written, so no space is needed."""
+    ``path``'s place in one step (``os.replace``); no data is written, so no space is needed.
+    The fault-injection seam counts it as a write."""
+    _kill_point()
     try:
         os.replace(staged, path)
     except OSError as exc:

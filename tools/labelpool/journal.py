@@ -131,6 +131,7 @@ def land(top: Path, journal: Journal, reason: str) -> None:
     atomic.write_text(path, _dumps(journal))
     if not gitio.update_ref(top, journal.ref, journal.new, journal.old, reason):
         path.unlink(missing_ok=True)
+        _clear(_stage_dir(top, journal.kind))
         now = gitio.ref_value(top, journal.ref) or gitio.ZERO_COMMIT
         raise RefMoved(
             f"{_short(journal.ref)} moved during {journal.kind} (was {journal.old}, now {now}); "
@@ -208,7 +209,7 @@ def _clear(folder: Path) -> None:
 
 
 def _finish(top: Path, journal: Journal, path: Path) -> None:
-    if journal.head is not None and gitio.head_ref(top) != journal.head:
+    if journal.head is not None:
         gitio.set_head(top, journal.head)
     folder = _stage_dir(top, journal.kind)
     for i, p in enumerate(sorted(journal.paths)):
