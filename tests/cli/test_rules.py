@@ -171,6 +171,17 @@ CASES = {
         "labels/q1.yaml:14:5: LP040 pooled_unjudged_ids: doc-b#1 is judged; remove it from "
         "pooled_unjudged_ids",
     ),
+    "LP041 lone CR": (
+        VALID.replace("Where is my parcel?", "Where is my\r parcel?"),
+        "labels/q1.yaml:3:22: LP041 lone CR (U+000D): YAML reads a line break here, git does "
+        "not (blame lines shift, a key can hide in one diff line); use a newline or a space "
+        "(`labelpool fmt` replaces it inside a value)",
+    ),
+    "LP042 grade over the bound": (
+        VALID + "grades:\n  doc-a#1: 2000000\n",
+        "labels/q1.yaml:14:12: LP042 grades.doc-a#1: 2000000 is out of bounds (a grade is at "
+        "most 1,000,000)",
+    ),
     "LP009 anchor (yamlio safety, passed through)": (
         VALID.replace("question: Where", "question: &a Where"),
         "labels/q1.yaml:3:11: LP009 anchor &a; write the value out",
@@ -357,7 +368,7 @@ def test_rules_registry_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     ids = [line.split()[0] for line in out.splitlines()]
     assert ids == sorted(ids) and len(ids) == len(set(ids))
-    for rid in [*(f"LP{n:03d}" for n in range(20, 41)), "LP001", "LP015"]:
+    for rid in [*(f"LP{n:03d}" for n in range(20, 43)), "LP001", "LP015"]:
         assert rid in ids
     assert main(["validate", "--list-rules"]) == 0
     assert capsys.readouterr().out == out
