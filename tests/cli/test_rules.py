@@ -418,7 +418,7 @@ KEYWORDS = [
 )
 def test_prefilter_never_hides_a_misread_scalar(text: str) -> None:
     """The view only resolver-checks plain scalars matching _SUSPECT: it must catch them all."""
-    from labelpool.rules.scalars import misread
+    from labelpool.yamlfile import misread
     from labelpool.yamlfile.nodes import SUSPECT as _SUSPECT
 
     if misread(text):

@@ -26,7 +26,7 @@ from typing import Any
 
 from labelpool import __version__, atomic
 
-FORMAT = 1
+FORMAT = 2  # 2: the one reading (an ambiguous plain scalar is refused, never cached)
 RACY_NS = 2_000_000_000
 
 

@@ -79,8 +79,9 @@ def read_guarded(
     max_bytes: int = MAX_BYTES,
     max_depth: int = MAX_DEPTH,
 ) -> Any:
-    """Plain data of one label file's bytes: the safety guard and the fast loader in one pass
-    (``yamlfile.loads_checked``: the same data and errors as ``guard`` then ``loads_fast``)."""
+    """Plain data of one label file's bytes: the safety guard and the one reading of every
+    command in one pass (``yamlfile.loads_checked``: the guard's first finding, or LP021 at
+    the first plain scalar YAML readers read differently, the finding validate reports)."""
     return loads_checked(raw, path, max_bytes=max_bytes, max_depth=max_depth)
 
 
@@ -229,8 +230,9 @@ def _load_files(
             for path in paths:
                 raw = path.read_bytes()
                 entries.append(cache.Entry(path, cache.sha256(raw), parse(path, raw)))
-    except YamlError as exc:
-        raise LabelSetError(str(exc)) from None
+    except YamlError as exc:  # LP021/LP039: a rule validate reports, with the others
+        hint = f" ({_HINT})" if exc.rule in ("LP021", "LP039") else ""
+        raise LabelSetError(f"{exc}{hint}") from None
     except OSError as exc:
         raise LabelSetError(
             f"cannot read: {exc.strerror}", path=str(exc.filename), line=1, column=1

@@ -89,7 +89,7 @@ GOLDEN = {
         "judged_ids:\n  - handbook#warranty\n  - warranty#scope\n"
         "pool:\n  - system: bm25\n    k: 20\n    date: '2026-06-02'\n"
         "x-reviewer: alice\n"
-        "notes:\n  - first pass\n  - {checked: true}\n"
+        "notes:\n  - first pass\n  - {checked: done}\n"
         "nested:\n  - - a\n    - b\n  - - c\n"
     ),
     "empty-flow-list-comment": (
@@ -113,7 +113,7 @@ GOLDEN = {
         "    - d  # eol d\n"
     ),
     "nested-unknown": (
-        "id: q\nquestion: x\nextra:\n  nested:\n    - x: 1\n      y: [1, 2]\n    - z\n"
+        "id: q\nquestion: x\nextra:\n  nested:\n    - x: 1\n      yy: [1, 2]\n    - z\n"
     ),
     "block-scalar": (
         "id: block\n"
@@ -391,15 +391,18 @@ def test_a_fresh_parser_per_file_a_directive_does_not_leak(tmp_path: Path) -> No
     two = write(tmp_path, "two.yaml", "id: q\nquestion: 'no'\nextra: no\n")
     with pytest.raises(yamlfile.YamlError):
         yamlfile.load_roundtrip(one)
-    assert yamlfile.loads_roundtrip("%YAML 1.1\n---\nx: no\n")["x"] is False
-    assert yamlfile.load_roundtrip(two).data["extra"] == "no"  # YAML 1.2: still a string
+    assert yamlfile.loads_roundtrip("%YAML 1.1\n---\nx: no\n", repair=True)["x"] is False
+    # YAML 1.2: still a string (fmt's repairing load) ...
+    assert yamlfile.load_roundtrip(two, repair=True).data["extra"] == "no"
+    with pytest.raises(yamlfile.YamlError, match="LP021 extra: plain no"):
+        yamlfile.load_roundtrip(two)  # ... and refused by the editor, as by every command
 
 
 def test_impossible_date_is_a_positioned_error_not_a_traceback(tmp_path: Path) -> None:
     path = write(tmp_path, "q.yaml", "id: q\nquestion: x\npool:\n  - date: 2026-02-30\n")
     with pytest.raises(yamlfile.YamlError) as exc:
         yamlfile.load_fast(path)
-    assert (exc.value.line, exc.value.col, exc.value.rule) == (4, 11, "LP015")
+    assert (exc.value.line, exc.value.col, exc.value.rule) == (4, 11, "LP021")
     assert "2026-02-30" in exc.value.message
 
 
@@ -555,10 +558,9 @@ doc_id = st.one_of(
 def label_files(draw: st.DrawFn) -> str:
     judged = sorted(set(draw(st.lists(doc_id, max_size=6))))
     relevant = sorted(set(draw(st.lists(st.sampled_from(judged), max_size=3)))) if judged else []
-    data = yamlfile.loads_roundtrip(
-        f"id: {draw(st.from_regex(r'[A-Za-z0-9][A-Za-z0-9._-]{0,10}', fullmatch=True))}\n"
-    )
-    data["id"] = yamlfile.scalar(str(data["id"]))
+    data = yamlfile.loads_roundtrip("id: x\n")
+    qid = draw(st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,10}", fullmatch=True))
+    data["id"] = yamlfile.scalar(qid)
     data["question"] = yamlfile.scalar(draw(st.text(min_size=1, max_size=30)))
     labelfile.set_sorted_list(data, "relevant_doc_ids", relevant)
     labelfile.set_sorted_list(data, "judged_ids", judged)
@@ -600,10 +602,18 @@ def test_fast_and_roundtrip_paths_read_every_label_file_alike(text: str) -> None
     assert yamlfile.dumps(yamlfile.loads_roundtrip(text)) == text  # canonical output is stable
 
 
-def test_fast_and_roundtrip_differ_on_plain_ambiguous_scalars() -> None:
-    """Why quoting matters: the property above fails as soon as a plain `no` slips in."""
+def test_fast_and_roundtrip_refuse_plain_ambiguous_scalars_alike() -> None:
+    """Why quoting matters: PyYAML and ruamel read a plain `no` and `0123` differently, so
+    the one reading and the editor held to it refuse the file, with the same error."""
     text = "id: q\nquestion: no\njudged_ids:\n  - 0123\n"
-    assert yamlfile.loads_fast(text) != _plain(yamlfile.loads_roundtrip(text))
+    assert _plain(yamlfile.loads_roundtrip(text, repair=True)) != yaml.safe_load(text)
+    message = "<string>:2:11: LP021 question: plain no is read as a non-string"
+    with pytest.raises(yamlfile.YamlError) as fast:
+        yamlfile.loads_fast(text)
+    with pytest.raises(yamlfile.YamlError) as slow:
+        yamlfile.loads_roundtrip(text)
+    assert str(fast.value) == str(slow.value)
+    assert str(fast.value).startswith(message)
 
 
 # --------------------------------------------------------------------------- format_label
@@ -624,7 +634,7 @@ def test_format_label_sorts_quotes_and_keeps_comments() -> None:
         "      - {doc: x, verdict: {duplicate-of: 0x1F}}\n"
         "x-extra: kept\n"
     )
-    data = yamlfile.loads_roundtrip(text)
+    data = yamlfile.loads_roundtrip(text, repair=True)
     labelfile.format_label(data, text)
     out = yamlfile.dumps(data)
     assert out == (
@@ -675,7 +685,7 @@ def messy_label_files(draw: st.DrawFn) -> str:
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(messy_label_files())
 def test_format_label_is_idempotent_and_keeps_the_content(text: str) -> None:
-    data = yamlfile.loads_roundtrip(text)
+    data = yamlfile.loads_roundtrip(text, repair=True)
     labelfile.format_label(data, text)
     once = yamlfile.dumps(data)
     again = yamlfile.loads_roundtrip(once)

@@ -17,6 +17,7 @@ import jsonschema_rs
 
 from labelpool.findings import Finding
 from labelpool.rules.view import CANONICAL, KeyPath, View
+from labelpool.yamlfile.reading import dotted as dotted
 
 MAX_MESSAGE = 160
 
@@ -36,14 +37,6 @@ def full_validator(path: Path) -> Any:
     return jsonschema.Draft202012Validator(
         schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
     )
-
-
-def dotted(keypath: KeyPath) -> str:
-    """``pool[0].date`` for ("pool", 0, "date")."""
-    out = ""
-    for step in keypath:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
-    return out or "(top level)"
 
 
 def _short(value: Any) -> str:

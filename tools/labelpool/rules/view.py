@@ -7,8 +7,8 @@ safety guard and the view together (``yamlfile.scan``): data, plain scalars and 
 of the top-level keys; the node tree behind :meth:`View.pos` is composed (PyYAML's C
 composer) only when a rule asks for a deeper position, i.e. only for a file with a problem.
 :func:`compose` builds the same view from bytes the guard has already accepted.
-Plain scalars are resolved as YAML 1.2 core would; the ambiguous ones are reported by LP021
-anyway, so a valid file reads the same here as through ``yamlfile``.
+Plain scalars are resolved by the one reading of every command (``yamlfile.read_text``);
+the ambiguous ones, which every command refuses, are listed for LP021 (``plain``).
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from labelpool.findings import Finding
-from labelpool.yamlfile import ODD, NotCanonical, read_canonical, scan_events, text_findings
+from labelpool.yamlfile import read_text, text_findings
 from labelpool.yamlfile.nodes import (
     CANONICAL,
-    SUSPECT,
     KeyPath,
     Node,
     ViewError,
@@ -30,7 +29,6 @@ from labelpool.yamlfile.nodes import (
     compose_root,
     is_plain_scalar,
     node_at,
-    plain_value,
     reaches,
 )
 
@@ -39,9 +37,9 @@ __all__ = ["CANONICAL", "KeyPath", "View", "ViewError", "compose", "locate", "sc
 
 @dataclass
 class View:
-    """``plain``: (keypath, node or event) of each plain scalar ``SUSPECT`` matched (keys
-    end in ``"<key>"``), except values such as ``20`` and ``null`` that read the same in
-    YAML 1.1 and 1.2 (no rule reports them); both carry ``value`` and ``start_mark``.
+    """``plain``: (keypath, node or event) of each ambiguous plain scalar (keys end in
+    ``"<key>"``): the ones YAML readers read differently and every command refuses (LP021);
+    both carry ``value`` and ``start_mark``.
     ``top``: top-level key -> [start mark of the key, of its value] (from :func:`scan`;
     other positions come from the node tree, composed on first use)."""
 
@@ -95,47 +93,21 @@ class View:
 
 def scan(raw: bytes, *, max_bytes: int, max_depth: int) -> tuple[list[Finding], View | None]:
     """The safety guard's findings on ``raw`` (path left empty) and, when none of them is an
-    error, its view, from one pass: the block style labelpool writes is read line by line
-    (``yamlfile.read_canonical``), anything else in one pass over the libyaml events.
-    ``ViewError`` when a mapping key is not a scalar."""
+    error, its view: the one reading of every command (``yamlfile.read_text``), whose
+    ambiguous plain scalars become ``plain`` (LP021). ``ViewError`` when a mapping key is not
+    a scalar."""
     found, text = text_findings(Path(""), raw, max_bytes)
     if any(f.severity == "error" for f in found) or text is None:
         return found, None
-    data = read_canonical(text, max_depth, suspect=SUSPECT.match, plain=_canonical_plain)
-    if data is not ODD:
-        return found, View(data=data, raw=raw, top=_top_marks(text))
-    plain: list[tuple[KeyPath, Any]] = []
-
-    def on_plain(event: Any, keypath: KeyPath, is_key: bool) -> Any:
-        value = event.value
-        if is_key:
-            plain.append((keypath, event))
-            return value
-        if not CANONICAL.match(value):  # `20`, `null`: the same in YAML 1.1 and 1.2
-            plain.append((keypath, event))
-        return plain_value(value)
-
-    result = scan_events(
-        str(Path("")), text, max_depth, suspect=SUSPECT.match, on_plain=on_plain, paths=True
-    )
-    found = sorted(found + result.findings) if found else result.findings
+    reading = read_text(str(Path("")), text, max_depth)
+    found = sorted(found + reading.findings) if found else reading.findings
     if any(f.severity == "error" for f in found):
         return found, None
-    if result.complex_key is not None:
-        mark = result.complex_key
+    if reading.complex_key is not None:
+        mark = reading.complex_key
         raise ViewError(mark.line + 1, mark.column + 1, "a mapping key must be a scalar")
-    return found, View(data=result.data, plain=plain, raw=raw, top=result.top)
-
-
-def _canonical_plain(text: str, is_key: bool) -> Any:
-    """Plain scalars of a file read line by line: strings, and the values that read the same
-    in YAML 1.1 and 1.2 and that no rule reports (``k: 20``, ``k: null``); any other is left
-    to the event pass, which records it for LP021."""
-    if not SUSPECT.match(text):
-        return text
-    if is_key or not CANONICAL.match(text):
-        raise NotCanonical
-    return plain_value(text)
+    top = reading.top if reading.top is not None else _top_marks(text)
+    return found, View(data=reading.data, plain=reading.ambiguous, raw=raw, top=top)
 
 
 class _Mark(NamedTuple):

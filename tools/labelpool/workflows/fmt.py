@@ -37,7 +37,7 @@ def format_file(path: Path, *, check: bool = False) -> bool:
         raise YamlError(str(path), 1, 1, "LP015", "not a regular file")
     doc, before = _load(path)
     format_label(doc.data, doc.text)
-    text = dumps(doc.data)
+    text = dumps(doc.data, check=False)  # what fmt cannot repair, validate reports in place
     if text == before:
         return False
     if path.is_symlink():
@@ -50,30 +50,32 @@ def format_file(path: Path, *, check: bool = False) -> bool:
 def _load(path: Path) -> tuple[Document, str]:
     """The round-trip document to format and the file's text as it is. A lone CR, U+2028 or
     U+2029 (LP041) inside a value, or before the end of its git line, is read as a space;
-    one anywhere else is a :class:`YamlError` at its place (what was meant is unknown)."""
+    one anywhere else is a :class:`YamlError` at its place (what was meant is unknown).
+    Loaded with ``repair=True``: fmt quotes the ambiguous scalars every other command refuses
+    (LP021)."""
     try:
         raw = path.read_bytes()
     except OSError:
         raw = b""  # the load below reports it
     if not linebreaks.may_hold(raw):
-        doc = load_roundtrip(path)
+        doc = load_roundtrip(path, repair=True)
         return doc, doc.text
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        doc = load_roundtrip(path)  # reports LP002
+        doc = load_roundtrip(path, repair=True)  # reports LP002
         return doc, doc.text
     fixed = linebreaks.fix(text)
     if fixed.left:
         f = fixed.left[0]
         raise YamlError(str(path), f.line, f.col, f.rule, f.message)
     if not fixed.replaced:
-        doc = load_roundtrip(path)
+        doc = load_roundtrip(path, repair=True)
         return doc, doc.text
     findings = guard(path, fixed.text.encode("utf-8"))
     if findings:
         raise YamlError.from_finding(findings[0])
-    data = loads_roundtrip(fixed.text, path)
+    data = loads_roundtrip(fixed.text, path, repair=True)
     if not isinstance(data, CommentedMap):
         raise YamlError(str(path), 1, 1, "LP015", "the file is not a YAML mapping")
     return Document(path=path, data=data, text=fixed.text), text

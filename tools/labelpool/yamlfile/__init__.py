@@ -6,11 +6,15 @@
   and the plain data together (:func:`scan_events`).
 * :mod:`.canonical`: the block style labelpool writes, read line by line
   (:func:`read_canonical`).
-* :mod:`.fast`: PyYAML's C safe loader (:func:`loads_fast`) and its plain-scalar resolution.
+* :mod:`.reading`: **the one reading** of a file's bytes (:func:`loads_checked`,
+  :func:`loads_fast`, :func:`load_fast` are it): one value per plain scalar, or LP021 where
+  YAML readers disagree; every command reads label files through it.
+* :mod:`.fast`: PyYAML's C safe loader and its plain-scalar resolution (the reference the
+  tests hold the line reader to).
 * :mod:`.guard`: :func:`guard`, :func:`scan`, and the guarded reads :func:`loads_checked`,
   :func:`load_fast`.
 * :mod:`.roundtrip`: ruamel round-trip reading and writing (:func:`load_roundtrip`,
-  :func:`dumps`, :func:`save`), :func:`node_position`.
+  :func:`dumps`, :func:`save`), held to the one reading; :func:`node_position`.
 * :mod:`.quoting`: :func:`needs_quotes`, :func:`misread`, :func:`scalar`.
 * :mod:`.tree`: comment-keeping edits of a round-trip tree (sorting, block lists, the fixer).
 * :mod:`.nodes`: a node tree with positions read as YAML 1.2 core (the rules' view).
@@ -21,9 +25,11 @@ Every error is a :class:`YamlError` (an input error, exit 1) carrying path, line
 from labelpool.yamlfile.canonical import NotCanonical, read_canonical
 from labelpool.yamlfile.errors import YamlError
 from labelpool.yamlfile.events import EventScan, scan_events
-from labelpool.yamlfile.fast import ODD, KeyPath, PlainHook, PlainText, loads_fast
+from labelpool.yamlfile.fast import ODD, KeyPath, PlainHook, PlainText
 from labelpool.yamlfile.guard import guard, load_fast, loads_checked, read_guarded, scan
 from labelpool.yamlfile.quoting import misread, needs_quotes, scalar
+from labelpool.yamlfile.reading import Reading, ambiguous_finding, is_ambiguous, read_text
+from labelpool.yamlfile.reading import loads_text as loads_fast
 from labelpool.yamlfile.roundtrip import (
     Document,
     dumps,
@@ -31,6 +37,7 @@ from labelpool.yamlfile.roundtrip import (
     loads_roundtrip,
     node_position,
     save,
+    to_plain,
 )
 from labelpool.yamlfile.textcheck import MAX_BYTES, MAX_DEPTH, SAFETY_RULES, text_findings
 from labelpool.yamlfile.tree import CommentedMap, CommentedSeq
@@ -48,9 +55,12 @@ __all__ = [
     "NotCanonical",
     "PlainHook",
     "PlainText",
+    "Reading",
     "YamlError",
+    "ambiguous_finding",
     "dumps",
     "guard",
+    "is_ambiguous",
     "load_fast",
     "load_roundtrip",
     "loads_checked",
@@ -61,9 +71,11 @@ __all__ = [
     "node_position",
     "read_canonical",
     "read_guarded",
+    "read_text",
     "save",
     "scalar",
     "scan",
     "scan_events",
     "text_findings",
+    "to_plain",
 ]

@@ -61,7 +61,7 @@ def scan_events(
     Quoted and block scalars are strings. A plain scalar is a string unless ``suspect(value)``
     matches; then it is ``on_plain(event, keypath, is_key)`` (for keys too); ``keypath`` is
     filled only with ``paths=True`` (else ``()``). The defaults resolve plain scalars as
-    :func:`~labelpool.yamlfile.fast.loads_fast` (PyYAML's YAML 1.1 safe loader) does.
+    :func:`~labelpool.yamlfile.fast.pyyaml_loads` (PyYAML's YAML 1.1 safe loader) does.
     """
     if suspect is None or on_plain is None:
         suspect, on_plain = suspect_11, plain_11

@@ -1,5 +1,6 @@
-"""PyYAML's C safe loader (YAML 1.1): the fast read of guarded text, and how it resolves a
-plain scalar (shared by the one-pass readers, so they read exactly as it does)."""
+"""PyYAML's C safe loader (YAML 1.1) and how it resolves a plain scalar: the reference the
+line reader is held to (``read_canonical``'s default resolution), never a command's reading
+(every command reads through :mod:`labelpool.yamlfile.reading`)."""
 
 from __future__ import annotations
 
@@ -61,11 +62,11 @@ def resolve_11(value: str) -> Any:
     if tag == STR_TAG:
         return value
     if tag not in _SIMPLE_TAGS:
-        return ODD  # a merge key or `=`: loads_fast gives the error
+        return ODD  # a merge key or `=`: pyyaml_loads gives the error
     node = yaml.ScalarNode(tag, value)
     try:
         return _FastLoader.yaml_constructors[tag](_CONSTRUCTOR, node)
-    except (yaml.YAMLError, ValueError):  # an impossible date: loads_fast says where
+    except (yaml.YAMLError, ValueError):  # an impossible date: pyyaml_loads says where
         return ODD
 
 
@@ -80,8 +81,10 @@ def pyyaml_resolves_to_str(text: str) -> bool:
     return bool(tag == STR_TAG)
 
 
-def loads_fast(text: str, path: Path | str = "<string>") -> Any:
-    """Plain data of already guarded YAML text (PyYAML C loader); raises :class:`YamlError`."""
+def pyyaml_loads(text: str, path: Path | str = "<string>") -> Any:
+    """PyYAML's C safe loader (YAML 1.1) on already guarded text; raises :class:`YamlError`.
+
+    The reference the property tests hold the readers to; no command reads with it."""
     try:
         return yaml.load(text, Loader=_FastLoader)
     except yaml.MarkedYAMLError as exc:

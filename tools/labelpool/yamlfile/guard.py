@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from labelpool.findings import Finding
-from labelpool.yamlfile.canonical import read_canonical
+from labelpool.yamlfile import reading
 from labelpool.yamlfile.errors import YamlError
 from labelpool.yamlfile.events import EventScan, scan_events
-from labelpool.yamlfile.fast import ODD, PlainHook, loads_fast
+from labelpool.yamlfile.fast import PlainHook
 from labelpool.yamlfile.textcheck import MAX_BYTES, MAX_DEPTH, text_findings
 
 
@@ -61,29 +61,15 @@ def loads_checked(
     max_bytes: int = MAX_BYTES,
     max_depth: int = MAX_DEPTH,
 ) -> Any:
-    """Plain data of one YAML file's bytes, guarded, in one pass; raises :class:`YamlError`
-    with the guard's first finding.
+    """Plain data of one YAML file's bytes, guarded, in one pass: the one reading
+    (:func:`~labelpool.yamlfile.reading.loads`); raises :class:`YamlError` with the guard's
+    first finding, or LP021 at the first plain scalar YAML readers read differently.
 
-    The same result as :func:`guard` then :func:`loads_fast`, at a fraction of the cost: a
-    file in the block style labelpool writes is read line by line (:func:`read_canonical`, about
-    a sixth of the cost of libyaml's events); any other is read by :func:`scan_events`, one
-    pass over the libyaml events for the safety checks and the data together. Plain scalars
-    are resolved as PyYAML's safe loader does; a file with one this reader does not handle
-    (``=``, an impossible date, a collection as a key) is read by :func:`loads_fast`.
+    A file in the block style labelpool writes is read line by line (:func:`read_canonical`,
+    a fraction of the cost of libyaml's events); any other is read by :func:`scan_events`, one
+    pass over the libyaml events for the safety checks and the data together.
     """
-    where = Path(path)
-    found, text = text_findings(where, raw, max_bytes)
-    if found or text is None:
-        raise YamlError.from_finding(found[0])
-    data = read_canonical(text, max_depth)  # most label files: read line by line
-    if data is not ODD:
-        return data
-    result = scan_events(str(where), text, max_depth)
-    if result.findings:
-        raise YamlError.from_finding(result.findings[0])
-    if result.odd:
-        return loads_fast(text, path)
-    return result.data
+    return reading.loads(raw, path, max_bytes=max_bytes, max_depth=max_depth)
 
 
 def read_guarded(path: Path, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> str:
@@ -99,5 +85,5 @@ def read_guarded(path: Path, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DE
 
 
 def load_fast(path: Path, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
-    """Guard, then read ``path`` with PyYAML's C safe loader; raises :class:`YamlError`."""
-    return loads_fast(read_guarded(path, max_bytes, max_depth), path)
+    """Guard, then read ``path`` (the one reading); raises :class:`YamlError`."""
+    return reading.loads_text(read_guarded(path, max_bytes, max_depth), path, max_depth=max_depth)

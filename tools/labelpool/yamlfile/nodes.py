@@ -2,13 +2,12 @@
 
 For code that must point at a node's line and column and know each scalar's style (plain or
 quoted) without a round-trip load: the rules' view of a label file. The tree is composed by
-PyYAML's C composer with no tag resolution; plain scalars are resolved here as YAML 1.2 core
-would (:func:`plain_value`).
+PyYAML's C composer with no tag resolution; plain scalars are resolved here as the one
+reading resolves them (:mod:`.reading`), an ambiguous one as YAML 1.2 core would.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import yaml
@@ -16,24 +15,24 @@ from yaml._yaml import CParser
 
 from labelpool.errors import InputError
 from labelpool.yamlfile.errors import mark_position
+from labelpool.yamlfile.reading import CANONICAL, SUSPECT, core_value, is_ambiguous, value_of
+
+__all__ = [
+    "CANONICAL",
+    "SUSPECT",
+    "KeyPath",
+    "Node",
+    "ViewError",
+    "build",
+    "compose_root",
+    "is_plain_scalar",
+    "node_at",
+    "plain_value",
+    "reaches",
+]
 
 Node = yaml.Node
 KeyPath = tuple[str | int, ...]
-
-_NULL = frozenset({"", "~", "null", "Null", "NULL"})
-_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_INT = re.compile(r"[-+]?[0-9]+\Z")
-_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
-# Plain scalars that mean the same in YAML 1.1 and 1.2 and are the only non-strings a label
-# needs (`k: 20`, `verdict: 2`, `k: null`): a schema type error on one of them says "quote it".
-CANONICAL = re.compile(r"(-?(0|[1-9][0-9]*)|null|~|)\Z")
-# Plain scalars any YAML 1.1 or 1.2 resolver might read as a non-string start like this
-# (numbers, dates, sexagesimals, .inf/.nan, ~, =, <<, !, &, *, y/n, yes/no, on/off, true/false,
-# null); every other plain scalar is a string and skips the resolver checks.
-SUSPECT = re.compile(
-    r"[-+.0-9~=<!&*]|(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|[tT]rue"
-    r"|TRUE|[fF]alse|FALSE|[nN]ull|NULL)\Z|\Z"
-)
 
 
 class ViewError(InputError):
@@ -45,17 +44,7 @@ class ViewError(InputError):
         self.col = col
 
 
-def plain_value(text: str) -> Any:
-    """The value of a plain scalar as YAML 1.2 core reads it (null, bool, int, float, str)."""
-    if text in _NULL:
-        return None
-    if text in _BOOL:
-        return _BOOL[text]
-    if _INT.match(text):
-        return int(text)
-    if _FLOAT.match(text):
-        return float(text)
-    return text
+plain_value = core_value  # a plain scalar as YAML 1.2 core reads it
 
 
 class _Composer(CParser):
@@ -135,16 +124,17 @@ _Scalar, _Sequence, _Mapping = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingN
 
 
 def build(node: Any, path: KeyPath, plain: list[tuple[KeyPath, Any]]) -> Any:
-    """The plain data of a tree, plain scalars read as YAML 1.2 core; each plain scalar
-    :data:`SUSPECT` matches (keys end in ``"<key>"``) goes to ``plain`` with its node, except
-    values :data:`CANONICAL` matches (they read the same in YAML 1.1 and 1.2)."""
+    """The plain data of a tree as the one reading gives it (:mod:`.reading`); each ambiguous
+    plain scalar (keys end in ``"<key>"``) goes to ``plain`` with its node and holds what
+    YAML 1.2 core makes of it."""
     kind = type(node)
     if kind is _Scalar:
         value = node.value
         if not node.style and SUSPECT.match(value):
-            if not CANONICAL.match(value):  # `20`, `null`: the same in YAML 1.1 and 1.2
+            if is_ambiguous(value):
                 plain.append((path, node))
-            return plain_value(value)
+                return core_value(value)
+            return value_of(value)
         return value
     if kind is _Sequence:
         items = node.value
@@ -162,7 +152,7 @@ def build(node: Any, path: KeyPath, plain: list[tuple[KeyPath, Any]]) -> Any:
                 mark = knode.start_mark
                 raise ViewError(mark.line + 1, mark.column + 1, "a mapping key must be a scalar")
             key = knode.value
-            if not knode.style and SUSPECT.match(key):
+            if not knode.style and is_ambiguous(key, True):
                 plain.append(((*path, key, "<key>"), knode))
             out[key] = build(vnode, (*path, key), plain)
         return out

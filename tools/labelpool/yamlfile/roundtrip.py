@@ -4,6 +4,12 @@ An unedited canonical file comes back byte-identical (``width`` 4096, quotes pre
 ``indent(mapping=2, sequence=4, offset=2)``), a save that changes nothing writes nothing, and
 every write is atomic. Every load uses a fresh ruamel instance (a ``%YAML`` directive would
 stick to a shared one). :func:`node_position` gives a node's line and column for messages.
+
+The editor is held to the one reading (:mod:`labelpool.yamlfile.reading`): a loaded tree
+must hold exactly the plain data the one reading gives for the same text (else the file is
+refused, as every command refuses it), and :func:`dumps` checks that the text it writes
+reads back, through the one reading, as exactly the tree it wrote. Only ``labelpool fmt``,
+which repairs ambiguous scalars, loads a file the one reading refuses (``repair=True``).
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.emitter import Emitter
 from ruamel.yaml.error import MarkedYAMLError as RuamelMarkedError
 from ruamel.yaml.error import YAMLError as RuamelYAMLError
+from ruamel.yaml.scalarbool import ScalarBoolean
 
 from labelpool import atomic
+from labelpool.yamlfile import reading
 from labelpool.yamlfile.errors import YamlError, mark_position
 from labelpool.yamlfile.guard import read_guarded
 from labelpool.yamlfile.textcheck import BIDI_RE, MAX_BYTES, MAX_DEPTH
@@ -88,42 +96,103 @@ class Document:
     text: str
 
 
-def loads_roundtrip(text: str, path: Path | str = "<string>") -> Any:
-    """ruamel round-trip tree of already guarded ``text``; raises :class:`YamlError`."""
+def loads_roundtrip(
+    text: str, path: Path | str = "<string>", *, repair: bool = False, max_depth: int = MAX_DEPTH
+) -> Any:
+    """ruamel round-trip tree of already guarded ``text``; raises :class:`YamlError`.
+
+    The tree holds exactly what the one reading gives for ``text``, else the error the one
+    reading refuses the file with (LP021 at an ambiguous scalar); ``repair`` (``fmt`` only)
+    skips the check."""
+    expected = None if repair else reading.loads_text(text, path, max_depth=max_depth)
     try:
-        return _yaml().load(text)
+        tree = _yaml().load(text)
     except RuamelMarkedError as exc:
         line, col = mark_position(exc)
         raise YamlError(str(path), line, col, "LP015", str(exc.problem or exc)) from None
     except (RuamelYAMLError, ValueError, RecursionError) as exc:
         raise YamlError(str(path), 1, 1, "LP015", f"invalid YAML: {exc}") from None
+    if not repair:
+        _check_agrees(tree, expected, str(path))
+    return tree
+
+
+def to_plain(tree: Any) -> Any:
+    """Plain Python data of a round-trip tree (ruamel's string, int, float and bool types
+    turned into ``str``, ``int``, ``float``, ``bool``; mappings into dicts)."""
+    if isinstance(tree, dict):
+        return {to_plain(k): to_plain(v) for k, v in tree.items()}
+    if isinstance(tree, list):
+        return [to_plain(v) for v in tree]
+    if isinstance(tree, str):
+        return str(tree)
+    if isinstance(tree, (ScalarBoolean, bool)):
+        return bool(tree)
+    if isinstance(tree, int):
+        return int(tree)
+    if isinstance(tree, float):
+        return float(tree)
+    return tree
+
+
+def _check_agrees(tree: Any, expected: Any, path: str, written: str | None = None) -> None:
+    """Refuse a tree whose plain data is not exactly ``expected`` (the one reading's)."""
+    keypath = reading.first_difference(to_plain(tree), expected)
+    if keypath is None:
+        return
+    line, col = node_position(tree, keypath)
+    what = "writes" if written is not None else "reads"
+    raise YamlError(
+        path,
+        line,
+        col,
+        reading.LP021,
+        f"{reading.dotted(keypath)}: the round-trip editor {what} this differently from "
+        "every labelpool command; quote the scalar or run `labelpool fmt`",
+    )
 
 
 def load_roundtrip(
-    path: Path, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH
+    path: Path, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH, repair: bool = False
 ) -> Document:
-    """Guarded ruamel round-trip load of ``path``; raises :class:`YamlError`."""
+    """Guarded ruamel round-trip load of ``path``, held to the one reading (see
+    :func:`loads_roundtrip`); raises :class:`YamlError`."""
     text = read_guarded(path, max_bytes, max_depth)
-    data = loads_roundtrip(text, path)
+    data = loads_roundtrip(text, path, repair=repair, max_depth=max_depth)
     if not isinstance(data, CommentedMap):
         raise YamlError(str(path), 1, 1, "LP015", "the file is not a YAML mapping")
     return Document(path=path, data=data, text=text)
 
 
-def dumps(data: Any) -> str:
-    """YAML text of a round-trip tree, in the label files' layout."""
+def dumps(data: Any, *, check: bool = True, path: Path | str = "<output>") -> str:
+    """YAML text of a round-trip tree, in the label files' layout.
+
+    With ``check`` (the default) the text must read back through the one reading as exactly
+    ``data``: an editor that would write a scalar some command reads otherwise raises
+    :class:`YamlError` (LP021) instead (``path`` names the file in the message)."""
     out = io.StringIO()
     _yaml().dump(data, out)
-    return out.getvalue()
+    text = out.getvalue()
+    if check:
+        check_written(data, text, path)
+    return text
+
+
+def check_written(data: Any, text: str, path: Path | str = "<output>") -> None:
+    """Raise :class:`YamlError` unless ``text`` reads back, through the one reading, as
+    exactly the tree ``data`` it was written from."""
+    _check_agrees(data, reading.loads_text(text, path), str(path), written=text)
 
 
 def save(doc: Document, data: Any = None) -> bool:
     """Write ``data`` (default ``doc.data``) to ``doc.path``; False (and no write) if unchanged."""
-    text = dumps(doc.data if data is None else data)
+    tree = doc.data if data is None else data
+    text = dumps(tree, check=False)
     if text == doc.text:
         return False
     if doc.path.is_symlink():
         raise YamlError(str(doc.path), 1, 1, "LP037", "symlink; not replaced by a file")
+    check_written(tree, text, doc.path)
     try:
         if doc.path.read_bytes() == text.encode("utf-8"):
             return False
