@@ -278,6 +278,25 @@ def diff(cfg: Config, rev_from: str, rev_to: str | None = None) -> SetDiff:
     return diff_labels(before, after, rev_from, WORKTREE if rev_to is None else rev_to)
 
 
+def _both(
+    cfg: Config, rev_from: str, rev_to: str | None
+) -> tuple[dict[str, Label], dict[str, Label]]:
+    """Every label at ``rev_from`` and at ``rev_to``, each file parsed as few times as can be.
+
+    Label files git sees as unchanged are byte-identical at both revisions: when they are
+    most of the set, the old labels are the new ones with the changed files' labels swapped
+    for their old versions (read from git), instead of a second parse of every file.
+    """
+    after = labels_at(cfg, rev_to)
+    changed = changed_label_files(cfg, rev_from, rev_to)
+    if 2 * len(changed) > len(after):
+        return labels_at(cfg, rev_from), after
+    now = labels_at(cfg, rev_to, only=changed)
+    before = {q: label for q, label in after.items() if q not in now}
+    before.update(labels_at(cfg, rev_from, only=changed))
+    return before, after
+
+
 def score_changes(
     cfg: Config, d: SetDiff, runs: Sequence[str], measures: Sequence[Measure], k: int = 10
 ) -> SetDiff:
@@ -286,8 +305,7 @@ def score_changes(
     in memory). The run files are the working tree's."""
     headline = measures[0]
     try:
-        before = labels_at(cfg, d.rev_from)
-        after = labels_at(cfg, None if d.rev_to == WORKTREE else d.rev_to)
+        before, after = _both(cfg, d.rev_from, None if d.rev_to == WORKTREE else d.rev_to)
     except RevisionError as exc:
         raise DiffError(str(exc)) from None
 
