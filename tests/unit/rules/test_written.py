@@ -62,6 +62,8 @@ def test_an_accepted_document_id_makes_a_batch_validate_accepts(doc: str) -> Non
         return
     text = with_batch(("doc-z#1", doc) if doc != "doc-z#1" else (doc,))
     assert [e for e in errors(text) if not e.startswith("LP034")] == []
+    kwargs = {"schema_file": SCHEMA, "max_bytes": BOUND, "max_depth": 32}
+    assert written.first_new_error(LABEL, text, **kwargs) is None
 
 
 def test_document_id_problems() -> None:
@@ -78,16 +80,14 @@ def test_document_id_problems() -> None:
 
 
 def test_first_new_error_ignores_what_the_file_had_before() -> None:
-    """An error the file had already (here LP028, an unsorted list) is not the batch's."""
-    unsorted = LABEL.replace("  - doc-a#1\npool:", "  - doc-a#1\n  - doc-0#1\npool:")
-    assert errors(unsorted)[0].startswith("LP028")
-    new = with_batch(("doc-z#1",), unsorted)
-    assert (
-        written.first_new_error(unsorted, new, schema_file=SCHEMA, max_bytes=BOUND, max_depth=32)
-        is None
-    )
-    found = written.first_new_error(None, new, schema_file=SCHEMA, max_bytes=BOUND, max_depth=32)
-    assert found is not None and found.rule == "LP028"
+    """An error the file had already (here LP004 in the question) is not the batch's."""
+    marked = LABEL.replace("my parcel", "my \u202eparcel")
+    assert errors(marked)[0].startswith("LP004")
+    new = with_batch(("doc-z#1",), marked)
+    kwargs = {"schema_file": SCHEMA, "max_bytes": BOUND, "max_depth": 32}
+    assert written.first_new_error(marked, new, **kwargs) is None
+    found = written.first_new_error(None, new, **kwargs)
+    assert found is not None and (found.line, found.rule) == (2, "LP004")
 
 
 def test_first_new_error_reports_a_new_one_at_its_place() -> None:

@@ -338,10 +338,11 @@ def prepare(
         except batch_mod.BatchError as exc:
             raise PoolError(str(exc).replace("<text>", str(q.path))) from None
         # never write a batch that does not read back as exactly these documents
-        back = label_from_data(yamlfile.loads_fast(text, q.path))
+        data = yamlfile.loads_fast(text, q.path)
+        back = label_from_data(data)
         if not back.pending or [d.doc for d in back.pending[-1].docs] != list(q.docs):
             raise PoolError("the batch does not read back as written (a bug)", path=q.path)
-        _refuse_invalid(cfg, q.path, old, text)
+        _refuse_invalid(cfg, q.path, old, text, data)
         changes.append((q.path, text))
     for q in plan_.complete:
         doc = yamlfile.load_roundtrip(q.path)
@@ -371,11 +372,17 @@ def _refuse_doc_ids(q: QuestionPlan) -> None:
             )
 
 
-def _refuse_invalid(cfg: Config, path: Path, old: str, new: str) -> None:
-    """Refuse new file text validate would refuse (over the size bound, any new error)."""
+def _refuse_invalid(cfg: Config, path: Path, old: str, new: str, data: Any = None) -> None:
+    """Refuse new file text validate would refuse (over the size bound, any new error);
+    ``data``: the text as read back, when the caller has it."""
     schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
     found = written_rules.first_new_error(
-        old, new, schema_file=schema_file, max_bytes=cfg.max_file_bytes, max_depth=cfg.max_depth
+        old,
+        new,
+        schema_file=schema_file,
+        max_bytes=cfg.max_file_bytes,
+        max_depth=cfg.max_depth,
+        data=data,
     )
     if found is None:
         return
