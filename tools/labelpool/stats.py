@@ -69,6 +69,18 @@ def _null_means(signs: np.ndarray, d: np.ndarray) -> np.ndarray:
     return out
 
 
+def _byte_sums(d: np.ndarray) -> np.ndarray:
+    """``table[256 * j + v]``: the sum of the deltas of questions ``8j..8j+7`` whose bit is
+    set in byte value ``v`` (bit 7 first, numpy's ``unpackbits`` order; questions past the end
+    are 0)."""
+    width = (d.size + 7) // 8
+    padded = np.zeros(width * 8, dtype=np.float64)
+    padded[: d.size] = d
+    bits = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(np.float64)
+    table: np.ndarray = (padded.reshape(width, 8) @ bits.T).ravel()
+    return table
+
+
 def paired_randomization(
     deltas: np.ndarray, *, samples: int = 100_000, seed: int = 0
 ) -> TestResult:
@@ -77,39 +89,56 @@ def paired_randomization(
     n = int(d.size)
     if n == 0:
         return TestResult(p_value=1.0, method="exact", n=0, samples=1)
+    if n <= EXACT_MAX_N:
+        return _exact(d)
+    if samples < 1:
+        raise ValueError("samples must be at least 1")
+    observed = np.mean(d)  # scipy's observed statistic: the contiguous (pairwise) mean
+    gamma = abs(np.finfo(np.float64).eps * 100 * observed)
+    rng = np.random.default_rng(seed)
+    d_sum = float(np.sum(d))
+    table = _byte_sums(d)
+    width = (n + 7) // 8
+    base = (np.arange(width, dtype=np.int32) * 256)[None, :]
+    n_less = 0
+    n_greater = 0
+    # Draws in batches of rows as before the table (rng.bytes drops a partial 4-byte word:
+    # the same batches give the same draws), summed in cache-sized parts. One random bit per
+    # question flips its sign (bit 7 of byte j: question 8j, as numpy's unpackbits reads it);
+    # the 8 flips of a byte are summed by one lookup: 0.7 s of CPU for 100,000 draws over
+    # 10,000 questions, against 3.9 s unpacking every bit into a float matrix.
+    rows = max(1, _CHUNK_ELEMENTS // n)
+    part = max(1, (_CHUNK_ELEMENTS // 8) // width)
+    for start in range(0, samples, rows):
+        size = min(samples, start + rows) - start
+        raw = np.frombuffer(rng.bytes(size * width), dtype=np.uint8).reshape(size, width)
+        for lo in range(0, size, part):
+            flipped = table[raw[lo : lo + part].astype(np.int32) + base].sum(axis=1)
+            null = (d_sum - 2.0 * flipped) / n
+            n_less += int(np.count_nonzero(null <= observed + gamma))
+            n_greater += int(np.count_nonzero(null >= observed - gamma))
+    p_less = (n_less + 1) / (samples + 1)
+    p_greater = (n_greater + 1) / (samples + 1)
+    p = min(1.0, 2.0 * min(p_less, p_greater))
+    return TestResult(p_value=float(p), method="monte-carlo", n=n, samples=samples)
+
+
+def _exact(d: np.ndarray) -> TestResult:
+    """Every ``2**n`` sign assignment (``n <= EXACT_MAX_N``)."""
+    n = int(d.size)
     observed = np.mean(d)  # scipy's observed statistic: the contiguous (pairwise) mean
     gamma = abs(np.finfo(np.float64).eps * 100 * observed)
     rows = max(1, _CHUNK_ELEMENTS // n)
     n_less = 0
     n_greater = 0
-    if n <= EXACT_MAX_N:
-        total = 1 << n
-        for start in range(0, total, rows):
-            stop = min(total, start + rows)
-            null = _null_means(_sign_rows(start, stop, n), d)
-            n_less += int(np.count_nonzero(null <= observed + gamma))
-            n_greater += int(np.count_nonzero(null >= observed - gamma))
-        p_less = n_less / total
-        p_greater = n_greater / total
-        method, evaluated = "exact", total
-    else:
-        if samples < 1:
-            raise ValueError("samples must be at least 1")
-        rng = np.random.default_rng(seed)
-        d_sum = float(np.sum(d))
-        for start in range(0, samples, rows):
-            size = min(samples, start + rows) - start
-            # one random bit per question flips its sign; the flipped sum through BLAS
-            raw = np.frombuffer(rng.bytes(size * ((n + 7) // 8)), dtype=np.uint8)
-            flips = np.unpackbits(raw.reshape(size, -1), axis=1, count=n)
-            null = (d_sum - 2.0 * (flips.astype(np.float64) @ d)) / n
-            n_less += int(np.count_nonzero(null <= observed + gamma))
-            n_greater += int(np.count_nonzero(null >= observed - gamma))
-        p_less = (n_less + 1) / (samples + 1)
-        p_greater = (n_greater + 1) / (samples + 1)
-        method, evaluated = "monte-carlo", samples
-    p = min(1.0, 2.0 * min(p_less, p_greater))
-    return TestResult(p_value=float(p), method=method, n=n, samples=evaluated)
+    total = 1 << n
+    for start in range(0, total, rows):
+        stop = min(total, start + rows)
+        null = _null_means(_sign_rows(start, stop, n), d)
+        n_less += int(np.count_nonzero(null <= observed + gamma))
+        n_greater += int(np.count_nonzero(null >= observed - gamma))
+    p = min(1.0, 2.0 * min(n_less / total, n_greater / total))
+    return TestResult(p_value=float(p), method="exact", n=n, samples=total)
 
 
 def bootstrap_ci(

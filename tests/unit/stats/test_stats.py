@@ -253,3 +253,20 @@ def test_holm_is_never_below_the_raw_p_and_keeps_order(ps: list[float]) -> None:
     assert np.all(adj >= p - 1e-15) and np.all(adj <= 1.0)
     order = np.argsort(p, kind="stable")
     assert np.all(np.diff(adj[order]) >= -1e-15)
+
+
+@pytest.mark.parametrize("n", [21, 64, 999])
+def test_monte_carlo_draws_equal_unpacked_bits(n: int) -> None:
+    """The byte-table sum sees the very draws of the plain version: every random bit unpacked
+    into a float matrix (one batch here), so the p-value is the same."""
+    d = np.random.default_rng(n).normal(0.05, 1.0, n)
+    samples = 3000
+    rng = np.random.default_rng(7)
+    raw = np.frombuffer(rng.bytes(samples * ((n + 7) // 8)), dtype=np.uint8)
+    flips = np.unpackbits(raw.reshape(samples, -1), axis=1, count=n).astype(np.float64)
+    null = (d.sum() - 2.0 * (flips @ d)) / n
+    observed = np.mean(d)
+    less = (np.count_nonzero(null <= observed) + 1) / (samples + 1)
+    greater = (np.count_nonzero(null >= observed) + 1) / (samples + 1)
+    expected = min(1.0, 2.0 * min(less, greater))
+    assert paired_randomization(d, samples=samples, seed=7).p_value == expected
