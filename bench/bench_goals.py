@@ -61,14 +61,25 @@ def _mib(x: float | None) -> str:
     return "-" if x is None else f"{x:,.0f}"
 
 
-def floor_sum(results: Results, size: int, names: tuple[str, ...]) -> float | None:
+def floor_sum(
+    results: Results, size: int, names: tuple[str, ...], cpu: bool = False
+) -> float | None:
+    """The floors' seconds added up (``cpu``: their CPU seconds, whole processes)."""
     total = 0.0
     for name in names:
         m = results.get((size, name))
-        if m is None or m.seconds is None:
+        value = None if m is None else m.cpu if cpu else m.seconds
+        if value is None:
             return None
-        total += m.seconds
+        total += value
     return total
+
+
+def _cpu_ratio(results: Results, size: int, m: Measurement, names: tuple[str, ...]) -> str:
+    base = floor_sum(results, size, names, cpu=True)
+    if base is None or m.cpu is None or base <= 0:
+        return ""
+    return f"; cpu {m.cpu / base:.2f}x"
 
 
 def _bases(name: str) -> tuple[str, ...]:
@@ -85,7 +96,7 @@ def _versus_floor(results: Results, size: int, m: Measurement) -> str:
     if not names or base is None or m.seconds is None or base <= 0:
         return ""
     what = " + ".join(n.removesuffix(" floor") for n in names)
-    return f"{m.seconds / base:.2f}x ({what})"
+    return f"{m.seconds / base:.2f}x ({what}){_cpu_ratio(results, size, m, names)}"
 
 
 def _peer_label(name: str) -> str | None:
@@ -174,7 +185,8 @@ def _ratio_goal(
     ratio = m.seconds / base
     what = " + ".join(b.removesuffix(" floor") for b in bases)
     met = "yes" if ratio <= limit else "NO"
-    return Goal(text, f"{ratio:.2f}x ({what}){_at(size, want)}", met)
+    cpu = _cpu_ratio(results, size, m, bases)
+    return Goal(text, f"{ratio:.2f}x ({what}){cpu}{_at(size, want)}", met)
 
 
 def _find(results: Results, pred: Callable[[int, str], bool]) -> tuple[int, Measurement] | None:

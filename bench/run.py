@@ -19,14 +19,17 @@ OS page cache may be warm). Commands are measured cold unless the row says ``war
 Floors, on the same repository in the same sitting: ``read`` = PyYAML's C loader over every
 label file (a whole python process); ``write`` = writing every label file, ``write+commit`` =
 that and ``git add`` + ``git commit`` of them (both timed inside their process, the texts
-already in memory). Peers: pytrec_eval's whole process (a fresh python that parses the qrels
-and the run and evaluates ndcg_cut.10, recall.10, recall.100, map, recip_rank and P.10), and
-trec_eval 10.0 built from ``../shared/peers/trec_eval`` (copied to a temporary folder and
-``make``-d; its column appears when it builds; ``--trec-eval-src`` names another source).
+already in memory; their ``cpu`` is the whole process's). Peers: pytrec_eval's whole process
+(a fresh python that parses the qrels and the run and evaluates ndcg_cut.10, recall.10,
+recall.100, map, recip_rank and P.10), and trec_eval 10.0 built from
+``../shared/peers/trec_eval`` (copied to a temporary folder and ``make``-d; its column
+appears when it builds; ``--trec-eval-src`` names another source).
 
 The last table checks the goals of the performance issue (ratios at 10,000 questions, or at
 the largest size measured when 10,000 is not). A shared or loaded machine inflates wall
-clock: compare ``cpu`` too.
+clock: each ratio to the floors is also given in CPU seconds (``cpu``), which a loaded
+machine distorts less (a command that waits on the disk, e.g. for fsync, shows it in wall
+clock only).
 """
 
 from __future__ import annotations

@@ -65,7 +65,8 @@ def test_quick_bench_runs_every_command(tmp_path: Path) -> None:
         assert re.fullmatch(r"\d+\.\d\d", cpu), (name, rows[name])
         assert re.fullmatch(r"[\d,]+", peak) and int(peak.replace(",", "")) > 0, (name, peak)
         if ratio is not None:
-            assert re.fullmatch(r"\d+\.\d\dx " + re.escape(ratio), versus), (name, versus)
+            pattern = r"\d+\.\d\dx " + re.escape(ratio) + r"; cpu \d+\.\d\dx"
+            assert re.fullmatch(pattern, versus), (name, versus)
     assert "x pytrec_eval" in rows["score 60 x 100"][4]
     goals = proc.stdout.split("**Goals**", 1)[1]
     verdicts = re.findall(r"\| (yes|NO|not measured) \|$", goals, flags=re.MULTILINE)
