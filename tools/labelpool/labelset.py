@@ -145,6 +145,8 @@ def label_of(
         problem = "not a label (a mapping with an `id`)"
     elif schema_file is not None and not schema_valid(data, schema_file):
         problem = "does not match the label schema"
+    elif _non_string_id(data):  # `- 15`, `doc: ~`: never read as the string "15" or "None"
+        problem = "an id is not a string"
     else:
         try:
             label = label_from_data(data)
@@ -155,6 +157,31 @@ def label_of(
             return label
     precise = first_problem(where, raw, schema_file, max_bytes=max_bytes, max_depth=max_depth)
     raise LabelSetError(f"{precise or f'{where}:1:1: {problem}'} ({_HINT})")
+
+
+_ID_LISTS = ("relevant_doc_ids", "judged_ids", "pooled_unjudged_ids")
+
+
+def _non_string_id(data: dict[str, Any]) -> bool:
+    """Whether a question or document id of ``data`` is not a string (an unquoted ``15`` or
+    ``~`` reads as an int or null in every reader; validate refuses it, LP021): no reader
+    turns it into the string ``"15"`` or ``"None"``."""
+    ids: list[Any] = [data.get("id")]
+    for key in _ID_LISTS:
+        value = data.get(key)
+        ids.extend(value if isinstance(value, list) else ())
+    for cls in data.get("relevant_classes") or ():
+        ids.extend(cls if isinstance(cls, list) else ())
+    pending = data.get("pending")
+    for batch in pending if isinstance(pending, list) else ():
+        docs = batch.get("docs") if isinstance(batch, dict) else None
+        for entry in docs if isinstance(docs, list) else ():
+            if isinstance(entry, dict):
+                ids.append(entry.get("doc"))
+                verdict = entry.get("verdict")
+                if isinstance(verdict, dict) and "duplicate-of" in verdict:
+                    ids.append(verdict["duplicate-of"])
+    return any(type(i) is not str for i in ids)
 
 
 def load_files(
