@@ -69,8 +69,10 @@ def run(
     git_run_at: int | None = None,
     git_run: str | None = None,
     extra_env: dict[str, str] | None = None,
+    repo_option: bool = True,
 ) -> Outcome:
-    """``labelpool ARGS --repo REPO`` as a subprocess, with the faults asked for."""
+    """``labelpool ARGS --repo REPO`` (``ARGS`` alone without ``repo_option``) as a
+    subprocess, with the faults asked for."""
     env = dict(os.environ)
     env.pop("LABELPOOL_TEST_KILL_WRITE", None)
     env["LABELPOOL_CACHE_DIR"] = str(repo.parent / f"{repo.name}.cache")  # never shared
@@ -88,8 +90,9 @@ def run(
         env["FAULT_GIT_RUN"] = git_run or ""
     if kill_write is not None:
         env["LABELPOOL_TEST_KILL_WRITE"] = str(kill_write)
+    argv = [*args, "--repo", str(repo)] if repo_option else list(args)
     proc = subprocess.run(
-        [LABELPOOL, *args, "--repo", str(repo)],
+        [LABELPOOL, *argv],
         capture_output=True,
         text=True,
         env=env,

@@ -457,8 +457,10 @@ def write_labels(
         if first != item.id:
             raise _case_clash(item.id, repr(first), labels_dir)
     refuse_case_clashes(labels_dir, [i.id for i in items])
-    targets = [labels_dir / f"{i.id}.yaml" for i in items]
-    existing = [p for p in targets if p.exists() or p.is_symlink()]
+    texts = [(labels_dir / f"{i.id}.yaml", label_text(i, prov)) for i in items]
+    # a file holding exactly what would be written (a killed run's) is no conflict: a rerun
+    # completes the import
+    existing = [p for p, t in texts if (p.exists() or p.is_symlink()) and not _holds(p, t)]
     if existing and not force:
         shown = ", ".join(str(p) for p in existing[:5])
         more = f" and {len(existing) - 5} more" if len(existing) > 5 else ""
@@ -468,9 +470,9 @@ def write_labels(
         )
     labels_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    for item in items:
-        path = labels_dir / f"{item.id}.yaml"
-        atomic.write_text(path, label_text(item, prov))
+    for path, text in texts:
+        if not _holds(path, text):
+            atomic.write_text(path, text)
         written.append(path)
     return ImportResult(
         written=tuple(written),
@@ -482,8 +484,17 @@ def write_labels(
     )
 
 
+def _holds(path: Path, text: str) -> bool:
+    """True when ``path`` is a regular file (not a symlink) holding exactly ``text``."""
+    try:
+        return not path.is_symlink() and path.read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
+
+
 def add_question(labels_dir: Path, qid: str, question: str) -> Path:
-    """Create ``labels/<qid>.yaml`` for a question not judged yet; refuses an existing file."""
+    """Create ``labels/<qid>.yaml`` for a question not judged yet; refuses an existing file
+    (but one holding exactly this question's new label: a rerun, done already)."""
     if not ID_RE.fullmatch(qid):
         raise ImportUsageError(
             f"question id {qid!r} is not allowed (letters, digits, '.', '_', '-'; "
@@ -493,6 +504,9 @@ def add_question(labels_dir: Path, qid: str, question: str) -> Path:
     if not text:
         raise ImportUsageError("the question text is empty")
     path = labels_dir / f"{qid}.yaml"
+    content = label_text(Imported(id=qid, question=text), Provenance())
+    if _holds(path, content):  # a rerun of an add killed after its write: done already
+        return path
     if path.exists() or path.is_symlink():
         raise ImportFailed("exists already", path=path)
     refuse_case_clashes(labels_dir, [qid])
@@ -503,7 +517,7 @@ def add_question(labels_dir: Path, qid: str, question: str) -> Path:
             f"cannot create the labels folder: {exc.strerror}", path=labels_dir
         ) from None
     try:
-        create_exclusive(path, label_text(Imported(id=qid, question=text), Provenance()))
+        create_exclusive(path, content)
     except FileExistsError:
         raise ImportFailed("exists already", path=path) from None
     return path

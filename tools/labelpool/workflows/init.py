@@ -108,15 +108,6 @@ def _scaffold(
 ) -> tuple[tuple[Path, ...], tuple[Path, ...], list[str]]:
     if target.exists() and not target.is_dir():
         raise InitRefused("exists and is not a folder", path=target)
-    if target.is_dir() and any(target.iterdir()) and not force:
-        raise InitRefused(
-            "folder is not empty; use --force to add the missing files "
-            "(existing files are never overwritten)",
-            path=target,
-        )
-    target.mkdir(parents=True, exist_ok=True)
-    created: list[Path] = []
-    skipped: list[Path] = []
     missing: list[str] = []
     files: list[tuple[str, str]] = []
     for rel, name in TEMPLATES:
@@ -126,6 +117,16 @@ def _scaffold(
             continue
         files.append((rel, workflow_text(text, source) if name == "workflow.yml" else text))
     files.extend((rel, "") for rel in KEEP)
+    # a folder holding only files init writes, as it writes them, is an interrupted init: go on
+    if target.is_dir() and not force and not _only_ours(target, dict(files)):
+        raise InitRefused(
+            "folder is not empty; use --force to add the missing files "
+            "(existing files are never overwritten)",
+            path=target,
+        )
+    target.mkdir(parents=True, exist_ok=True)
+    created: list[Path] = []
+    skipped: list[Path] = []
     for rel, text in files:
         path = target / rel
         if path.exists() or path.is_symlink():
@@ -139,3 +140,20 @@ def _scaffold(
             continue
         created.append(path)
     return tuple(created), tuple(skipped), missing
+
+
+def _only_ours(target: Path, files: dict[str, str]) -> bool:
+    """True when every file under ``target`` is one of ``files`` (relative path -> text)
+    holding exactly that text, and every folder leads to one (an empty folder counts too)."""
+    for path in target.rglob("*"):
+        rel = path.relative_to(target).as_posix()
+        if path.is_symlink():
+            return False
+        if path.is_dir():
+            if not any(f.startswith(rel + "/") for f in files):
+                return False
+        elif not (path.is_file() and rel in files):  # a FIFO is never read
+            return False
+        if path.is_file() and path.read_bytes() != files[rel].encode("utf-8"):
+            return False
+    return True
