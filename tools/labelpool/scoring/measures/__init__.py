@@ -1,30 +1,42 @@
-"""Retrieval measures, one module per family (as ir_measures), with ir_measures names.
+"""Retrieval measures, one module per family (as ir_measures), with ir_measures names, and
+trec_eval's measures by their trec_eval names.
 
 Each family module (:mod:`.precision`, :mod:`.recall`, :mod:`.ndcg`, :mod:`.rr`, :mod:`.ap`,
-:mod:`.success`, :mod:`.judged`) declares its :class:`Family` (documentation, how its
-optimistic side is built, the trec_eval name it agrees with) beside the function that computes
-it over every question at once. This module is the registry and the parser.
+:mod:`.success`, :mod:`.judged`, :mod:`.rbp`, :mod:`.err`) declares its :class:`Family`
+(documentation, source, how its optimistic side is built and whether it is a bound, the
+trec_eval name it agrees with) beside the function that computes it over every question at
+once. :mod:`.trec` makes trec_eval's measures (:mod:`labelpool.scoring.trec_eval`) usable
+here; :mod:`.ranges` gives ``compare`` their delta range. This module is the registry, the
+naming rule and the parser.
 
 Public API:
 
-* :class:`Measure` (frozen): ``name`` (canonical, e.g. ``nDCG@10``), ``family`` (``nDCG``),
-  ``cutoff`` (``int | None``), ``doc`` (one line), ``trec_eval`` (the trec_eval / pytrec_eval
-  measure name it agrees with, or None), ``bound`` (how its optimistic bound is built).
-* :func:`parse` ``(specs: Iterable[str]) -> list[Measure]``: names, also as space- or
-  comma-separated lists (``"P@10 nDCG@10,AP"``); duplicates dropped, order kept. An unknown
-  name raises :class:`MeasureError` (a usage error, exit 2, and a ``ValueError``) listing the
-  known ones. :func:`parse_one` ``(spec) -> Measure``: exactly one measure.
-* :data:`FAMILIES`: the registry; :data:`DEFAULT` the default measures of ``score``,
-  ``compare`` and ``check``.
+* :class:`Measure` (frozen): ``name`` (canonical, e.g. ``nDCG@10``, ``P_5``), ``family``
+  (``nDCG``; ``trec_eval:<name>`` for a trec_eval name), ``cutoff`` (``int | None``), ``doc``,
+  ``trec_eval`` (the trec_eval / pytrec_eval name it agrees with, or None), ``bound`` (how its
+  optimistic side is built), ``optimistic`` (bound, scenario or absent), ``param`` (RBP's p),
+  ``spec`` (a trec_eval name's one-column ``-m`` value), ``range_key``.
+* :func:`is_trec` ``(name)``: the naming rule: a name with ``.`` or ``_``, or equal to a
+  trec_eval measure or nickname, is a trec_eval name (commas are its parameters), unless it has
+  ir_measures' parentheses (``RBP(p=0.8)``). Names are case-sensitive.
+* :func:`parse` ``(specs: Iterable[str]) -> list[Measure]``: names, also as lists split on
+  spaces, and labelpool names also on commas (``"P@10 nDCG@10,AP P.5,10"``); duplicates
+  dropped, order kept. An unknown name raises :class:`MeasureError` (a usage error, exit 2, and
+  a ``ValueError``) listing the known ones (and the right case when only the case is wrong).
+  :func:`parse_one` ``(spec) -> Measure``: exactly one of labelpool's measures.
+* :data:`FAMILIES`: the registry; :data:`ALIASES`: ``Bpref`` and ``infAP``, computed by
+  trec_eval's arithmetic; :data:`DEFAULT` the default measures of ``score``, ``compare`` and
+  ``check``.
 * :func:`per_query` ``(measure, ranked, relevance_level, k) -> np.ndarray``: one value per
-  question. Agrees with trec_eval (``P_k recall_k ndcg_cut_k recip_rank map map_cut_k
-  success_k``) to 1e-9 when there are no classes.
+  question of a labelpool family. Agrees with trec_eval (``P_k recall_k ndcg_cut_k recip_rank
+  map map_cut_k success_k``) to 1e-9 when there are no classes. trec_eval names need the run:
+  :func:`labelpool.scoring.measures.trec.per_query`.
 
 Measures are parsed once, at the edge (the CLI); everything below takes :class:`Measure`.
 
-Cut-offs: ``P``, ``R``, ``nDCG``, ``Success`` and ``Judged`` without ``@k`` use the scorer's
-``k`` (``--k``, default 10); ``RR`` and ``AP`` without ``@k`` use the whole ranking (trec_eval's
-``recip_rank`` and ``map``).
+Cut-offs: ``R``, ``nDCG``, ``Success``, ``Judged`` and ``ERR`` without ``@k`` use the scorer's
+``k`` (``--k``, default 10; ``P`` alone is trec_eval's ``P``); ``RR``, ``AP`` and ``RBP`` without
+``@k`` use the whole ranking (trec_eval's ``recip_rank`` and ``map``).
 """
 
 from __future__ import annotations
