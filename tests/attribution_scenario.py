@@ -28,13 +28,25 @@ AUTHORS = [
 WORDS = ["  - {doc: a, verdict: null}", "  - {doc: a, verdict: 1}", "  - b", "  - c", "x: 1", ""]
 
 
-def git(repo: Path, *args: str, author: tuple[str, str] | None = None, check: bool = True) -> str:
+def git(
+    repo: Path,
+    *args: str,
+    author: tuple[str, str] | None = None,
+    check: bool = True,
+    input_text: str | None = None,
+) -> str:
     env = dict(os.environ)
     env.update(GIT_COMMITTER_NAME="Runner", GIT_COMMITTER_EMAIL="runner@example.invalid")
     if author is not None:
         env.update(GIT_AUTHOR_NAME=author[0], GIT_AUTHOR_EMAIL=author[1])
     proc = subprocess.run(
-        ["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=False
+        ["git", *args],
+        cwd=repo,
+        env=env,
+        input=input_text,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if check and proc.returncode != 0:
         raise AssertionError(f"git {args}: {proc.stderr}")
@@ -217,3 +229,81 @@ def walk_answer(repo: Path) -> Answer:
             else:
                 found[n] = result.lines[p][n]
     return out
+
+
+# --- the pooled label repository of the merge tests, judged through GitHub-like commits --------
+
+RD = "labels/returns-damaged.yaml"
+CO = "labels/cancel-order.yaml"
+RD_DOCS = ("faq-shipping#damaged", "policy-returns-v2#sec-2", "tenant-acme#returns")
+CO_DOCS = ("no", "1239")
+RUNNER = ("Runner", "runner@example.invalid")
+
+
+def pooled_repo(root: Path) -> Path:
+    """pool_scenario's repository with a batch of ``a`` and ``b`` at depth 3 on its branch
+    (five documents: three in returns-damaged, two in cancel-order)."""
+    from pool_scenario import cli, make_repo
+
+    repo = make_repo(root)
+    assert cli(repo, "pool", "a", "b", "--depth", "3") == 0
+    return repo
+
+
+def set_verdict(repo: Path, rel: str, doc: str, verdict: str) -> None:
+    path = repo / rel
+    text = path.read_text(encoding="utf-8")
+    doc_yaml = f"'{doc}'" if doc in ("no", "1239") else doc
+    old = f"- {{doc: {doc_yaml}, verdict: null}}"
+    assert text.count(old) == 1, (doc, text)
+    path.write_text(text.replace(old, f"- {{doc: {doc_yaml}, verdict: {verdict}}}"))
+
+
+def commit_as(repo: Path, author: tuple[str, str], message: str) -> str:
+    """Commit every tracked change as ``author`` (the committer stays Runner)."""
+    git(repo, "commit", "-q", "-a", "--allow-empty", "-F", "-", author=author, input_text=message)
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def merge_commits(repo: Path, since: str) -> list[tuple[str, list[str]]]:
+    """``("Name <email>", [Co-authored-by values])`` of every commit after ``since``, oldest
+    first, read with ``git log --format=%(trailers:key=Co-authored-by)``."""
+    out = git(
+        repo,
+        "log",
+        "--reverse",
+        "--format=%an <%ae>%x00%(trailers:key=Co-authored-by,valueonly,separator=%x1f)%x1e",
+        f"{since}..HEAD",
+    )
+    commits = []
+    for record in out.split("\x1e"):
+        record = record.strip("\n")
+        if record:
+            who, _, trailers = record.partition("\x00")
+            commits.append((who, [t for t in trailers.split("\x1f") if t]))
+    return commits
+
+
+def snapshot(repo: Path) -> dict[str, bytes]:
+    """Every file of the work tree and of ``.git/labelpool`` (what a refused command must
+    leave as it was), with ``HEAD`` and the branch."""
+    files = {
+        str(p.relative_to(repo)): p.read_bytes()
+        for p in sorted(repo.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(repo).parts[:1]
+    }
+    files[".git/labelpool"] = str(sorted((repo / ".git" / "labelpool").rglob("*"))).encode()
+    files["HEAD"] = git(repo, "rev-parse", "HEAD").encode()
+    files["index"] = (repo / ".git" / "index").read_bytes()
+    return files
+
+
+def lp(repo: Path, *args: str) -> int:
+    """``labelpool ARGS --repo REPO`` in this process (output through capsys)."""
+    from pool_scenario import cli
+
+    return cli(repo, *args)
+
+
+def head(repo: Path) -> str:
+    return git(repo, "rev-parse", "HEAD").strip()
