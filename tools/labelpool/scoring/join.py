@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 
-from labelpool.runs import Run, numpy_of, ranks_within
+from labelpool.runs import Run, arrow_array, numpy_of, ranks_within
 from labelpool.scoring.measures.ranked import Ranked
 from labelpool.scoring.qrels import UNJUDGED, Qrels
 
@@ -112,4 +113,64 @@ def join(run: Run, qrels: Qrels, depth: int, qids: np.ndarray | None = None) -> 
         not_in_labels=sum(1 for q in run.qids if str(q) not in qrels.label_ids),
         missing_from_run=int((~answered).sum()),
         run_qi=run_qi,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class TopRows:
+    """Each scored question's ranking cut at a depth, with what the labels say of each row
+    (rows sorted by question, then rank): what the delta range and the judging cost read."""
+
+    nq: int
+    qi: np.ndarray  # int64: question index of each row
+    rank: np.ndarray  # int64: 1-based rank
+    judged: np.ndarray  # bool: the document carries a judgment
+    grade: np.ndarray  # int64: its grade (0 when unjudged)
+    target: np.ndarray  # int64: its relevance target (-1: none)
+    docs: pa.Array  # the document id of each row
+    length: np.ndarray  # int64 per question: rows kept
+
+
+def top_rows(run: Run, qrels: Qrels, depth: int | None, qids: np.ndarray) -> TopRows:
+    """The top ``depth`` rows (every row for None) of ``run`` for each of ``qids``."""
+    nq = len(qids)
+    position = {str(q): i for i, q in enumerate(qids)}
+    run_qi = np.array([position.get(str(q), -1) for q in run.qids], dtype=np.int64)
+    label_index = {str(q): i for i, q in enumerate(qrels.qids)}
+    to_label = np.array([label_index.get(str(q), -1) for q in qids], dtype=np.int64)
+    counts = np.diff(run.offsets)
+    scored = run_qi >= 0
+    kept = np.where(scored, counts if depth is None else np.minimum(counts, depth), 0)
+    rows = np.repeat(run.offsets[:-1], kept) + ranks_within(kept)
+    row_qi = np.repeat(run_qi, kept)
+    rank = ranks_within(kept) + 1
+    if len(row_qi) and bool((np.diff(row_qi) < 0).any()):
+        order = np.lexsort((rank, row_qi))
+        rows, row_qi, rank = rows[order], row_qi[order], rank[order]
+    found_at = pc.index_in(run.doc_vocab, value_set=qrels.vocab)
+    in_labels = numpy_of(found_at, fill=-1).astype(np.int64)
+    codes = run.doc_codes[rows].astype(np.int64)
+    row_code = in_labels[codes] if len(codes) else np.zeros(0, dtype=np.int64)
+    lq = to_label[row_qi] if len(row_qi) else np.zeros(0, dtype=np.int64)
+    width = max(len(qrels.vocab), 1)
+    grade = np.full(len(rows), UNJUDGED, dtype=np.int64)
+    target = np.full(len(rows), -1, dtype=np.int64)
+    if len(qrels.keys) and len(rows):
+        key = lq * width + row_code
+        at = np.minimum(np.searchsorted(qrels.keys, key), len(qrels.keys) - 1)
+        found = (row_code >= 0) & (lq >= 0) & (qrels.keys[at] == key)
+        grade = np.where(found, qrels.grade[at], UNJUDGED)
+        target = np.where(found, qrels.target[at], -1)
+    judged = grade != UNJUDGED
+    length = np.zeros(nq, dtype=np.int64)
+    length[run_qi[scored]] = kept[scored]
+    return TopRows(
+        nq=nq,
+        qi=row_qi,
+        rank=rank,
+        judged=judged,
+        grade=np.where(judged, grade, 0),
+        target=np.where(judged, target, -1),
+        docs=run.doc_vocab.take(arrow_array(codes)),
+        length=length,
     )

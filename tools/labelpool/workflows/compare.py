@@ -32,10 +32,12 @@ from labelpool.errors import UsageError
 from labelpool.model import Label
 from labelpool.readings import RELABEL, UNINTERPRETABLE, reading, why
 from labelpool.runs import Run
-from labelpool.scoring import MeasureMeans, SystemScore, score, unjudged_at
-from labelpool.scoring.delta_range import DeltaRange, JudgeCost, delta_range, judge_cost
+from labelpool.scoring import MeasureMeans, SystemScore, delta_vector, score, unjudged_at
+from labelpool.scoring.delta_range import METHODS, DeltaRange, JudgeCost, delta_range
 from labelpool.scoring.evaluate import means_of
+from labelpool.scoring.join import TopRows, top_rows
 from labelpool.scoring.measures import Measure
+from labelpool.scoring.qrels import qrels_for
 
 TIE = 1e-12
 MOST_CHANGED = 3
@@ -214,14 +216,33 @@ def compare(
     for name, res in scored.items():
         if [str(q) for q in res.qids] != qids:
             raise CompareError(f"{name}: scored on other questions than {base_name}")
-    tops_cache: dict[tuple[str, int | None], dict[str, list[str]]] = {}
+    qrels = qrels_for(labels)
+    ideal = (qrels.ideal_q, qrels.ideal_g)
+    rows_cache: dict[tuple[str, int | None], TopRows] = {}
 
-    def tops(name: str, depth: int | None) -> dict[str, list[str]]:
+    def tops(name: str, depth: int | None) -> TopRows:
+        """Each question's ranking cut at ``depth`` (None: whole), as arrays."""
         key = (name, depth)
-        if key not in tops_cache:
+        if key not in rows_cache:
+            rows_cache[key] = top_rows(by_name[name], qrels, depth, qrels.qids)
+        return rows_cache[key]
+
+    lists_cache: dict[tuple[str, int | None], dict[str, list[str]]] = {}
+
+    def lists(name: str, depth: int | None) -> dict[str, list[str]]:
+        """The same rankings as lists (the measures whose range is computed per question)."""
+        key = (name, depth)
+        if key not in lists_cache:
             run = by_name[name]
-            tops_cache[key] = run.top(depth) if depth else {q: run.ranking(q) for q in qids}
-        return tops_cache[key]
+            lists_cache[key] = run.top(depth) if depth else {q: run.ranking(q) for q in qids}
+        return lists_cache[key]
+
+    def delta_range_of(m: Measure, depth: int | None, challenger: str) -> DeltaRange:
+        if m.range_key in METHODS:  # the families computed over every question at once
+            b, c = tops(base_name, depth), tops(challenger, depth)
+            return delta_vector.ranges(m.range_key, depth, b, c, ideal, relevance_level)
+        b_lists, c_lists = lists(base_name, depth), lists(challenger, depth)
+        return delta_range(m.range_key, depth, labels, qids, b_lists, c_lists, relevance_level)
 
     rates_cache: dict[tuple[str, int], float] = {}
 
@@ -251,18 +272,8 @@ def compare(
             c_unj = rates(chal_run.name, cutoff)
             test = stats.paired_randomization(deltas, samples=samples, seed=seed)
             ci = stats.bootstrap_ci(deltas, resamples=resamples, seed=seed)
-            dr = delta_range(
-                m.range_key,
-                depth,
-                labels,
-                qids,
-                tops(base_name, depth),
-                tops(chal_run.name, depth),
-                relevance_level,
-            )
-            cost = judge_cost(
-                labels, qids, tops(base_name, cutoff), tops(chal_run.name, cutoff), cutoff
-            )
+            dr = delta_range_of(m, depth, chal_run.name)
+            cost = delta_vector.cost(tops(base_name, cutoff), tops(chal_run.name, cutoff))
             order = sorted(range(len(qids)), key=lambda i: (-abs(deltas[i]), qids[i]))
             most = tuple(
                 (qids[i], float(deltas[i])) for i in order[:MOST_CHANGED] if abs(deltas[i]) > TIE
