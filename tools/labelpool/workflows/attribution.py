@@ -185,6 +185,8 @@ def _parse_diff(lines: Iterable[bytes]) -> dict[str, _FileDiff]:
             created = True
         elif raw.startswith(b"+++ "):
             name = raw[4:].rstrip(b"\n")
+            if name.endswith(b"\t"):  # git ends a name holding a blank with a tab
+                name = name[:-1]
             if name != b"/dev/null":
                 path = _unquote(name)
                 path = path[2:] if path.startswith("b/") else path
