@@ -33,7 +33,7 @@ NONPOOL = -1  # trec_eval RELVALUE_NONPOOL
 UNJUDGED = -2  # trec_eval RELVALUE_UNJUDGED
 PAD = -9  # beyond the end of a ranking (never a relevance value)
 BOGUS_DOC = "ceci_nest_pas_un_docno"  # trec_eval's stand-in for a question the run lacks
-CELLS = 1 << 21  # cells of one chunk's (questions x ranks) matrices
+CELLS = 1 << 19  # cells of one chunk's (questions x ranks) matrices
 
 Row = tuple[str, str, int]
 
