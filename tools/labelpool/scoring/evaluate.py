@@ -81,7 +81,7 @@ def unjudged_at(
 ) -> tuple[np.ndarray, float]:
     """Unjudged rate of ``run`` at cut-off ``k`` over ``qids``: (per question, pooled rate)."""
     wanted = np.asarray(list(qids), dtype=object)
-    joined = join(run, qrels_for(labels), k, wanted)
+    joined = join(run, qrels_for(labels), k, wanted, labelled=False)
     per, rate, _, _ = _unjudged(joined.ranked, k)
     return per, rate
 

@@ -9,6 +9,7 @@ hundred thousand rows of arithmetic.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +20,23 @@ from labelpool.runs import Run, arrow_array, numpy_of, ranks_within
 from labelpool.scoring.measures.ranked import Ranked
 from labelpool.scoring.qrels import UNJUDGED, Qrels
 
+# the last few (run, labels) lookups; weak references, so that a run read and scored is freed
+_LOOKUPS: list[tuple[weakref.ref[Run], weakref.ref[Qrels], np.ndarray]] = []
+
+
+def _in_labels(run: Run, qrels: Qrels) -> np.ndarray:
+    """Each run document's code in the labels' dictionary (-1: not labelled), int32; a hash
+    lookup over the run's distinct ids, kept for the last few pairs (compare joins one run
+    up to a dozen times)."""
+    for r, q, codes in _LOOKUPS:
+        if r() is run and q() is qrels:
+            return codes
+    found_at = pc.index_in(run.doc_vocab, value_set=qrels.vocab)  # null: not labelled
+    codes = numpy_of(found_at, fill=-1).astype(np.int32, copy=False)
+    _LOOKUPS.append((weakref.ref(run), weakref.ref(qrels), codes))
+    del _LOOKUPS[:-4]
+    return codes
+
 
 @dataclass(frozen=True, eq=False)
 class Joined:
@@ -28,13 +46,16 @@ class Joined:
     run_qi: np.ndarray  # scored-question index of each run question (-1: not in labels)
 
 
-def join(run: Run, qrels: Qrels, depth: int, qids: np.ndarray | None = None) -> Joined:
+def join(
+    run: Run, qrels: Qrels, depth: int, qids: np.ndarray | None = None, *, labelled: bool = True
+) -> Joined:
     """The rows of ``run`` that can matter, restricted to the scored questions.
 
-    Kept: every row in a question's top ``depth`` (the deepest cut-off asked for) and every
-    row whose document carries a label for its question (judged or marked unjudged); the
-    other rows can change no measure, bound or rate, so millions of run lines shrink to the
-    few that count before any per-row array is built. Positions stay the run's own.
+    Kept: every row in a question's top ``depth`` (the deepest cut-off asked for) and, with
+    ``labelled``, every row whose document carries a label for its question (judged or marked
+    unjudged); the other rows can change no measure, bound or rate, so millions of run lines
+    shrink to the few that count before any per-row array is built. Positions stay the run's
+    own. Without ``labelled`` only the top ``depth`` is kept (what a rate at ``depth`` reads).
     """
     if qids is None:
         qids = qrels.qids
@@ -47,14 +68,13 @@ def join(run: Run, qrels: Qrels, depth: int, qids: np.ndarray | None = None) -> 
     label_index = {str(q): i for i, q in enumerate(qrels.qids)}
     to_label = np.array([label_index.get(str(q), -1) for q in qids], dtype=np.int64)
     # run vocabulary -> labels vocabulary (a hash lookup over distinct ids only)
-    found_at = pc.index_in(run.doc_vocab, value_set=qrels.vocab)  # null: not labelled
-    in_labels = numpy_of(found_at, fill=-1).astype(np.int32, copy=False)
+    in_labels = _in_labels(run, qrels)
     scored = run_qi >= 0
     width = max(len(qrels.vocab), 1)
     wanted = np.zeros(len(run), dtype=bool)
     top_n = np.where(scored, np.minimum(counts, depth), 0)
     wanted[np.repeat(starts, top_n) + ranks_within(top_n)] = True
-    if len(qrels.keys):
+    if len(qrels.keys) and labelled:
         # rows whose document is labelled for their own question, found in slices of a
         # million rows so that no int64 array of the whole run is ever built
         per_q = np.where(scored, to_label[np.maximum(run_qi, 0)], -1).astype(np.int32)
@@ -147,8 +167,7 @@ def top_rows(run: Run, qrels: Qrels, depth: int | None, qids: np.ndarray) -> Top
     if len(row_qi) and bool((np.diff(row_qi) < 0).any()):
         order = np.lexsort((rank, row_qi))
         rows, row_qi, rank = rows[order], row_qi[order], rank[order]
-    found_at = pc.index_in(run.doc_vocab, value_set=qrels.vocab)
-    in_labels = numpy_of(found_at, fill=-1).astype(np.int64)
+    in_labels = _in_labels(run, qrels)
     codes = run.doc_codes[rows].astype(np.int64)
     row_code = in_labels[codes] if len(codes) else np.zeros(0, dtype=np.int64)
     lq = to_label[row_qi] if len(row_qi) else np.zeros(0, dtype=np.int64)

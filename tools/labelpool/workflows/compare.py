@@ -252,6 +252,13 @@ def compare(
             rates_cache[(name, cutoff)] = float(rate)
         return rates_cache[(name, cutoff)]
 
+    pooled_cache: dict[tuple[str, int], int] = {}
+
+    def pooled_on(system: str, cutoff: int) -> int:
+        if (system, cutoff) not in pooled_cache:
+            pooled_cache[(system, cutoff)] = _pooled_on(labels, qids, system, cutoff)
+        return pooled_cache[(system, cutoff)]
+
     counts = _pool_counts(labels, qids)
     top_count = max(counts.values(), default=0)
     built_by = tuple(sorted(s for s, n in counts.items() if n == top_count and n > 0))
@@ -299,7 +306,7 @@ def compare(
                 "delta_range": dr,
                 "judge_cost": cost,
                 "pooled": {
-                    name: _pooled_on(labels, qids, pool_of.get(name, name), cutoff)
+                    name: pooled_on(pool_of.get(name, name), cutoff)
                     for name in (base_name, chal_run.name)
                 },
                 "wins": int(np.sum(deltas > TIE)),
