@@ -193,3 +193,32 @@ def test_trec_eval_names_in_score_and_compare(
         code, out, err = _run([*argv, "-m", refused], capsys)
         assert (code, out) == (2, "")
         assert "only in --format trec_eval" in err
+
+
+def test_stand_in_ranking_is_cleared_only_under_exact_names(
+    labelled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """trec_eval zeroes a stand-in question's ``utility``, ``rbp_resid`` and ``relstring`` by
+    exact name: with parameters they keep the stand-in ranking's values (one document outside
+    the pool)."""
+    argv = ["score", "dense", "--format", "trec_eval", "--repo", str(labelled)]
+    specs = ["-m", "relstring.2", "-m", "utility.1,-1,0,0", "-m", "rbp_resid.p=0.5"]
+    code, out, _ = _run([*argv, *specs, "--complete", "--per-query"], capsys)
+    assert code == 0
+    assert out == (
+        _line("relstring_2", "opening-hours", "'-'")
+        + _line("utility_1,-1,0,0", "opening-hours", "-1.0000")
+        + _line("rbp_resid_p=0.5", "opening-hours", "1.0000")
+        + _line("relstring_2", "returns-damaged", "'00'")
+        + _line("utility_1,-1,0,0", "returns-damaged", "-2.0000")
+        + _line("rbp_resid_p=0.5", "returns-damaged", "0.0000")
+        + _line("utility_1,-1,0,0", "all", "-1.5000")
+        + _line("rbp_resid_p=0.5", "all", "0.5000")
+    )
+    code, out, _ = _run(
+        [*argv, "-m", "relstring", "-m", "utility", "--complete", "--per-query"], capsys
+    )
+    assert code == 0
+    assert out.startswith(
+        _line("relstring", "opening-hours", "''") + _line("utility", "opening-hours", "0.0000")
+    )

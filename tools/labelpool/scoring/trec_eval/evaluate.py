@@ -11,7 +11,9 @@ above 0, whatever the relevance level, as trec_eval does).
 A judged question the run lacks: trec_eval 10.0 stops (exit 4) unless ``-c``; here
 :class:`MissingQuestions` (an input error, exit 1) names them unless ``complete``, which
 evaluates them with trec_eval's one-document stand-in ranking and then zeroes ``num_ret``,
-``utility``, ``unj``, ``rbp_resid`` and empties ``relstring``, as trec_eval does.
+``utility``, ``unj_*``, ``rbp_resid`` and empties ``relstring``, as trec_eval does (by exact
+column name: with parameters, ``utility_...``, ``rbp_resid_...`` and ``relstring_...`` keep the
+stand-in's values).
 """
 
 from __future__ import annotations
@@ -71,8 +73,14 @@ COMPUTE: dict[str, Compute] = {
     "rbp_resid": counting.rbp_resid,
     "unj": counting.unj,
 }
-# what trec_eval zeroes for a question answered by the stand-in ranking (-c)
-_CLEARED = ("num_ret", "utility", "unj", "rbp_resid")
+# what trec_eval zeroes for a question answered by the stand-in ranking (-c): columns named
+# exactly so (a column named with parameters, utility_1,-1,0,0 or rbp_resid_p=0.5, is not),
+# and every column whose name starts with "unj"
+_CLEARED = ("num_ret", "utility", "rbp_resid")
+
+
+def _cleared(column: str) -> bool:
+    return column in _CLEARED or column.startswith("unj")
 
 
 class MissingQuestions(InputError):
@@ -155,13 +163,16 @@ def evaluate_rows(
         if s.name == "runid":
             continue
         if s.name == "relstring":
-            relstrings = tuple("" if lists.stand_in[i] else str(v) for i, v in enumerate(strings))
+            cleared = s.columns[0] == "relstring"  # relstring_N keeps the stand-in's string
+            relstrings = tuple(
+                "" if cleared and lists.stand_in[i] else str(v) for i, v in enumerate(strings)
+            )
             relstring_name = s.columns[0]
             continue
         values = per_measure[at]
         for name, column in zip(s.columns, values, strict=True):
             col = np.asarray(column, dtype=np.float64)
-            if s.name in _CLEARED:
+            if _cleared(name):
                 col = np.where(lists.stand_in, 0.0, col)
             columns.append(
                 Column(
