@@ -247,14 +247,23 @@ def make_repo(folder: Path, n: int, seed: int) -> Repo:
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.name", GIT_ENV["GIT_AUTHOR_NAME"])
     git(root, "config", "user.email", GIT_ENV["GIT_AUTHOR_EMAIL"])
+    quiet_git(root)
     git(root, "add", "pyproject.toml", "labels", "runs")
     git(root, "commit", "-q", "-m", "generated labels and runs")
     np.save(root.parent / f"{root.name}-bm25.npy", rk.docs[np.arange(n)[:, None], rk.order["bm25"]])
     return Repo(root, n, git(root, "rev-parse", "HEAD").strip())
 
 
+def quiet_git(root: Path) -> None:
+    """No automatic ``git gc`` or maintenance in the background of later measurements (each
+    labelpool commit of 10,000 files leaves enough loose objects to start one)."""
+    git(root, "config", "gc.auto", "0")
+    git(root, "config", "maintenance.auto", "false")
+
+
 def open_repo(folder: Path, n: int) -> Repo:
     """A repository generated earlier (``--keep``)."""
+    quiet_git(folder)
     return Repo(folder, n, git(folder, "rev-list", "--max-parents=0", "HEAD").strip())
 
 
