@@ -123,15 +123,25 @@ class _FileDiff:
     created: bool = False
     hunks: list[tuple[int, int, int, int]] = field(default_factory=list)  # old, n, new, n
 
-    def added(self, line: int) -> bool:
-        return any(ns <= line < ns + nn for _, _, ns, nn in self.hunks if nn)
-
-    def to_old(self, line: int) -> int:
-        shift = 0
-        for _, on, ns, nn in self.hunks:
-            if line >= ns + max(nn, 1):
-                shift += nn - on
-        return line - shift
+    def split(
+        self, pairs: list[tuple[int, int]]
+    ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """``(target, line)`` pairs of this side of the diff -> (those inside an added range,
+        the others with ``line`` moved to the other side's numbering); one pass over both."""
+        if self.created:
+            return list(pairs), []
+        own: list[tuple[int, int]] = []
+        moved: list[tuple[int, int]] = []
+        hunks, h, shift = self.hunks, 0, 0
+        for target, line in sorted(pairs, key=lambda p: p[1]):
+            while h < len(hunks) and line >= hunks[h][2] + max(hunks[h][3], 1):
+                shift += hunks[h][3] - hunks[h][1]
+                h += 1
+            if h < len(hunks) and hunks[h][3] and hunks[h][2] <= line:
+                own.append((target, line))
+            else:
+                moved.append((target, line - shift))
+        return own, moved
 
 
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -233,20 +243,16 @@ class _Walk:
             if diff.created and parents and path in self.renamed(commit, parents[0]):
                 self.blame.add(path)  # blame follows the rename: so does it, in blame
                 continue
-            moved = []
-            for target, line in pairs:
-                if diff.created or diff.added(line):
-                    if commit in self.ignored:
-                        self.blame.add(path)
-                        break
-                    self.give(commit, path, target)
-                else:
-                    moved.append((target, diff.to_old(line)))
-            else:
-                if parents:
-                    self.wait(parents[0], path, moved)
-                elif moved:
-                    self.blame.add(path)
+            own, moved = diff.split(pairs)
+            if own and commit in self.ignored:
+                self.blame.add(path)  # blame guesses where an ignored commit's line came from
+                continue
+            for target, _ in own:
+                self.give(commit, path, target)
+            if parents:
+                self.wait(parents[0], path, moved)
+            elif moved:
+                self.blame.add(path)
 
     def merge(self, top: Path, under: str, commit: str, parents: list[str]) -> None:
         at_merge = self.waiting.pop(commit, {})
@@ -264,13 +270,8 @@ class _Walk:
                 diff = d[path]
                 if diff.created:  # absent in that parent: blame may find a rename there
                     break
-                stay = []
-                for target, line in left:
-                    if diff.added(line):
-                        stay.append((target, line))
-                    else:
-                        self.wait(parent, path, [(target, diff.to_old(line))])
-                left = stay
+                left, moved = diff.split(left)
+                self.wait(parent, path, moved)
                 if not left:
                     break
             if left:  # changed against every parent (or a parent lacks the file)
@@ -361,12 +362,11 @@ def attribute(top: Path, under: str, wanted: Mapping[str, Collection[int]]) -> A
         worktree = _diff(top, under, "HEAD", None)
         for path, lines in todo.items():
             diff = worktree.get(path)
-            pairs = []
-            for n in sorted(set(lines)):
-                if diff is not None and diff.added(n):
-                    uncommitted.setdefault(path, set()).add(n)
-                else:
-                    pairs.append((n, diff.to_old(n) if diff is not None else n))
+            pairs = [(n, n) for n in sorted(set(lines))]
+            if diff is not None:
+                own, pairs = diff.split(pairs)
+                if own:
+                    uncommitted[path] = {n for n, _ in own}
             walk.wait("HEAD", path, pairs)
     if walk.waiting:
         args = ["log", "-p", *gitio.PATCH_OPTIONS, "--diff-merges=off", "--root"]
