@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -276,8 +277,8 @@ def mounted_tmpfs(mnt: Path, size: str) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(mnt)], check=False)
 
 
-def fill(mnt: Path) -> None:
-    """Fill the file system at ``mnt`` to the last byte (a file ``filler``)."""
+def fill(mnt: Path, leave: int = 0) -> None:
+    """Fill the file system at ``mnt`` (a file ``filler``), then free ``leave`` bytes."""
     with open(mnt / "filler", "wb", buffering=0) as fh:
         for chunk in (b"\0" * 65536, b"\0" * 512, b"\0"):
             try:
@@ -285,3 +286,34 @@ def fill(mnt: Path) -> None:
                     fh.write(chunk)
             except OSError:
                 pass
+        if leave:
+            fh.truncate(max(fh.tell() - leave, 0))
+
+
+def disk_sweep(
+    tmp: Path, base_repo: Path, args: tuple[str, ...], want: dict[str, object]
+) -> list[int]:
+    """Run ``labelpool ARGS`` on a copy of ``base_repo`` on a tmpfs with 0, 8, 16, ... KiB
+    free until it succeeds: each run that fails must exit 1 naming the full disk and leave
+    the repository as it was (files, branch, log, status, no journal); the one that succeeds
+    must leave ``want``. Returns the exit codes, one per free size tried."""
+    base = head(base_repo)
+    before = tree_state(base_repo, base)
+    codes: list[int] = []
+    with mounted_tmpfs(tmp / "mnt", "2m") as mnt:
+        for pages in range(0, 64, 2):
+            repo = copy_repo(base_repo, mnt / "repo")
+            fill(mnt, leave=pages * 4096)
+            out = run(repo, *args)
+            codes.append(out.code)
+            state = tree_state(repo, base)
+            (mnt / "filler").unlink()
+            if out.code == 0:
+                assert state == want, pages
+                return codes
+            assert out.code == 1, (pages, out.err)
+            assert out.err.startswith("error: ") and "internal error" not in out.err, out.err
+            assert re.search("No space left on device|Out of diskspace|couldn.t write", out.err), out.err
+            assert state == before, (pages, out.err)
+            shutil.rmtree(repo)
+    raise AssertionError("never succeeded with 256 KiB free")

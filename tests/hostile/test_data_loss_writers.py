@@ -178,8 +178,7 @@ def test_init_still_refuses_a_folder_with_other_files(tmp_path: Path) -> None:
 
 
 def test_fmt_on_a_full_disk_keeps_the_file(tmp_path: Path) -> None:
-    """0.1.0: exit 1 with `error: [Errno 28] No space left on device` naming no file, and a
-    `.returns-damaged.yaml.XXXX.tmp` of zero bytes left in labels/."""
+    """0.1.0: exit 1 with `error: No space left on device`, naming no file."""
     with mounted_tmpfs(tmp_path / "mnt", "1m") as mnt:
         root = _unformatted(mnt / "repo")
         before = snapshot(root)

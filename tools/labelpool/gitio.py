@@ -463,10 +463,13 @@ def tree_of(top: Path, rev: str) -> str:
 
 
 def update_ref(top: Path, ref: str, new: str, old: str, reason: str) -> bool:
-    """Move ``ref`` to ``new`` if it still is at ``old`` (:data:`ZERO_COMMIT`: if it does not
-    exist); False, and nothing changed, when it is not."""
+    """Move ``ref`` to ``new`` if it still is at ``old`` (:data:`ZERO_COMMIT` for ``old``: if
+    it does not exist; for ``new``: delete it); False, and nothing changed, when it is not."""
     try:
-        git(top, "update-ref", "-m", reason, ref, new, old)
+        if new == ZERO_COMMIT:
+            git(top, "update-ref", "-m", reason, "-d", ref, old)
+        else:
+            git(top, "update-ref", "-m", reason, ref, new, old)
     except GitError:
         if (ref_value(top, ref) or ZERO_COMMIT) != old:
             return False

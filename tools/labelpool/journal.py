@@ -40,6 +40,11 @@ class JournalError(StateError):
     """A journal this run cannot finish or discard; exit 1."""
 
 
+class StagingFailed(StateError):
+    """The new files could not be written beside the journal (a full disk): nothing
+    changed; exit 1."""
+
+
 class RefMoved(StateError):
     """The branch moved between reading it and moving it: nothing changed; exit 1."""
 
@@ -121,23 +126,69 @@ def _hash_or_absent(top: Path, paths: list[str]) -> list[str]:
 
 
 def land(top: Path, journal: Journal, reason: str) -> None:
-    """Stage the new files, write the journal, move the ref once, check out the new blobs,
-    delete the journal; :class:`RefMoved` (journal deleted, nothing changed) when the ref is
-    not at ``old``. Every byte of the new files is on disk before the ref moves (staged under
-    ``.git/labelpool/<kind>.stage/``), so a full disk stops the run while nothing changed."""
+    """Stage the new files, write the journal, move the ref once, point ``HEAD`` and the
+    index at the new commit, move the new files in, delete the journal; :class:`RefMoved`
+    (journal deleted, nothing changed) when the ref is not at ``old``. Every byte of the new
+    files is on disk before the ref moves (staged under ``.git/labelpool/<kind>.stage/``),
+    and a failure to write the ref, ``HEAD`` or the index moves everything back, so a full
+    disk stops the run with nothing changed (:class:`StagingFailed`)."""
     path = journal_path(top, journal.kind)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _stage(top, journal)
-    atomic.write_text(path, _dumps(journal))
-    if not gitio.update_ref(top, journal.ref, journal.new, journal.old, reason):
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _stage(top, journal)
+        atomic.write_text(path, _dumps(journal))
+        reserve = _stage_dir(top, journal.kind) / "reserve"
+        atomic.write_bytes(reserve, bytes(_headroom(top)))
+        reserve.unlink()  # its room is what git needs for the ref, HEAD and index below
+    except OSError as exc:  # a full disk: nothing moved yet
         path.unlink(missing_ok=True)
         _clear(_stage_dir(top, journal.kind))
+        raise StagingFailed(
+            f"{exc.strerror or exc} (writing the new files before {_short(journal.ref)} "
+            f"moves); nothing changed",
+            path=exc.filename,
+        ) from None
+    try:
+        moved = gitio.update_ref(top, journal.ref, journal.new, journal.old, reason)
+    except gitio.GitError as exc:  # git could not write the ref (a full disk): not moved
+        _drop(top, journal, path)
+        raise StagingFailed(f"{exc.message}; nothing changed") from None
+    if not moved:
+        _drop(top, journal, path)
         now = gitio.ref_value(top, journal.ref) or gitio.ZERO_COMMIT
         raise RefMoved(
             f"{_short(journal.ref)} moved during {journal.kind} (was {journal.old}, now {now}); "
             f"nothing changed; run {journal.kind} again"
         )
-    _finish(top, journal, path)
+    head_before = gitio.head_ref(top) if journal.head is not None else None
+    try:
+        _point(top, journal)
+    except gitio.GitError as exc:  # HEAD or the index could not be written: move back
+        try:
+            if head_before is not None and gitio.head_ref(top) != head_before:
+                gitio.set_head(top, head_before)
+            if not gitio.update_ref(top, journal.ref, journal.old, journal.new, reason):
+                raise exc from None
+        except gitio.GitError:
+            raise exc from None  # the journal stays: the next run finishes or discards it
+        _drop(top, journal, path)
+        raise StagingFailed(f"{exc.message}; nothing changed") from None
+    _move(top, journal, path)
+
+
+def _headroom(top: Path) -> int:
+    """Bytes git needs to rewrite the ref, ``HEAD`` and the index: the index's size and
+    64 KiB (lock files, a reflog line)."""
+    try:
+        index = (gitio.git_dir(top) / "index").stat().st_size
+    except OSError:
+        index = 0
+    return index + 65536
+
+
+def _drop(top: Path, journal: Journal, path: Path) -> None:
+    path.unlink(missing_ok=True)
+    _clear(_stage_dir(top, journal.kind))
 
 
 def recover(top: Path, kind: Kind) -> str | None:
@@ -209,8 +260,21 @@ def _clear(folder: Path) -> None:
 
 
 def _finish(top: Path, journal: Journal, path: Path) -> None:
+    _point(top, journal)
+    _move(top, journal, path)
+
+
+def _point(top: Path, journal: Journal) -> None:
+    """``HEAD`` (when asked) and the index entries of the paths to the new commit's; the
+    steps after the ref that can fail for want of space, so done before any file moves."""
     if journal.head is not None:
         gitio.set_head(top, journal.head)
+    gitio.set_index(top, [(m, new, p) for p, (m, _, new) in sorted(journal.paths.items())])
+
+
+def _move(top: Path, journal: Journal, path: Path) -> None:
+    """The new files into the working tree (the staged copies, else written from the
+    blobs), then the journal and the stage go."""
     folder = _stage_dir(top, journal.kind)
     for i, p in enumerate(sorted(journal.paths)):
         staged = folder / str(i)
@@ -222,7 +286,6 @@ def _finish(top: Path, journal: Journal, path: Path) -> None:
                 if exc.errno != errno.EXDEV:
                     raise
         atomic.write_bytes(top / p, journal.contents[p])
-    gitio.set_index(top, [(m, new, p) for p, (m, _, new) in sorted(journal.paths.items())])
     path.unlink(missing_ok=True)
     _clear(folder)
 
