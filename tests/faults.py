@@ -313,7 +313,8 @@ def disk_sweep(
                 return codes
             assert out.code == 1, (pages, out.err)
             assert out.err.startswith("error: ") and "internal error" not in out.err, out.err
-            assert re.search("No space left on device|Out of diskspace|couldn.t write", out.err), out.err
+            full = "No space left on device|Out of diskspace|couldn.t write"
+            assert re.search(full, out.err), out.err
             assert state == before, (pages, out.err)
             shutil.rmtree(repo)
     raise AssertionError("never succeeded with 256 KiB free")
