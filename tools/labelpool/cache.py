@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat as stat_mod
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from labelpool import __version__, atomic
+from labelpool.errors import InputError
 
 FORMAT = 2  # 2: the one reading (an ambiguous plain scalar is refused, never cached)
 RACY_NS = 2_000_000_000
@@ -102,18 +104,26 @@ def _json_native(value: Any) -> bool:
     return False
 
 
+class NotRegularFile(InputError):
+    """A path to read is a FIFO, a device or a socket (reading it could block or never end)."""
+
+
 def read_files(
     paths: list[Path],
     parse: Callable[[Path, bytes], Any],
     *,
     tag: str = "",
     directory: Path | None = None,
+    native: bool = False,
 ) -> list[Entry]:
     """Read every file of ``paths`` (all in one folder) through the cache.
 
     ``parse(path, raw)`` turns a file's bytes into plain data (raising on bad input; errors
     are never cached). ``tag`` names the reading (e.g. the guard's bounds): a cache written
-    with another tag or another labelpool version is ignored.
+    with another tag or another labelpool version is ignored. ``native``: ``parse`` only
+    gives JSON-native data (the one reading does), so it is not checked before caching.
+    A path that is neither a regular file nor a folder raises :class:`NotRegularFile`
+    before anything is read.
     """
     if not paths:
         return []
@@ -126,9 +136,13 @@ def read_files(
     new_data: dict[str, Any] = {}
     changed = False
     out: list[Entry] = []
+    is_regular, is_dir = stat_mod.S_ISREG, stat_mod.S_ISDIR
     for path in paths:
-        st = path.stat()
-        known = stat.get(path.name)
+        st = os.stat(path)
+        if not is_regular(st.st_mode) and not is_dir(st.st_mode):
+            raise NotRegularFile("not a regular file", path=path, line=1, column=1)
+        name = path.name
+        known = stat.get(name)
         sha: str | None = None
         if (
             isinstance(known, list)
@@ -140,17 +154,17 @@ def read_files(
             value = data[sha]
             hit = True
         else:
-            raw = path.read_bytes()
+            with open(path, "rb") as fh:
+                raw = fh.read()
             sha = sha256(raw)
             hit = sha in data
             value = data[sha] if hit else parse(path, raw)
             changed = True
-        assert sha is not None
         out.append(Entry(path, sha, value))
-        if sha not in new_data and (hit or _json_native(value)):
+        if sha not in new_data and (hit or native or _json_native(value)):
             new_data[sha] = value
         if sha in new_data:
-            new_stat[path.name] = [st.st_size, st.st_mtime_ns, st.st_ino, sha]
+            new_stat[name] = [st.st_size, st.st_mtime_ns, st.st_ino, sha]
     if changed or set(new_data) != set(data) or set(new_stat) != set(stat):
         now = time.time_ns()
         stable = {n: s for n, s in new_stat.items() if s[1] < now - RACY_NS}

@@ -233,15 +233,8 @@ def _load_files(
     labels: dict[str, Label] = {}
     where: dict[str, Path] = {}
     hashes: list[tuple[str, str]] = []
-    for path in paths:  # a FIFO or a device would block the read or never end
-        try:
-            special = not stat.S_ISREG(path.stat().st_mode) and not path.is_dir()
-        except OSError:
-            special = False  # reading it reports the problem
-        if special:
-            raise LabelSetError("not a regular file", path=path, line=1, column=1)
     try:
-        if use_cache:
+        if use_cache:  # the cache refuses a FIFO or a device before reading anything
             by_folder: dict[Path, list[Path]] = {}
             for path in paths:
                 by_folder.setdefault(path.parent, []).append(path)
@@ -249,14 +242,18 @@ def _load_files(
                 e
                 for folder_paths in by_folder.values()
                 for e in cache.read_files(
-                    folder_paths, parse, tag=f"labels:{max_bytes}:{max_depth}:LP041"
+                    folder_paths, parse, tag=f"labels:{max_bytes}:{max_depth}:LP041", native=True
                 )
             ]
         else:
+            for path in paths:  # a FIFO or a device would block the read or never end
+                _refuse_special(path)
             entries = []
             for path in paths:
                 raw = path.read_bytes()
                 entries.append(cache.Entry(path, cache.sha256(raw), parse(path, raw)))
+    except cache.NotRegularFile as exc:
+        raise LabelSetError(exc.message, path=exc.path, line=1, column=1) from None
     except YamlError as exc:  # LP021/LP039: a rule validate reports, with the others
         hint = f" ({_HINT})" if exc.rule in ("LP021", "LP039") else ""
         raise LabelSetError(f"{exc}{hint}") from None
@@ -283,6 +280,15 @@ def _load_files(
         labels[label.id] = label
         where[label.id] = path
     return LabelSet(labels=labels, paths=where, digest=digest_of(hashes))
+
+
+def _refuse_special(path: Path) -> None:
+    try:
+        special = not stat.S_ISREG(path.stat().st_mode) and not path.is_dir()
+    except OSError:
+        return  # reading it reports the problem
+    if special:
+        raise LabelSetError("not a regular file", path=path, line=1, column=1)
 
 
 def _label_or_none(data: Any, schema_file: Path | None) -> Label | None:

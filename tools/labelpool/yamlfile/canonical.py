@@ -12,6 +12,8 @@ from typing import Any
 
 from labelpool.yamlfile.fast import ODD, PlainText, resolve_11, suspect_11
 
+Suspect = Callable[[str], Any]
+
 
 class NotCanonical(Exception):
     """The text leaves the small YAML subset :func:`read_canonical` reads: use the event pass."""
@@ -49,33 +51,42 @@ def read_canonical(
         suspect, plain = suspect_11, _plain
     if _NOT_LINEWISE.search(text) or not text.endswith("\n") or " \n" in text:
         return ODD
-    body_text = _COMMENT_LINES.sub("", text)
+    body_text = _uncommented(text)
     if not body_text or body_text[0] == " ":
         return ODD
     out: dict[Any, Any] = {}
     seen: set[str] = set()
+    sections = _SECTION_SPLIT.split(body_text)
+    last = len(sections) - 1
     try:
-        for section in _SECTION_SPLIT.split(body_text):
+        for n, section in enumerate(sections):
             head, _, body = section.partition("\n")
+            if n != last and body:
+                body += "\n"  # the split took the newline ending the section
             if head.startswith(("---", "...", "- ")) or head == "-":
                 return ODD
-            key, rest = _new_key(head, plain, seen, out)
+            key, rest = _new_key(head, plain, suspect, seen, out)
             if rest and rest[0] != "#":
                 if body:
                     return ODD  # a multi-line scalar
-                value = _scalar(rest, 1, max_depth, plain)
+                value = _scalar(rest, 1, max_depth, plain, suspect)
             elif not body:
                 value = None
             elif _PLAIN_LIST.fullmatch(body) and ": " not in body and " #" not in body:
                 if max_depth < 2:
                     return ODD
                 value = body[4:-1].split("\n  - ")
-                if any(map(suspect, value)):
-                    value = [plain(v, False) for v in value]
+                if (_SUSPECT_ITEM.search(body) or body[4] in _SUSPECT_FIRST) and any(
+                    map(suspect, value)
+                ):
+                    value = [plain(v, False) if suspect(v) else v for v in value]
             elif _GRADE_MAP.fullmatch(body) and " #" not in body:
                 if max_depth < 2:
                     return ODD
-                value = {plain(k, True): int(v) for k, v in _GRADE_ITEM.findall(body)}
+                value = {
+                    plain(k, True) if suspect(k) else k: int(v)
+                    for k, v in _GRADE_ITEM.findall(body)
+                }
                 if len(value) != body.count("\n"):
                     return ODD  # duplicate keys: the event pass reports them
             else:
@@ -83,7 +94,7 @@ def read_canonical(
                 for line in body[:-1].split("\n"):
                     content = line.lstrip(" ")
                     rows.append((len(line) - len(content), content))
-                value, end = _block(rows, 0, rows[0][0], 2, max_depth, plain)
+                value, end = _block(rows, 0, rows[0][0], 2, max_depth, plain, suspect)
                 if end != len(rows):
                     return ODD
             out[key] = value
@@ -92,9 +103,24 @@ def read_canonical(
     return out
 
 
+def _uncommented(text: str) -> str:
+    """``text`` without its full-line comments and blank lines (what the event pass skips);
+    a file whose only comments are its first lines needs no regular expression."""
+    start = 0
+    while text.startswith("#", start):
+        start = text.index("\n", start) + 1  # the text ends with a newline
+    if "#" not in text[start:] and "\n\n" not in text and not text.startswith("\n", start):
+        return text[start:]
+    return _COMMENT_LINES.sub("", text)
+
+
 # full-line comments and blank lines (what the event pass skips too)
 _COMMENT_LINES = re.compile(r"^ *(?:#[^\n]*)?\n", re.MULTILINE)
-_SECTION_SPLIT = re.compile(r"(?<=\n)(?=[^ ])")
+_SECTION_SPLIT = re.compile(r"\n(?=[^ ])")  # a top-level line starts a section
+# Items of a plain block list that a resolver may read as a non-string start with one of
+# these (a superset of both resolutions' suspects; the one found is checked exactly).
+_SUSPECT_FIRST = frozenset("-+.0123456789~=<!&*yYnNoOtTfF")
+_SUSPECT_ITEM = re.compile(r"\n  - [-+.0-9~=<!&*yYnNoOtTfF]")
 # a block list of one-line plain scalars at indent 2 (no indicator first; checked for `: `
 # and ` #` separately)
 _PLAIN_LIST = re.compile(r"(?:  - [^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*\n)+")
@@ -104,18 +130,30 @@ _GRADE_ITEM = re.compile(r"^  ([^\s:]+): ([0-9]+)$", re.MULTILINE)
 
 
 def _block(
-    rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int, plain: PlainText
+    rows: list[tuple[int, str]],
+    i: int,
+    indent: int,
+    depth: int,
+    max_depth: int,
+    plain: PlainText,
+    suspect: Suspect,
 ) -> tuple[Any, int]:
     if depth > max_depth:
         raise NotCanonical
     content = rows[i][1]
     if content == "-" or content.startswith("- "):
-        return _seq(rows, i, indent, depth, max_depth, plain)
-    return _map(rows, i, indent, depth, max_depth, plain)
+        return _seq(rows, i, indent, depth, max_depth, plain, suspect)
+    return _map(rows, i, indent, depth, max_depth, plain, suspect)
 
 
 def _seq(
-    rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int, plain: PlainText
+    rows: list[tuple[int, str]],
+    i: int,
+    indent: int,
+    depth: int,
+    max_depth: int,
+    plain: PlainText,
+    suspect: Suspect,
 ) -> tuple[list[Any], int]:
     out: list[Any] = []
     n = len(rows)
@@ -126,14 +164,14 @@ def _seq(
         rest = content[1:].lstrip(" ")
         if not rest:  # the item is the block below
             if i + 1 < n and rows[i + 1][0] > indent:
-                item, i = _block(rows, i + 1, rows[i + 1][0], depth + 1, max_depth, plain)
+                item, i = _block(rows, i + 1, rows[i + 1][0], depth + 1, max_depth, plain, suspect)
             else:
                 raise NotCanonical  # an empty item
-        elif rest == "-" or rest.startswith("- ") or _key_split(rest, plain) is not None:
+        elif rest == "-" or rest.startswith("- ") or _key_split(rest, plain, suspect) is not None:
             rows[i] = (indent + len(content) - len(rest), rest)  # compact: `- - a`, `- k: v`
-            item, i = _block(rows, i, rows[i][0], depth + 1, max_depth, plain)
+            item, i = _block(rows, i, rows[i][0], depth + 1, max_depth, plain, suspect)
         else:
-            item = _scalar(rest, depth, max_depth, plain)
+            item = _scalar(rest, depth, max_depth, plain, suspect)
             i += 1
             if i < n and rows[i][0] > indent:
                 raise NotCanonical  # a multi-line scalar
@@ -144,22 +182,30 @@ def _seq(
 
 
 def _map(
-    rows: list[tuple[int, str]], i: int, indent: int, depth: int, max_depth: int, plain: PlainText
+    rows: list[tuple[int, str]],
+    i: int,
+    indent: int,
+    depth: int,
+    max_depth: int,
+    plain: PlainText,
+    suspect: Suspect,
 ) -> tuple[dict[Any, Any], int]:
     out: dict[Any, Any] = {}
     seen: set[str] = set()
     n = len(rows)
     while i < n and rows[i][0] == indent:
-        key, rest = _new_key(rows[i][1], plain, seen, out)
+        key, rest = _new_key(rows[i][1], plain, suspect, seen, out)
         i += 1
         if rest and rest[0] != "#":
-            value = _scalar(rest, depth, max_depth, plain)
+            value = _scalar(rest, depth, max_depth, plain, suspect)
             if i < n and rows[i][0] > indent:
                 raise NotCanonical  # a multi-line scalar
         elif i < n and rows[i][0] > indent:
-            value, i = _block(rows, i, rows[i][0], depth + 1, max_depth, plain)
+            value, i = _block(rows, i, rows[i][0], depth + 1, max_depth, plain, suspect)
         elif i < n and rows[i][0] == indent and (rows[i][1] == "-" or rows[i][1].startswith("- ")):
-            value, i = _seq(rows, i, indent, depth + 1, max_depth, plain)  # `key:` then `- a`
+            value, i = _seq(
+                rows, i, indent, depth + 1, max_depth, plain, suspect
+            )  # `key:` then `- a`
         else:
             value = None
         out[key] = value
@@ -200,7 +246,7 @@ def _plain(text: str, is_key: bool = False) -> Any:
     return text
 
 
-def _key_split(content: str, plain: PlainText) -> tuple[str, Any, str] | None:
+def _key_split(content: str, plain: PlainText, suspect: Suspect) -> tuple[str, Any, str] | None:
     """(key as written, key's value, the rest after the colon) of a ``key: ...`` line."""
     if content[0] in "'\"":
         quoted = _quoted(content)
@@ -226,16 +272,16 @@ def _key_split(content: str, plain: PlainText) -> tuple[str, Any, str] | None:
         or len(text) > 1000
     ):
         return None
-    return text, plain(text, True), content[pos + 1 :]
+    return text, plain(text, True) if suspect(text) else text, content[pos + 1 :]
 
 
 def _new_key(
-    content: str, plain: PlainText, seen: set[str], out: dict[Any, Any]
+    content: str, plain: PlainText, suspect: Suspect, seen: set[str], out: dict[Any, Any]
 ) -> tuple[Any, str]:
     """(key, what follows the colon, left-stripped) of a ``key: ...`` line of a mapping whose
     keys so far are ``out`` (written as ``seen``, which gets this one); ``NotCanonical`` when
     the line is no such key or repeats one (duplicate keys: the event pass reports them)."""
-    split = _key_split(content, plain)
+    split = _key_split(content, plain, suspect)
     if split is None:
         raise NotCanonical
     key_text, key, rest = split
@@ -251,7 +297,7 @@ def _after_value(rest: str) -> None:
         raise NotCanonical
 
 
-def _scalar(s: str, depth: int, max_depth: int, plain: PlainText) -> Any:
+def _scalar(s: str, depth: int, max_depth: int, plain: PlainText, suspect: Suspect) -> Any:
     """A one-line block-context value: a quoted or plain scalar, or a flow list/mapping."""
     first = s[0]
     if first in "'\"":
@@ -270,16 +316,16 @@ def _scalar(s: str, depth: int, max_depth: int, plain: PlainText) -> Any:
             return [] if first == "[" else {}
         tokens = [t.strip(" ") for t in inner.split(",")]
         if first == "[":
-            return [_flow_scalar(t, plain) for t in tokens]
+            return [_flow_scalar(t, plain, suspect) for t in tokens]
         out: dict[Any, Any] = {}
         for token in tokens:
             key_text, sep, value = token.partition(": ")
             if not sep or key_text in out:
                 raise NotCanonical
-            key = _flow_scalar(key_text, plain, is_key=True)
+            key = _flow_scalar(key_text, plain, suspect, is_key=True)
             if key in out:
                 raise NotCanonical
-            out[key] = _flow_scalar(value.lstrip(" "), plain)
+            out[key] = _flow_scalar(value.lstrip(" "), plain, suspect)
         return out
     if first in _BAD_FIRST:
         raise NotCanonical
@@ -287,10 +333,10 @@ def _scalar(s: str, depth: int, max_depth: int, plain: PlainText) -> Any:
     text = s if cut < 0 else s[:cut].rstrip(" ")
     if ": " in text or text.endswith(":") or len(text) > 100_000:
         raise NotCanonical
-    return plain(text, False)
+    return plain(text, False) if suspect(text) else text
 
 
-def _flow_scalar(token: str, plain: PlainText, is_key: bool = False) -> Any:
+def _flow_scalar(token: str, plain: PlainText, suspect: Suspect, is_key: bool = False) -> Any:
     """One item of a one-line flow collection: a whole quoted scalar or a simple plain one."""
     if not token:
         raise NotCanonical
@@ -301,4 +347,4 @@ def _flow_scalar(token: str, plain: PlainText, is_key: bool = False) -> Any:
         return quoted[0]
     if token[0] in _BAD_FIRST or any(c in token for c in ":#[]{}'\""):
         raise NotCanonical
-    return plain(token, is_key)
+    return plain(token, is_key) if suspect(token) else token
