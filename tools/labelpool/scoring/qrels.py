@@ -93,16 +93,13 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
     marked = _column(labs, lambda lab: tuple(lab.unjudged_marked) if _has_marks(lab) else ())
     classes: list[tuple[int, int, tuple[str, ...]]] = []  # (question, class, members)
     for i, lab in enumerate(labs):
-        for c, members in enumerate(lab.relevant_classes):
-            classes.append((i, c, members))
-    members = (
-        [i for i, _, m in classes for _ in m],
-        [d for _, _, m in classes for d in m],
-    )
+        for c, class_members in enumerate(lab.relevant_classes):
+            classes.append((i, c, class_members))
+    member_q = np.fromiter((i for i, _, m in classes for _ in m), dtype=np.int64)
     member_class = np.fromiter(
         (n for n, (_, _, m) in enumerate(classes) for _ in m), dtype=np.int64
     )
-    member_column = (np.asarray(members[0], dtype=np.int64), members[1])
+    member_column = (member_q, [d for _, _, m in classes for d in m])
     columns = (judged, relevant, graded, marked, member_column)
     docs = list(chain.from_iterable(col[1] for col in columns))
     encoded = pc.dictionary_encode(arrow_strings(docs))
