@@ -7,6 +7,7 @@ whether it comes from git or from disk.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from collections.abc import Mapping
@@ -68,8 +69,18 @@ def parse_label(content: bytes, where: str) -> Label:
 
 
 def parse_many(contents: Mapping[str, bytes]) -> dict[str, Label]:
-    """Parse many label files (name -> bytes); keys of the result are the names."""
-    return {name: parse_label(contents[name], name) for name in sorted(contents)}
+    """Parse many label files (name -> bytes); keys of the result are the names.
+
+    The cyclic garbage collector is paused meanwhile, as by ``labelset.load_files``: labels
+    are many small acyclic objects, and its passes find nothing to free.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return {name: parse_label(contents[name], name) for name in sorted(contents)}
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _is_label_file(place: GitPlace, name: str) -> bool:
