@@ -11,9 +11,16 @@ import gzip
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from labelpool.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMAS = {
+    name: json.loads((ROOT / "schema" / f"{name}-report.schema.json").read_text())
+    for name in ("score", "compare")
+}
 
 RETURNS = """\
 id: returns-damaged
@@ -180,15 +187,24 @@ def test_trec_eval_names_in_score_and_compare(
         capsys,
     )
     assert code == 0
+    jsonschema.validate(json.loads(out), SCHEMAS["score"])
     measures = json.loads(out)["systems"][0]["measures"]
     assert list(measures) == ["P_2", "map", "RBP", "ERR@10", "Bpref"]
     assert measures["P_2"]["raw"] == 0.5
     argv = ["compare", "bm25", "dense", "--format", "json", "--repo", str(labelled)]
-    code, out, _ = _run([*argv, "-m", "P.2 RBP ERR@10 map"], capsys)
+    code, out, _ = _run([*argv, "-m", "P.2 RBP ERR@10 map num_rel_ret utility"], capsys)
     assert code == 0
     report = json.loads(out)
+    jsonschema.validate(report, SCHEMAS["compare"])
     methods = {c["measure"]: c["delta_range_method"] for c in report["comparisons"]}
-    assert methods == {"P_2": "full", "RBP": "exact", "ERR@10": "bounds", "map": "full"}
+    assert methods == {
+        "P_2": "full",
+        "RBP": "exact",
+        "ERR@10": "bounds",
+        "map": "full",
+        "num_rel_ret": "full",
+        "utility": "full",
+    }
     for refused in ("gm_map", "gm_bpref", "num_q", "runid", "relstring"):
         code, out, err = _run([*argv, "-m", refused], capsys)
         assert (code, out) == (2, "")
