@@ -72,7 +72,7 @@ def test_check_text_link_markup(example: Path, lp: Run) -> None:
     code, out, err = lp("check", run, "--against", "runs/bm25.trec", "-m", "R@10")
     assert code == 3, err
     assert only(out, "(58 questions)") == f"{name} vs {name}@runs/bm25.trec: R@10 (58 questions)"
-    assert only(out, "  uninterpretable").endswith(
+    assert only(out, "  uninterpretable: ").endswith(
         f"(labelpool pool runs/bm25.trec runs/{name}.trec --depth 10)"
     )
     no_raw_control(out, err)
