@@ -40,6 +40,7 @@ _MODULES = {
     "provenance_workflow": "labelpool.workflows.provenance",
     "score_workflow": "labelpool.workflows.score",
     "validate_workflow": "labelpool.workflows.validate",
+    "validate_warm": "labelpool.workflows.validate_warm",
     "bias_report": "labelpool.report.bias",
     "compare_report": "labelpool.report.compare",
     "diff_report": "labelpool.report.diff",
@@ -85,6 +86,7 @@ __all__ = [
     "trec_eval",
     "trec_eval_report",
     "trec_eval_workflow",
+    "validate_warm",
     "validate_workflow",
 ]
 
@@ -119,6 +121,7 @@ if TYPE_CHECKING:
     from labelpool.workflows import score as score_workflow
     from labelpool.workflows import trec_eval as trec_eval_workflow
     from labelpool.workflows import validate as validate_workflow
+    from labelpool.workflows import validate_warm
 else:
 
     def __getattr__(name: str) -> object:

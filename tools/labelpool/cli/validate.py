@@ -49,9 +49,16 @@ def validate(
     for path in paths or ():
         if not path.exists() and not path.is_symlink():
             usage_error(f"{path}: no such file or folder")
-    result = _lazy.validate_workflow.validate(
-        cfg, paths or None, allow_pending=allow_pending, use_cache=not no_cache
+    # Nothing changed since the last run: its findings, without importing the rules.
+    result = (
+        None
+        if no_cache
+        else _lazy.validate_warm.cached(cfg, paths or None, allow_pending=allow_pending)
     )
+    if result is None:
+        result = _lazy.validate_workflow.validate(
+            cfg, paths or None, allow_pending=allow_pending, use_cache=not no_cache
+        )
     # Further checks plug in here (e.g. provenance): extend `findings` before printing.
     findings = list(result.findings)
     if provenance:
