@@ -24,6 +24,7 @@ from typing import Any, Literal
 from labelpool import batch as batch_mod
 from labelpool import gitio, labelset, schemas, yamlfile
 from labelpool.config import Config
+from labelpool.errors import LabelpoolError
 from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf
 from labelpool.oracle import ORACLE_EMAIL, ORACLE_NAME, Oracle
 from labelpool.workflows import attribution
@@ -94,6 +95,24 @@ def _check_label(cfg: Config, path: Path) -> None:
         raise MergeError(str(exc)) from None
 
 
+def _all_valid(cfg: Config, paths: list[Path]) -> bool:
+    """True when every file matches the label schema (one pass: half the time of a check per
+    file at 10,000 files)."""
+    if not paths:
+        return True
+    try:
+        labelset.load_files(
+            paths,
+            max_bytes=cfg.max_file_bytes,
+            max_depth=cfg.max_depth,
+            use_cache=False,  # some files only: do not replace the folder's cache entry
+            schema_file=schemas.schema_path(schemas.LABEL, cfg.root),
+        )
+    except (LabelpoolError, OSError):  # the check per file reports it, in file order
+        return False
+    return True
+
+
 def refuse_shallow(root: Path) -> None:
     """Refuse a shallow clone (exit 1, nothing written): ``merge`` calls this first."""
     attribution.refuse_if_shallow(root, MergeError)
@@ -153,15 +172,16 @@ def collect(
     """Every pending entry of the repository: decisions to fold (with their judge) and the
     entries that stay pending."""
     files: list[_File] = []
-    for path in labelset.label_files(cfg.labels_dir):
-        if not _has_pending(path):
-            continue
+    paths = [p for p in labelset.label_files(cfg.labels_dir) if _has_pending(p)]
+    valid = _all_valid(cfg, paths)  # else each file is checked in turn: the first error wins
+    for path in paths:
         try:
             data, text, batches = read_label(path)
         except (KeyError, TypeError, ValueError, AttributeError):  # a shape the schema explains
             _check_label(cfg, path)
             raise
-        _check_label(cfg, path)
+        if not valid:
+            _check_label(cfg, path)
         if not batches:
             continue
         if cache is not None:
