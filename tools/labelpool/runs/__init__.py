@@ -18,7 +18,8 @@ message``).
   ``top(k)``, ``qid_set``, ``qid_index(qid)``, ``tied_questions``);
 * :mod:`.naming`: :func:`system_name`, :func:`resolve` (a path or a system name),
   :func:`expand` (also a folder of run files);
-* :mod:`.arrow`: numpy <-> pyarrow without pandas.
+* :mod:`.arrow`: numpy <-> pyarrow without pandas;
+* :mod:`.stream`: a run grouped by question in windows (scored without holding it whole).
 
 A JSON Lines run of ranked lists (``{"qid", "doc_ids": [...]}``) keeps the list order (it is
 given descending synthetic scores).
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 from labelpool.runs.arrow import arrow_array, arrow_strings, numpy_of, ranks_within
 from labelpool.runs.errors import RunError, RunNotFound
+from labelpool.runs.gzipped import sha256_file
 from labelpool.runs.model import Run
 from labelpool.runs.naming import (
     RUN_SUFFIXES,
@@ -55,5 +57,6 @@ __all__ = [
     "read_run",
     "read_run_bytes",
     "resolve",
+    "sha256_file",
     "system_name",
 ]

@@ -48,37 +48,52 @@ def layout(head: bytes) -> tuple[str, int] | None:
     return sep, len(fields)
 
 
-def parse_trec_fast(
-    path: Path, gz: bool, sep: str, n_fields: int
-) -> tuple[Encoded, Encoded, np.ndarray] | None:
-    """Multi-threaded pyarrow parse of a clean file; None when it is not clean."""
+def csv_options(
+    sep: str, n_fields: int
+) -> tuple[pacsv.ReadOptions, pacsv.ParseOptions, pacsv.ConvertOptions]:
+    """pyarrow's CSV options for a run of ``n_fields`` fields separated by ``sep``."""
     names = ["qid", "q0", "doc", "rank", "score", *(f"f{i}" for i in range(5, n_fields))]
     # few distinct values per block: dictionary-encoded while parsing (int32 indices, the
     # only kind pyarrow's CSV reader builds)
     types = {name: pa.dictionary(pa.int32(), pa.string()) for name in names}
     types.update(doc=pa.string(), score=pa.float64())  # doc: many distinct, encoded below
+    return (
+        # 1 MiB blocks: measured fastest here and a third of the peak memory of 16 MiB
+        pacsv.ReadOptions(column_names=names, block_size=1 << 20),
+        pacsv.ParseOptions(delimiter=sep, quote_char=False, escape_char=False),
+        pacsv.ConvertOptions(
+            column_types=types,
+            strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+            null_values=[],
+        ),
+    )
+
+
+def parse_trec_fast(
+    path: Path, gz: bool, sep: str, n_fields: int
+) -> tuple[Encoded, Encoded, np.ndarray] | None:
+    """Multi-threaded pyarrow parse of a clean file; None when it is not clean."""
+    read, parse, convert = csv_options(sep, n_fields)
     try:
         # a plain file by name (random access: lower peak memory than a stream)
         source = pa.input_stream(str(path), compression="gzip") if gz else str(path)
         table = pacsv.read_csv(
-            source,
-            # 1 MiB blocks: measured fastest here and a third of the peak memory of 16 MiB
-            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 20),
-            parse_options=pacsv.ParseOptions(delimiter=sep, quote_char=False, escape_char=False),
-            convert_options=pacsv.ConvertOptions(
-                column_types=types,
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-                null_values=[],
-            ),
+            source, read_options=read, parse_options=parse, convert_options=convert
         )
     except (pa.ArrowException, OSError):
         return None
+    return columns_of(table)
+
+
+def columns_of(table: pa.Table) -> tuple[Encoded, Encoded, np.ndarray] | None:
+    """(question codes, document codes, scores) of a parsed table; None when it is not what
+    the careful reader would read the same way."""
     pool = pa.default_memory_pool()
     pool.release_unused()  # parse buffers back to the system (mimalloc keeps them otherwise)
     if table.num_rows == 0:
         return None
-    for name in names:
+    for name in table.column_names:
         if name not in KEPT and not all(_clean(c.dictionary) for c in table.column(name).chunks):
             return None
     table = table.select(list(KEPT))

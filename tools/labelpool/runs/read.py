@@ -44,7 +44,7 @@ def read_run(path: Path, name: str | None = None) -> Run:
     hasher = threading.Thread(target=gzipped.sha256_file, args=(path, digest), daemon=True)
     hasher.start()
     try:
-        columns = _careful_head(path, head, whole)
+        columns = careful_head(path, head, whole)
         checked = True  # the line readers find duplicates themselves, naming both lines
         if columns is not None:
             qid, doc, scores = _arrays(columns)
@@ -83,7 +83,7 @@ def _is_jsonl(head: bytes) -> bool:
     return head.removeprefix(BOM).lstrip().startswith(b"{")
 
 
-def _careful_head(path: Path, head: bytes, whole: bool) -> Columns | None:
+def careful_head(path: Path, head: bytes, whole: bool) -> Columns | None:
     """The whole file's rows when ``head`` is the whole file; else None, after the careful
     reader has checked the head's complete lines (raising the first error there)."""
     blocks = iter((head, b""))

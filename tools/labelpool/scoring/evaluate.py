@@ -24,14 +24,14 @@ rate of a question the run does not answer is 0 (nothing was seen).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from labelpool.model import Label
-from labelpool.runs import Run
+from labelpool.runs import Run, arrow_strings
 from labelpool.scoring.join import join
 from labelpool.scoring.measures import Measure, per_query, trec
 from labelpool.scoring.measures.ranked import Ranked, condensed, optimistic
@@ -130,19 +130,8 @@ def score(
             values["optimistic"] = per_query(m, lifted[cut], relevance_level, k)
         per_q[m.name] = values
         means[m.name] = means_of(values["raw"], values["judged_only"], values["optimistic"])
-    warnings: list[str] = []
     scored = {str(q) for q in qrels.qids}
     tied = [q for q in run.tied_questions if q in scored]
-    if tied:
-        shown = ", ".join(tied[:5]) + (", ..." if len(tied) > 5 else "")
-        warnings.append(
-            f"{run.name}: {len(tied)} question(s) with all-equal scores, ranked by doc id "
-            f"descending as trec_eval does: {shown}"
-        )
-    if qrels.pending_docs:
-        warnings.append(
-            f"{qrels.pending_docs} pending judgment(s) not merged yet count as unjudged"
-        )
     return SystemScore(
         system=run.name,
         run_path=run.path,
@@ -162,7 +151,87 @@ def score(
         judged_seen=(total_judged, total_seen),
         per_query=per_q,
         means=means,
-        warnings=tuple(warnings),
+        warnings=_warnings(run.name, tied, qrels.pending_docs),
+    )
+
+
+def _warnings(system: str, tied: Sequence[str], pending_docs: int) -> tuple[str, ...]:
+    warnings: list[str] = []
+    if tied:
+        shown = ", ".join(tied[:5]) + (", ..." if len(tied) > 5 else "")
+        warnings.append(
+            f"{system}: {len(tied)} question(s) with all-equal scores, ranked by doc id "
+            f"descending as trec_eval does: {shown}"
+        )
+    if pending_docs:
+        warnings.append(f"{pending_docs} pending judgment(s) not merged yet count as unjudged")
+    return tuple(warnings)
+
+
+def score_windows(
+    windows: Iterable[Run],
+    labels: Mapping[str, Label],
+    measures: Sequence[Measure],
+    *,
+    k: int = 10,
+    relevance_level: int = 1,
+    name: str,
+    path: Path,
+    sha256: str = "",
+) -> SystemScore:
+    """:func:`score` of a run given as windows that each hold whole questions (a question in
+    one window only: :func:`labelpool.runs.stream.windows`), equal to scoring it whole.
+
+    Every value is per question, so each question's values come from the window that holds
+    it, and a question no window holds gets what an empty run gives it; totals add up.
+    """
+    qrels = qrels_for(labels)
+    index = {str(q): i for i, q in enumerate(qrels.qids)}
+    empty = Run(
+        name=name,
+        path=path,
+        sha256=sha256,
+        qids=np.zeros(0, dtype=object),
+        offsets=np.zeros(1, dtype=np.int64),
+        doc_codes=np.zeros(0, dtype=np.int32),
+        doc_vocab=arrow_strings([]),
+        scores=np.zeros(0, dtype=np.float64),
+    )
+    whole = score(empty, labels, measures, k=k, relevance_level=relevance_level)
+    per_q = {m: {v: a.copy() for v, a in vs.items()} for m, vs in whole.per_query.items()}
+    unjudged = whole.unjudged.copy()
+    answered = np.zeros(len(qrels.qids), dtype=bool)
+    judged_total = seen_total = not_in_labels = 0
+    tied: list[str] = []
+    for run in windows:
+        part = score(run, labels, measures, k=k, relevance_level=relevance_level)
+        mask = np.zeros(len(qrels.qids), dtype=bool)
+        mask[[index[q] for q in map(str, run.qids) if q in index]] = True
+        for m, variants in part.per_query.items():
+            for variant, values in variants.items():
+                per_q[m][variant][mask] = values[mask]
+        unjudged[mask] = part.unjudged[mask]
+        answered |= mask
+        judged_total += part.judged_seen[0]
+        seen_total += part.judged_seen[1]
+        not_in_labels += part.skipped["not_in_labels"]
+        tied += [q for q in run.tied_questions if q in index]
+        del run, part
+    return replace(
+        whole,
+        skipped={
+            **whole.skipped,
+            "not_in_labels": not_in_labels,
+            "missing_from_run": int((~answered).sum()),
+        },
+        unjudged=unjudged,
+        unjudged_rate=1.0 - judged_total / seen_total if seen_total else 0.0,
+        judged_seen=(judged_total, seen_total),
+        per_query=per_q,
+        means={
+            m: means_of(vs["raw"], vs["judged_only"], vs["optimistic"]) for m, vs in per_q.items()
+        },
+        warnings=_warnings(name, sorted(tied), qrels.pending_docs),
     )
 
 

@@ -6,15 +6,21 @@ one :class:`~labelpool.scoring.evaluate.SystemScore` per run. It never prints.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from labelpool import labelset, runs
 from labelpool.config import Config
 from labelpool.errors import InputError
+from labelpool.runs import stream
 from labelpool.scoring import SystemScore, cache_file_for, prepare, score, scored_qids
+from labelpool.scoring.evaluate import score_windows
 from labelpool.scoring.measures import Measure
+
+STREAM_BYTES = 256 << 20  # a run file larger than this is scored in windows when it can be
 
 
 class NothingToScore(InputError):
@@ -48,16 +54,76 @@ def score_files(
     with ThreadPoolExecutor(max_workers=1) as background:
         pending_labels = background.submit(load_labels)
         labels = None
-        for system, path in zip(names, paths, strict=True):
-            run = runs.read_run(path, name=system)
+
+        def ready() -> labelset.LabelSet:
+            nonlocal labels
             if labels is None:
                 labels = pending_labels.result()
                 if not len(scored_qids(labels)):
                     raise NothingToScore(
                         f"error: no judged question in {cfg.labels_dir}: nothing to score against"
                     )
-            results.append(score(run, labels, measures, k=k, relevance_level=relevance_level))
+            return labels
+
+        for system, path in zip(names, paths, strict=True):
+            note = None
+            if streamed(path):
+                try:
+                    results.append(
+                        _score_streamed(path, system, ready(), measures, k, relevance_level)
+                    )
+                except stream.Unstreamable as why:
+                    note = f"{system}: read whole, not in windows: {why}"
+                else:
+                    if on_progress is not None:
+                        on_progress()
+                    continue
+            run = runs.read_run(path, name=system)
+            result = score(run, ready(), measures, k=k, relevance_level=relevance_level)
             del run
+            if note:
+                result = replace(result, warnings=(*result.warnings, note))
+            results.append(result)
             if on_progress is not None:
                 on_progress()
     return results
+
+
+def streamed(path: Path) -> bool:
+    """Whether a run file is large enough to be scored in windows (a grouped run then never
+    needs to fit in memory): over :data:`STREAM_BYTES` as stored (gzip: an eighth of it)."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as handle:
+            gz = handle.read(2) == b"\x1f\x8b"
+    except OSError:
+        return False  # the reader names the problem
+    return size > (STREAM_BYTES // 8 if gz else STREAM_BYTES)
+
+
+def _score_streamed(
+    path: Path,
+    system: str,
+    labels: labelset.LabelSet,
+    measures: Sequence[Measure],
+    k: int,
+    relevance_level: int,
+) -> SystemScore:
+    """One run scored window by window (its SHA-256 computed beside on a thread)."""
+    digest: list[str] = []
+    hasher = threading.Thread(target=runs.sha256_file, args=(path, digest), daemon=True)
+    hasher.start()
+    try:
+        windows = stream.windows(path, name=system)
+        result = score_windows(
+            windows,
+            labels,
+            measures,
+            k=k,
+            relevance_level=relevance_level,
+            name=system,
+            path=path,
+        )
+    finally:
+        hasher.join()
+    return replace(result, run_sha256=digest[0] if digest else "")
