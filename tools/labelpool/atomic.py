@@ -39,16 +39,19 @@ def write_text(path: Path | str, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
-def write_bytes(path: Path | str, data: bytes, *, mode_of: Path | None = None) -> None:
+def write_bytes(
+    path: Path | str, data: bytes, *, mode_of: Path | None = None, durable: bool = True
+) -> None:
     """Write ``data`` to ``path`` atomically (``os.replace``), keeping its mode (or taking
-    the mode of ``mode_of``, the file a staged copy will replace)."""
+    the mode of ``mode_of``, the file a staged copy will replace). ``durable=False`` leaves
+    the fsyncs to one :func:`flush` after many writes (atomic all the same)."""
     path = Path(path)
     try:
         try:
             mode: int | None = (mode_of or path).stat().st_mode & 0o7777
         except FileNotFoundError:
             mode = None
-        fd, named = _temp(path, data, mode)
+        fd, named = _temp(path, data, mode, durable)
         try:
             _kill_point()
             tmp = named or _link_hidden(fd, path)
@@ -59,30 +62,45 @@ def write_bytes(path: Path | str, data: bytes, *, mode_of: Path | None = None) -
                 raise
         finally:
             os.close(fd)
-        _sync_folder(path.parent)
+        if durable:
+            _sync_folder(path.parent)
     except OSError as exc:
         raise _naming(exc, path) from None
 
 
-def move(staged: Path, path: Path) -> None:
+def move(staged: Path, path: Path, *, durable: bool = True) -> None:
     """Put the file ``staged`` (written by :func:`write_bytes` on the same file system) in
     ``path``'s place in one step (``os.replace``); no data is written, so no space is needed.
-    The fault-injection seam counts it as a write."""
+    The fault-injection seam counts it as a write. ``durable=False``: see :func:`flush`."""
     _kill_point()
     try:
         os.replace(staged, path)
     except OSError as exc:
         raise _naming(exc, path) from None
-    _sync_folder(path.parent)
+    if durable:
+        _sync_folder(path.parent)
 
 
-def write_new(path: Path | str, data: str | bytes) -> None:
+def flush() -> None:
+    """Put every write made with ``durable=False`` on disk (one ``sync`` instead of two
+    fsyncs per file)."""
+    os.sync()
+
+
+def write_new(
+    path: Path | str, data: str | bytes, *, mode_of: Path | None = None, durable: bool = True
+) -> None:
     """Create ``path`` with ``data`` (a str is written as UTF-8); ``FileExistsError`` and
-    nothing written when ``path`` exists, even when it appeared a moment ago."""
+    nothing written when ``path`` exists, even when it appeared a moment ago. ``mode_of`` and
+    ``durable`` as for :func:`write_bytes`."""
     path = Path(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        fd, named = _temp(path, raw, None)
+        try:
+            mode = None if mode_of is None else mode_of.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = None
+        fd, named = _temp(path, raw, mode, durable)
         try:
             _kill_point()
             if named is None:
@@ -94,7 +112,8 @@ def write_new(path: Path | str, data: str | bytes) -> None:
                     _remove(named)
         finally:
             os.close(fd)
-        _sync_folder(path.parent)
+        if durable:
+            _sync_folder(path.parent)
     except FileExistsError:
         raise
     except OSError as exc:
@@ -117,7 +136,9 @@ def _naming(exc: OSError, path: Path) -> OSError:
     return OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(path))
 
 
-def _temp(path: Path, data: bytes, mode: int | None) -> tuple[int, str | None]:
+def _temp(
+    path: Path, data: bytes, mode: int | None, durable: bool = True
+) -> tuple[int, str | None]:
     """An open temporary file in ``path``'s folder holding ``data`` on disk with ``mode``
     (None: the umask's default): ``(fd, None)`` for an unnamed file, ``(fd, name)`` else."""
     if mode is None:
@@ -138,7 +159,8 @@ def _temp(path: Path, data: bytes, mode: int | None) -> tuple[int, str | None]:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
         os.fchmod(fd, mode)
     except BaseException:
         os.close(fd)

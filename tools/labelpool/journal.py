@@ -249,7 +249,8 @@ def _stage(top: Path, journal: Journal) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for i, p in enumerate(sorted(journal.paths)):
         target = top / p
-        atomic.write_bytes(folder / str(i), journal.contents[p], mode_of=target)
+        atomic.write_new(folder / str(i), journal.contents[p], mode_of=target, durable=False)
+    atomic.flush()  # every staged byte on disk before the journal says it is there
 
 
 def _clear(folder: Path) -> None:
@@ -280,12 +281,13 @@ def _move(top: Path, journal: Journal, path: Path) -> None:
         staged = folder / str(i)
         if staged.is_file() and staged.read_bytes() == journal.contents[p]:
             try:
-                atomic.move(staged, top / p)
+                atomic.move(staged, top / p, durable=False)
                 continue
             except OSError as exc:
                 if exc.errno != errno.EXDEV:
                     raise
-        atomic.write_bytes(top / p, journal.contents[p])
+        atomic.write_bytes(top / p, journal.contents[p], durable=False)
+    atomic.flush()  # the files in place on disk before the journal goes
     path.unlink(missing_ok=True)
     _clear(folder)
 
