@@ -296,11 +296,6 @@ def check_branch_name(cwd: Path, name: str) -> bool:
     return _probe(cwd, "check-ref-format", "--branch", name).returncode == 0
 
 
-def create_branch(cwd: Path, name: str) -> None:
-    """Create branch ``name`` at HEAD and switch to it (the working tree is kept)."""
-    git(cwd, "switch", "-c", name)
-
-
 # commits built as git objects (merge, pool): nothing here touches a branch, the index or the
 # working tree except update_ref, set_head and set_index; every path travels on stdin.
 
@@ -493,21 +488,6 @@ def user_identity(cwd: Path) -> tuple[str, str]:
     name = git(cwd, "config", "user.name", check=False).decode("utf-8", "replace").strip()
     mail = git(cwd, "config", "user.email", check=False).decode("utf-8", "replace").strip()
     return name, mail
-
-
-def commit_paths(
-    cwd: Path, paths: list[str], message: str, author: tuple[str, str] | None = None
-) -> str:
-    """Stage ``paths`` and commit only them (``--author`` when given); return the new commit id.
-
-    The committer stays whoever runs this (git config / environment).
-    """
-    git(cwd, "add", "--", *paths)
-    args = ["commit", "-q", "--no-verify", "-F", "-"]
-    if author is not None:
-        args.append(f"--author={author[0]} <{author[1]}>")
-    git(cwd, *args, "--", *paths, input_bytes=message.encode("utf-8"))
-    return git_text(cwd, "rev-parse", "HEAD").strip()
 
 
 # --- changed files (diff) ----------------------------------------------------------------------
