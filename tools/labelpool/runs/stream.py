@@ -31,7 +31,7 @@ from labelpool.runs.naming import system_name
 from labelpool.runs.order import _DuplicateFound, order
 from labelpool.runs.read import careful_head
 
-WINDOW_ROWS = 1 << 21  # about 100 MiB of parsed rows
+WINDOW_ROWS = 1 << 20  # about 50 MiB of parsed rows
 
 
 class Unstreamable(Exception):

@@ -20,7 +20,7 @@ from labelpool.scoring import SystemScore, cache_file_for, prepare, score, score
 from labelpool.scoring.evaluate import score_windows
 from labelpool.scoring.measures import Measure
 
-STREAM_BYTES = 256 << 20  # a run file larger than this is scored in windows when it can be
+STREAM_BYTES = 64 << 20  # a run file larger than this is scored in windows when it can be
 
 
 class NothingToScore(InputError):
