@@ -49,9 +49,10 @@ def layout(head: bytes) -> tuple[str, int] | None:
 
 
 def csv_options(
-    sep: str, n_fields: int
+    sep: str, n_fields: int, block: int = 1 << 20
 ) -> tuple[pacsv.ReadOptions, pacsv.ParseOptions, pacsv.ConvertOptions]:
-    """pyarrow's CSV options for a run of ``n_fields`` fields separated by ``sep``."""
+    """pyarrow's CSV options for a run of ``n_fields`` fields separated by ``sep``, parsed
+    ``block`` bytes at a time."""
     names = ["qid", "q0", "doc", "rank", "score", *(f"f{i}" for i in range(5, n_fields))]
     # few distinct values per block: dictionary-encoded while parsing (int32 indices, the
     # only kind pyarrow's CSV reader builds)
@@ -59,7 +60,7 @@ def csv_options(
     types.update(doc=pa.string(), score=pa.float64())  # doc: many distinct, encoded below
     return (
         # 1 MiB blocks: measured fastest here and a third of the peak memory of 16 MiB
-        pacsv.ReadOptions(column_names=names, block_size=1 << 20),
+        pacsv.ReadOptions(column_names=names, block_size=block),
         pacsv.ParseOptions(delimiter=sep, quote_char=False, escape_char=False),
         pacsv.ConvertOptions(
             column_types=types,

@@ -38,11 +38,13 @@ class Unstreamable(Exception):
     """This file is read whole instead (the reason is the message)."""
 
 
-def windows(path: Path, rows: int = WINDOW_ROWS, name: str | None = None) -> Iterator[Run]:
-    """The run at ``path`` in windows of about ``rows`` rows, each ending on a question
-    boundary; raises :class:`Unstreamable` (possibly after some windows) when the file must
-    be read whole, and :class:`~labelpool.runs.errors.RunError` for an error in its first
-    64 KiB."""
+def windows(
+    path: Path, rows: int = WINDOW_ROWS, name: str | None = None, block: int = 1 << 20
+) -> Iterator[Run]:
+    """The run at ``path`` in windows of about ``rows`` rows (parsed ``block`` bytes at a
+    time), each ending on a question boundary; raises :class:`Unstreamable` (possibly after
+    some windows) when the file must be read whole, and
+    :class:`~labelpool.runs.errors.RunError` for an error in its first 64 KiB."""
     path = Path(path)
     gz, head, whole = gzipped.head(path)
     if whole:
@@ -51,7 +53,7 @@ def windows(path: Path, rows: int = WINDOW_ROWS, name: str | None = None) -> Ite
     shape = layout(head)
     if shape is None:
         raise Unstreamable("not one space or one tab between fields")
-    read, parse, convert = csv_options(*shape)
+    read, parse, convert = csv_options(*shape, block)
     system = name if name else system_name(path)
     seen: set[str] = set()
     held: list[pa.RecordBatch] = []
