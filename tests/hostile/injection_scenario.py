@@ -30,6 +30,7 @@ EXAMPLE = ("pyproject.toml", "labels", "runs", "corpus", "schema")
 # the hostile names (each a valid file name on Linux)
 FORGE = "x\n::error::forged"  # a line break, then a workflow command
 COMMAND = "::error::forged"  # a workflow command at the start of the name
+LEGACY = "x##[error]forged"  # the runner's legacy command form, read anywhere in a line
 ESC = "\x1b[31mred"  # an ANSI colour
 CSI = "\x9b31mred"  # the C1 control sequence introducer
 BIDI = "evil\u202etxt"  # RIGHT-TO-LEFT OVERRIDE
@@ -170,7 +171,7 @@ def lp(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_
 
 def no_raw_control(*texts: str) -> None:
     """No C0 (but LF), DEL, C1 or bidi character in ``texts``, and no line that the GitHub
-    runner would read as a workflow command (it trims leading blanks first)."""
+    runner would read as a workflow command (``::`` after leading blanks, ``##[`` anywhere)."""
     bad = {chr(c) for c in range(0x20) if c != 0x0A} | {chr(c) for c in range(0x7F, 0xA0)}
     bad |= set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
     bad |= {"\u2028", "\u2029"}
@@ -179,3 +180,4 @@ def no_raw_control(*texts: str) -> None:
         assert not found, found
         for line in text.split("\n"):
             assert not line.lstrip().startswith("::"), line
+            assert "##[" not in line, line  # the runner's legacy form, read anywhere in a line

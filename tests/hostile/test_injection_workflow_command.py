@@ -10,12 +10,14 @@ line; a name starting with ``::`` began one by itself. labelpool now shows the l
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 from tests.hostile import injection_scenario as scenario
 from tests.hostile.injection_scenario import (
     COMMAND,
     FORGE,
+    LEGACY,
     Run,
     add_run,
     no_raw_control,
@@ -189,4 +191,28 @@ def test_validate_finding_path_forges_no_command(example: Path, lp: Run) -> None
         "labels/x\\x0a::error::forged.yaml:1:5: LP022 id: other does not match the file name "
         "x\\x0a::error::forged; rename the file to other.yaml or fix the id"
     )
+    no_raw_control(out, err)
+
+
+def test_pool_info_text_legacy_command_mid_line(example: Path, lp: Run) -> None:
+    """0.1.0: exit 0; ``runs in runs/ the set cannot fairly compare at k=10: dense,
+    x##[error]forged``: the runner reads ``##[error]`` anywhere in a line (its legacy form),
+    so the line became the error annotation ``forged``. (score's table hid it differently:
+    rich took ``[error]`` for markup and printed ``x##forged``.)"""
+    add_run(example, LEGACY)
+    code, out, err = lp("pool-info")
+    assert code == 0
+    assert only(out, "runs in runs/") == (
+        "runs in runs/ the set cannot fairly compare at k=10: dense, x#\\x23[error]forged"
+    )
+    no_raw_control(out, err)
+
+
+def test_score_json_legacy_command_mid_line(example: Path, lp: Run) -> None:
+    """0.1.0: exit 0; ``"system": "x##[error]forged",``: a legacy command inside a JSON
+    string, read by the runner when the JSON is printed in a log."""
+    code, out, err = lp("score", add_run(example, LEGACY), "-m", "R@10", "--format", "json")
+    assert code == 0
+    assert '      "system": "x#\\u0023[error]forged",' in out.split("\n")
+    assert json.loads(out)["systems"][0]["system"] == LEGACY
     no_raw_control(out, err)

@@ -34,6 +34,7 @@ SPECIALS = st.sampled_from(
         ">",
         "\\",
         "#",
+        "##[",
     ]
 )
 HOSTILE = st.lists(st.one_of(SPECIALS, st.text(max_size=4)), max_size=12).map("".join)
@@ -64,6 +65,17 @@ def test_text_breaks_a_leading_workflow_command() -> None:
     # the newline is escaped, so nothing after it starts a line
     assert sanitize.text("x\n::error::forged.trec") == "x\\x0a::error::forged.trec"
     assert sanitize.text("\n::error::f") == "\\x0a::error::f"
+
+
+def test_text_breaks_every_legacy_workflow_command() -> None:
+    # the runner reads ##[name]data anywhere in a line (its legacy command form)
+    assert sanitize.text("x ##[error]forged") == "x #\\x23[error]forged"
+    assert sanitize.text("###[add-mask]a ##[x") == "##\\x23[add-mask]a #\\x23[x"
+    assert sanitize.text("# heading [1]") == "# heading [1]"
+    assert sanitize.lines("a ##[error]b\n") == "a #\\x23[error]b\n"
+    assert "##[" not in sanitize.markdown("##[error]x")
+    assert sanitize.json_dumps(["##[error]x"]) == '["#\\u0023[error]x"]'
+    assert json.loads(sanitize.json_dumps(["##[error]x"])) == ["##[error]x"]
 
 
 def test_text_takes_any_object() -> None:
@@ -152,6 +164,7 @@ def test_text_output_is_never_a_control_or_a_command(s: str) -> None:
     out = sanitize.text(s)
     assert not UNSAFE.search(out)
     assert not out.lstrip().startswith("::")
+    assert "##[" not in out
     assert len(out.splitlines() or [""]) == 1
 
 
@@ -175,6 +188,8 @@ def test_every_channel_is_clean(s: str) -> None:
     ):
         assert not UNSAFE.search(out)
         assert not out.lstrip().startswith("::")
+        assert "##[" not in out
+    assert "##[" not in sanitize.json_dumps(s)
     md = sanitize.markdown(s)
     assert not re.search(r"(?<!\\)[`*_\[\]|~#!<>]", md.replace("\\\\", "").replace("&#64;", ""))
     assert not re.search(r"(?<![A-Za-z0-9])@", md)
@@ -189,3 +204,4 @@ def test_every_channel_is_clean(s: str) -> None:
 def test_lines_leaves_no_command_line(s: str) -> None:
     out = sanitize.lines(s)
     assert all(not line.lstrip().startswith("::") for line in out.splitlines())
+    assert "##[" not in out

@@ -9,8 +9,10 @@ functions before it reaches a terminal, a renderer or the CI runner:
   ``\\u202e``), so nothing can move the cursor, recolour the terminal, reorder a line or start
   a new one; a string whose first non-blank characters are ``::`` prints its first colon as
   ``\\x3a``, so no line of output starts a GitHub workflow command (the runner trims leading
-  blanks before it looks for ``::``). :func:`lines` applies the same rule to every line of a
-  finished rendering (a last guard against names joined into ``::``).
+  blanks before it looks for ``::``); and ``##[`` anywhere prints as ``#\\x23[``: the runner
+  still reads the legacy form ``##[error]...`` (and ``##[add-mask]``, ``##[stop-commands]``)
+  anywhere in a line. :func:`lines` applies both rules to every line of a finished rendering
+  (a last guard against names joined into ``::``).
 * :func:`markdown`: :func:`text`, then ``\\ ` * _ [ ] | ~ # !`` backslash-escaped and
   ``< > &`` as entities; an ``@`` that could start a mention becomes ``&#64;``; the one
   exception is an ``@`` after a letter or digit, as in the measure names ``R@10`` and
@@ -22,7 +24,8 @@ functions before it reaches a terminal, a renderer or the CI runner:
   ``= + - @`` (no spreadsheet formula).
 * :func:`html`: :func:`text`, then ``html.escape(s, quote=True)``.
 * :func:`json_dumps`: ``json.dumps`` with ``ensure_ascii=True`` (every control and bidi
-  character as a ``\\uXXXX`` escape).
+  character as a ``\\uXXXX`` escape), and the ``#`` of ``##[`` as ``\\u0023`` (the same
+  value, no legacy workflow command in a log).
 * rich: :mod:`labelpool.report.console` prints names without markup interpretation.
 
 Pure Python, no third-party import: the error handler uses it on every error.
@@ -39,6 +42,8 @@ from typing import Any
 # overrides, the isolates, and the two Unicode line and paragraph separators.
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 _MD_BACKSLASHED = re.compile(r"([\\`*_\[\]|~#!])")
+# the legacy workflow-command prefix, which the runner finds anywhere in a line
+_LEGACY, _LEGACY_SHOWN = "##[", "#\\x23["
 # an @ that could start a GitHub mention: not after an ASCII letter or digit
 _MENTION = re.compile(r"(?<![A-Za-z0-9])@")
 
@@ -58,13 +63,14 @@ def _no_command(s: str) -> str:
 
 def text(s: object) -> str:
     """``s`` (``str()`` of it) safe for a terminal, a log and a CI runner: controls and bidi
-    characters shown escaped, a leading ``::`` broken."""
-    return _no_command(_UNSAFE.sub(_escape_char, str(s)))
+    characters shown escaped, a leading ``::`` and every ``##[`` broken."""
+    return _no_command(_UNSAFE.sub(_escape_char, str(s)).replace(_LEGACY, _LEGACY_SHOWN))
 
 
 def lines(rendered: str) -> str:
-    """Every line of a finished rendering with a leading ``::`` (after blanks) broken; the
-    line breaks themselves are kept."""
+    """Every line of a finished rendering with a leading ``::`` (after blanks) and every
+    ``##[`` broken; the line breaks themselves are kept."""
+    rendered = rendered.replace(_LEGACY, _LEGACY_SHOWN)
     if "::" not in rendered:
         return rendered
     return "".join(_no_command(line) for line in rendered.splitlines(keepends=True))
@@ -111,4 +117,5 @@ def html(s: object) -> str:
 def json_dumps(obj: Any, **kwargs: Any) -> str:
     """``json.dumps(obj, ensure_ascii=True, **kwargs)``: no raw control or bidi character."""
     kwargs.pop("ensure_ascii", None)
-    return json.dumps(obj, ensure_ascii=True, **kwargs)
+    # "#" occurs only inside JSON strings, where \u0023 is the same character
+    return json.dumps(obj, ensure_ascii=True, **kwargs).replace(_LEGACY, "#\\u0023[")
