@@ -249,7 +249,8 @@ def test_label_edited_beyond_verdicts_is_refused(judged: Path, tmp_path: Path) -
 
 
 def test_staged_change_beyond_verdicts_is_refused(judged: Path, tmp_path: Path) -> None:
-    """0.1.0: a staged change of a label file went into the first judge's commit."""
+    """0.1.0: `git add` of the folded file replaced the staged change with the working
+    tree's text: the staged edit was lost without a word."""
     repo = copy_repo(judged, tmp_path / "repo")
     path = repo / CO
     original = path.read_text()

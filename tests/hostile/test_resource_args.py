@@ -4,8 +4,8 @@
 0.1.0 put every path on git's command line (``git add -- PATH...``, ``git commit -- PATH...``):
 "Argument list too long" from about 4,000 paths under this limit (between 56,000 and 75,000
 with the default stack), after the files were written: exit 1 with
-`error: [Errno 7] Argument list too long: 'git'`, the batch or the folded verdicts left
-uncommitted in the working tree.
+`error: git: Argument list too long`, the batch or the folded verdicts left uncommitted in
+the working tree.
 """
 
 from __future__ import annotations
@@ -81,8 +81,8 @@ def prlimit() -> None:
 
 @pytest.mark.usefixtures("prlimit")
 def test_pool_of_5000_questions_under_a_small_argument_limit(tmp_path: Path) -> None:
-    """0.1.0: `error: [Errno 7] Argument list too long: 'git'` from `git add`, exit 1, on the
-    new branch with 5,000 batch files written and nothing committed."""
+    """0.1.0: `error: git: Argument list too long`, exit 1, left on the new branch with
+    5,000 batch files written and nothing committed."""
     repo = _repo(tmp_path / "pool", pending=False)
     out = _limited(repo, "pool", "s", "--depth", "2", "--no-text")
     assert out.returncode == 0, out.stderr
@@ -95,8 +95,8 @@ def test_pool_of_5000_questions_under_a_small_argument_limit(tmp_path: Path) -> 
 
 @pytest.mark.usefixtures("prlimit")
 def test_merge_of_5000_questions_under_a_small_argument_limit(tmp_path: Path) -> None:
-    """0.1.0: `error: [Errno 7] Argument list too long: 'git'` from `git add`, exit 1, the
-    5,000 folded label files left uncommitted."""
+    """0.1.0: `error: git: Argument list too long`, exit 1, the 5,000 folded label files
+    left uncommitted."""
     repo = _repo(tmp_path / "merge", pending=True)
     qrels = tmp_path / "merge.qrels"
     out = _limited(repo, "merge", "--oracle", str(qrels))
