@@ -89,11 +89,16 @@ class EntryTop:
 class PooledRuns:
     """The runs as pooled: each run file or recorded blob read once, cut at the deepest k."""
 
-    def __init__(self, cfg: Config, runs: Mapping[str, Path] | None = None) -> None:
+    def __init__(
+        self, cfg: Config, runs: Mapping[str, Path] | None = None, *, keep: bool = True
+    ) -> None:
         self.cfg = cfg
         self.runs = dict(runs) if runs is not None else committed_runs(cfg)
         self._current_blob: dict[str, str | None] = {}
-        self.loaded: dict[Path, Run] = {}  # run files read so far (shared with scorers)
+        # run files read so far (shared with scorers); ``keep`` False: each run is let go
+        # once its tops are cut (two 10,000,000-line runs held at once took 2.3 GB)
+        self.loaded: dict[Path, Run] = {}
+        self.keep = keep
 
     def _blob_of(self, system: str) -> str | None:
         if system not in self._current_blob:
@@ -139,9 +144,10 @@ class PooledRuns:
         for src, k in sorted(depth.items()):
             kind, where = src
             if kind == "file":
-                if Path(where) not in self.loaded:
-                    self.loaded[Path(where)] = runs_mod.read_run(Path(where))
-                run = self.loaded[Path(where)]
+                held = self.loaded.get(Path(where))
+                run = held if held is not None else runs_mod.read_run(Path(where))
+                if self.keep:
+                    self.loaded[Path(where)] = run
             else:
                 data = contents.get(where)
                 if data is None:
@@ -151,6 +157,7 @@ class PooledRuns:
                 described = f"git blob {where[:12]} (pooled run of {', '.join(systems)})"
                 run = runs_mod.read_run_bytes(data, described, name=where, file_name=f"{where}.run")
             tops[src] = run.top(k)
+            del run  # not held past its tops unless kept
 
         out: list[EntryTop] = []
         for qid, i, entry, src in sources:
@@ -189,7 +196,7 @@ class ProvenanceReport:
 
 def audit(cfg: Config, labels: Mapping[str, Label], paths: Mapping[str, Path]) -> ProvenanceReport:
     """Check every pool entry of ``labels`` (``paths``: question id -> label file)."""
-    pooled = PooledRuns(cfg)
+    pooled = PooledRuns(cfg, keep=False)
     try:
         tops = pooled.entry_tops(labels)
     except RunError as exc:
