@@ -25,6 +25,9 @@ import numpy as np
 
 EXACT_MAX_N = 20
 _CHUNK_ELEMENTS = 1 << 22  # rows x questions per batch (32 MiB of float64)
+# rows x columns of the temporary arrays summed at once: they stay in the CPU cache (measured
+# 2.5-4.5x faster than a whole batch at 10,000 questions; the sums are the same)
+_CACHE_ELEMENTS = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -105,10 +108,10 @@ def paired_randomization(
     # Draws in batches of rows as before the table (rng.bytes drops a partial 4-byte word:
     # the same batches give the same draws), summed in cache-sized parts. One random bit per
     # question flips its sign (bit 7 of byte j: question 8j, as numpy's unpackbits reads it);
-    # the 8 flips of a byte are summed by one lookup: 0.7 s of CPU for 100,000 draws over
+    # the 8 flips of a byte are summed by one lookup: 0.5 s of CPU for 100,000 draws over
     # 10,000 questions, against 3.9 s unpacking every bit into a float matrix.
     rows = max(1, _CHUNK_ELEMENTS // n)
-    part = max(1, (_CHUNK_ELEMENTS // 8) // width)
+    part = max(1, _CACHE_ELEMENTS // width)
     for start in range(0, samples, rows):
         size = min(samples, start + rows) - start
         raw = np.frombuffer(rng.bytes(size * width), dtype=np.uint8).reshape(size, width)
@@ -157,7 +160,8 @@ def bootstrap_ci(
     for start in range(0, resamples, rows):
         size = min(resamples, start + rows) - start
         idx = rng.integers(0, n, size=(size, n))
-        means.append(d[idx].mean(axis=1))
+        part = max(1, _CACHE_ELEMENTS // n)
+        means.extend(d[idx[lo : lo + part]].mean(axis=1) for lo in range(0, size, part))
     all_means = np.concatenate(means)
     tail = (1.0 - level) / 2.0
     low, high = np.quantile(all_means, [tail, 1.0 - tail])
