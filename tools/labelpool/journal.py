@@ -96,6 +96,9 @@ def build(
     final: dict[str, bytes] = {}
     for step in steps:
         final.update(step.files)
+    for p in sorted(final):
+        if modes.get(p, ("100644", ""))[0] not in ("100644", "100755") or (top / p).is_symlink():
+            raise JournalError("LP037 symlink (or not a file in git); not replaced", path=top / p)
     order = sorted(final)
     contents = [c for s in steps for c in s.files.values()]
     ids = gitio.write_blobs(top, contents)
