@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -269,7 +270,17 @@ def compare(
         pool_cmd_paths = " ".join(
             shown.get(r.name) or _display_path(cfg, Path(r.path)) for r in (base_run, chal_run)
         )
-        for m in parsed:
+        noise = _noise_floors(
+            [
+                _score_arrays(scored[chal_run.name], m.name)[0]
+                - _score_arrays(scored[base_name], m.name)[0]
+                for m in parsed
+            ],
+            samples=samples,
+            resamples=resamples,
+            seed=seed,
+        )
+        for m, (test, ci) in zip(parsed, noise, strict=True):
             depth = m.depth(k)
             cutoff = depth if depth is not None else k
             b_raw, b_jo, b_opt = _score_arrays(scored[base_name], m.name)
@@ -277,8 +288,6 @@ def compare(
             deltas = c_raw - b_raw
             b_unj = rates(base_name, cutoff)
             c_unj = rates(chal_run.name, cutoff)
-            test = stats.paired_randomization(deltas, samples=samples, seed=seed)
-            ci = stats.bootstrap_ci(deltas, resamples=resamples, seed=seed)
             dr = delta_range_of(m, depth, chal_run.name)
             cost = delta_vector.cost(tops(base_name, cutoff), tops(chal_run.name, cutoff))
             order = sorted(range(len(qids)), key=lambda i: (-abs(deltas[i]), qids[i]))
@@ -351,6 +360,23 @@ def compare(
             )
         ),
     )
+
+
+def _noise_floors(
+    deltas: Sequence[np.ndarray], *, samples: int, resamples: int, seed: int
+) -> list[tuple[stats.TestResult, tuple[float, float]]]:
+    """The sign-flip test and the bootstrap interval of each measure's deltas, on two threads
+    (numpy's gathers and sums release the GIL; each test has its own seeded generator, so the
+    results are those of one call after another)."""
+
+    def one(d: np.ndarray) -> tuple[stats.TestResult, tuple[float, float]]:
+        test = stats.paired_randomization(d, samples=samples, seed=seed)
+        return test, stats.bootstrap_ci(d, resamples=resamples, seed=seed)
+
+    if len(deltas) < 2 or len(deltas[0]) <= stats.EXACT_MAX_N:
+        return [one(d) for d in deltas]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(one, deltas))
 
 
 def _missing_note(system: str, missing: int, total: int) -> str:
