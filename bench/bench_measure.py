@@ -91,7 +91,12 @@ def sample(
     env: dict[str, str] | None = None,
     timing_file: Path | None = None,
 ) -> tuple[Sample, str]:
-    """One run of ``cmd`` (a fresh process) and its stdout."""
+    """One run of ``cmd`` (a fresh process) and its stdout.
+
+    Dirty pages are flushed first (``os.sync``, untimed): otherwise the writeback of what the
+    previous step wrote (a checkout, a reset) is paid by whichever command writes next.
+    """
+    os.sync()
     with tempfile.TemporaryDirectory(prefix="lp-bench-io-") as io:
         out_path, err_path = os.path.join(io, "out"), os.path.join(io, "err")
         spec = {
