@@ -231,7 +231,9 @@ def pool_merge_diff(b: Bench, repo: Repo) -> None:
         b.put(n, m)
     if not {"merge", "diff"} & set(b.commands):
         return
-    judged = judge_commit(b, repo)
+    pooled = b.results.get((n, "pool bm25 dense hybrid -k 30"))
+    # a pool that failed (or timed out) just now is not started again for the judge
+    judged = judge_commit(b, repo) if pooled is None or pooled.ok else None
     if judged is None:
         for name in ("merge (one judge)", "diff base merged"):
             if name.split()[0] in b.commands:
