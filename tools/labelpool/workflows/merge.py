@@ -59,6 +59,7 @@ from labelpool.workflows.merge_collect import (
     collect,
     commit_order,
     read_label,
+    refuse_shallow,
 )
 from labelpool.workflows.merge_fold import (
     Decision,
@@ -117,6 +118,7 @@ def merge(
     commit: bool = True,
 ) -> MergeResult:
     """Fold every filled verdict (see module doc); raise :class:`MergeError` when refused."""
+    refuse_shallow(cfg.root)  # a shallow clone cannot say who judged: refused, nothing written
     notes: list[str] = []
     top = gitio.toplevel(cfg.root)
     if commit and top is None:
