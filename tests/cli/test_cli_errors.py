@@ -557,7 +557,7 @@ def test_a_bad_run_at_a_recorded_blob_is_named_by_blob_and_system(repo: Path, ru
     commit_all(repo, "pool entry names a broken run")
     code, _out, err = run("validate", "--provenance")
     assert code == 1
-    assert f"git blob {blob[:12]} (pooled run of bm25):1: not valid UTF-8" in err
+    assert f"git blob {blob[:12]} (pooled run of bm25):1: score is not valid UTF-8" in err
     assert "labelpool-runs-" not in err
 
 

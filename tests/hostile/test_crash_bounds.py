@@ -289,3 +289,54 @@ def test_packaged_schema_has_the_bounds() -> None:
     assert {"type": "integer", "minimum": 0, "maximum": 1_000_000} in defs["verdict"]["anyOf"]
     root_copy = Path(__file__).resolve().parents[2] / "schema" / "label.schema.json"
     assert root_copy.read_bytes() == (PACKAGE_DATA / "label.schema.json").read_bytes()
+
+
+FIVE_THOUSAND_DIGITS = "9" * 5000
+LONG_MESSAGE = (
+    "LP042 pool[0].k: an integer of 5,000 digits is out of bounds "
+    "(a label's numbers are at most 1,000,000,000)"
+)
+
+
+def five_thousand_digits(tmp_path: Path) -> Path:
+    return make_repo(
+        tmp_path,
+        {"q1.yaml": LABEL.replace("k: 2", f"k: {FIVE_THOUSAND_DIGITS}")},
+        runs={"bm25.trec": RUN, "dense.trec": OTHER_RUN},
+    )
+
+
+def test_integer_of_five_thousand_digits_is_refused_by_validate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: exit 70, ``ValueError: Exceeds the limit (4300 digits) for integer string
+    conversion`` (Python's int() refuses such text)."""
+    root = five_thousand_digits(tmp_path)
+    assert validated(capsys, root) == (1, [f"{K_AT}: {LONG_MESSAGE}"])
+    assert validated(capsys, root, "--provenance")[0] == 1
+
+
+@pytest.mark.parametrize(
+    "command", [("score", "runs/bm25.trec"), ("compare", "runs/bm25.trec", "runs/dense.trec")]
+)
+def test_integer_of_five_thousand_digits_in_scoring_commands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
+) -> None:
+    """Before: exit 70 with the same ValueError."""
+    root = five_thousand_digits(tmp_path)
+    code, out, err = cli(capsys, root, *command)
+    assert (code, out) == (1, "")
+    assert f"{root}/{K_AT}: {LONG_MESSAGE}" in err
+
+
+def test_integer_of_five_thousand_digits_in_fmt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: exit 1 at ``1:1`` with Python's ValueError text; the place is named now and
+    the file is left as it was."""
+    root = five_thousand_digits(tmp_path)
+    before = (root / "labels/q1.yaml").read_bytes()
+    code, out, _err = cli(capsys, root, "fmt")
+    assert code == 1
+    assert f"{K_AT}: {LONG_MESSAGE}" in out
+    assert (root / "labels/q1.yaml").read_bytes() == before

@@ -103,7 +103,10 @@ def checked_id(path: Path, number: int, text: str, what: str) -> str:
 
 def score_of(path: Path, number: int, raw: bytes) -> float:
     """A finite decimal score, or the :class:`RunError` of line ``number``."""
-    shown = raw.decode("utf-8", "replace")
+    try:
+        shown = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RunError(path, number, f"score is not valid UTF-8 ({exc.reason})") from None
     if len(raw) > 64:
         shown = shown[:60] + "..."
     if not _NUMBER.fullmatch(raw):

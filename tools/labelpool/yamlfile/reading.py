@@ -44,6 +44,10 @@ SUSPECT = re.compile(
 )
 _NULLS = frozenset({"", "~", "null"})
 LP021 = "LP021"
+LP042 = "LP042"
+# Python's int() refuses text of over 4,300 digits; LP042 bounds every number a label holds
+# far below this, so a longer plain integer is refused where it stands, never converted.
+MAX_INT_CHARS = 4000
 MAX_POSITION_BYTES = 1 << 62  # text already guarded by the caller: no size bound again
 
 
@@ -52,8 +56,13 @@ def is_ambiguous(text: str, is_key: bool = False) -> bool:
     if not SUSPECT.match(text):
         return False
     if not is_key and CANONICAL.match(text):
-        return False
+        return len(text) > MAX_INT_CHARS
     return misread(text)
+
+
+def is_huge_integer(text: str, is_key: bool = False) -> bool:
+    """A plain integer too long to convert (the reading refuses it as out of bounds)."""
+    return not is_key and len(text) > MAX_INT_CHARS and bool(CANONICAL.match(text))
 
 
 def value_of(text: str, is_key: bool = False) -> Any:
@@ -77,6 +86,15 @@ def ambiguous_finding(keypath: KeyPath, text: str, line: int, col: int, path: st
     ends in ``"<key>"``): what validate lists and what every reader refuses the file with."""
     is_key = keypath[-1:] == ("<key>",)
     where = dotted(keypath[:-1]) + " (key)" if is_key else dotted(keypath)
+    if is_huge_integer(text, is_key):
+        return Finding(
+            path,
+            line,
+            col,
+            LP042,
+            f"{where}: an integer of {len(text.lstrip('-')):,} digits is out of bounds "
+            "(a label's numbers are at most 1,000,000,000)",
+        )
     return Finding(
         path,
         line,
@@ -140,7 +158,7 @@ def core_value(text: str) -> Any:
     if text in ("false", "False", "FALSE"):
         return False
     if _INT12.match(text):
-        return int(text)
+        return int(text) if len(text) <= MAX_INT_CHARS else text
     if _FLOAT12.match(text):
         return float(text)
     return text

@@ -111,10 +111,24 @@ def loads_roundtrip(
         line, col = mark_position(exc)
         raise YamlError(str(path), line, col, "LP015", str(exc.problem or exc)) from None
     except (RuamelYAMLError, ValueError, RecursionError) as exc:
+        _raise_huge_integer(text, str(path))
         raise YamlError(str(path), 1, 1, "LP015", f"invalid YAML: {exc}") from None
     if not repair:
         _check_agrees(tree, expected, str(path))
     return tree
+
+
+def _raise_huge_integer(text: str, path: str) -> None:
+    """Raise the LP042 error of the first plain integer too long to convert, if any (ruamel
+    gives ``fmt`` a ValueError without a position)."""
+    found = reading.read_text(path, text)
+    for keypath, event in found.ambiguous:
+        if reading.is_huge_integer(event.value, keypath[-1:] == ("<key>",)):
+            mark = event.start_mark
+            f = reading.ambiguous_finding(
+                keypath, event.value, mark.line + 1, mark.column + 1, path
+            )
+            raise YamlError.from_finding(f)
 
 
 def to_plain(tree: Any) -> Any:
