@@ -159,7 +159,7 @@ def test_runid_is_the_tag_of_the_last_line_also_gzipped(
         (["bm25", "--format", "trec_eval", "-m", "P.0"], "cut-offs must be positive"),
         (["bm25", "--format", "trec_eval", "--max-depth", "-1"], "at least 0"),
         (["bm25", "-m", "gm_map"], "geometric mean"),
-        (["bm25", "-m", "ndcg@10"], "case-sensitive: nDCG"),
+        (["bm25", "-m", "ndcg@10"], "case-sensitive: nDCG@10)"),
     ],
 )
 def test_usage_errors_exit_2(

@@ -4,6 +4,7 @@ trec_eval's ``-m`` grammar (``meas_init.c``) and the C number helpers."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -52,8 +53,12 @@ def test_spellings_whose_meaning_changed() -> None:
     assert parse(["ndcg"])[0].depth(10) is None
     assert len(parse(["P"])) == 9  # trec_eval's P_5 ... P_1000
     assert [m.name for m in parse(["success"])] == ["success_1", "success_5", "success_10"]
-    for gone in ("p", "ndcg@10", "success@1", "judged@10", "rr", "ap", "r@10"):
-        with pytest.raises(MeasureError, match="case-sensitive"):
+    right = {"p": "P", "ndcg@10": "nDCG@10", "success@1": "Success@1", "judged@10": "Judged@10"}
+    right |= {"rr": "RR", "ap": "AP", "r@10": "R@10", "rbp(p=0.5)": "RBP(p=0.5)"}
+    for gone, spelling in right.items():
+        with pytest.raises(
+            MeasureError, match=re.escape(f"(names are case-sensitive: {spelling})")
+        ):
             parse([gone])
 
 

@@ -115,7 +115,9 @@ def _unknown(name: str) -> MeasureError:
         lower = match.group("family").lower()
         same = [f for f in (*FAMILIES, *ALIASES) if f.lower() == lower]
         if same:
-            hint = f" (names are case-sensitive: {same[0]})"
+            text = name.strip()
+            right = text[: match.start("family")] + same[0] + text[match.end("family") :]
+            hint = f" (names are case-sensitive: {right})"
     return MeasureError(f"unknown measure {name!r}{hint}; known: {known()}")
 
 
