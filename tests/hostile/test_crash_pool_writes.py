@@ -164,3 +164,20 @@ def test_batch_under_the_bound_with_no_text(big: Path, capsys: pytest.CaptureFix
     size = (big / "labels" / "q1.yaml").stat().st_size
     assert size < 4 * 1024 * 1024
     git(big, "checkout", "-q", "--", "labels")
+
+
+def test_apostrophe_in_a_system_name_is_quoted_in_the_batch_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: exit 1, ``LP015 did not find expected key`` at a position of the batch it was
+    about to write (the batch id ``'DATE-o'brien@5'`` was quoted without doubling the
+    apostrophe), so a run named after a person could never be pooled."""
+    run = b"q1 Q0 doc-a#1 1 3.0 x\nq1 Q0 doc-c#1 2 2.0 x\nq1 Q0 doc-b#1 3 1.0 x\n"
+    root = git_repo(make_repo(tmp_path, runs={"o'brien.trec": run}))
+    code, _out, err = cli(capsys, root, "pool", "runs/o'brien.trec", "--depth", "5", "--no-text")
+    assert code == 0, err
+    text = (root / "labels/q1.yaml").read_text(encoding="utf-8")
+    assert "o''brien@5'" in text
+    assert "      - o'brien\n" in text or "      - 'o''brien'\n" in text
+    code, out, err = cli(capsys, root, "validate", "--allow-pending")
+    assert code == 0, out + err

@@ -63,6 +63,11 @@ def quote(value: str) -> str:
     """``value`` as a YAML scalar safe in block and flow context under YAML 1.1 and 1.2."""
     if _PLAIN.match(value) and not needs_quotes(value):
         return value
+    return single_quoted(value)
+
+
+def single_quoted(value: str) -> str:
+    """``value`` always in single quotes (a batch id: system names may hold ``'``)."""
     return "'" + value.replace("'", "''") + "'"
 
 
@@ -107,7 +112,7 @@ def render(batch: NewBatch, question: str | None, texts: Mapping[str, str | None
     (``--no-text``); a document missing from ``texts`` is said to be not in the corpus.
     """
     lines = [
-        f"  - batch: '{batch.batch}'",
+        f"  - batch: {single_quoted(batch.batch)}",
         "    systems:",
         *(f"      - {quote(s)}" for s in batch.systems),
         f"    depth: {batch.depth}",

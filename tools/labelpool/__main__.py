@@ -1,0 +1,5 @@
+"""``python -m labelpool``: the same command line as ``labelpool``."""
+
+from labelpool.cli import main
+
+main()
