@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from labelpool.corpus import Versions
 from labelpool.findings import Finding
 from labelpool.rules.view import KeyPath, View
+
+if TYPE_CHECKING:  # a type only: corpus (and its jsonschema) stays off score's import path
+    from labelpool.corpus import Versions
 
 Locate = Callable[[KeyPath], tuple[int, int]]
 

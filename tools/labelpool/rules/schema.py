@@ -2,6 +2,12 @@
 
 jsonschema's ``Draft202012Validator`` with the format checker is the source of every message;
 jsonschema-rs, when installed, is only a fast yes/no pre-check (tests prove they agree).
+
+jsonschema is imported by :func:`full_validator` on its first call, not at the top: only a
+file that fails the yes/no check needs its messages, and importing jsonschema (with
+referencing, attrs, rpds and its format checkers) took 0.06-0.1 s of CPU, a third of
+pytrec_eval's whole process, on every cold ``score`` of good labels (ARCHITECTURE.md, Lazy
+imports).
 """
 
 from __future__ import annotations
@@ -12,7 +18,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import jsonschema_rs
 
 from labelpool.findings import Finding
@@ -33,6 +38,9 @@ def fast_check(path: Path) -> Callable[[Any], bool]:
 
 @lru_cache(maxsize=4)
 def full_validator(path: Path) -> Any:
+    """jsonschema's validator for the schema at ``path``: the source of every message."""
+    import jsonschema  # messages only: see the module doc
+
     schema = json.loads(path.read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(
         schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
