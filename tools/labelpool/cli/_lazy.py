@@ -48,6 +48,7 @@ _MODULES = {
     "pool_report": "labelpool.report.pool",
     "poolinfo_report": "labelpool.report.poolinfo",
     "score_report": "labelpool.report.score",
+    "score_table": "labelpool.report.score_table",
     "trec_eval": "labelpool.scoring.trec_eval",
     "trec_eval_report": "labelpool.report.trec_eval",
     "trec_eval_workflow": "labelpool.workflows.trec_eval",
@@ -82,6 +83,7 @@ __all__ = [
     "rule_registry",
     "runs",
     "score_report",
+    "score_table",
     "score_workflow",
     "trec_eval",
     "trec_eval_report",
@@ -102,6 +104,7 @@ if TYPE_CHECKING:
     from labelpool.report import pool as pool_report
     from labelpool.report import poolinfo as poolinfo_report
     from labelpool.report import score as score_report
+    from labelpool.report import score_table
     from labelpool.report import trec_eval as trec_eval_report
     from labelpool.rules import registry as rule_registry
     from labelpool.scoring import measures, trec_eval

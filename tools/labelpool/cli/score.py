@@ -3,6 +3,7 @@ rate and its reading, one row per system."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import threading
@@ -134,7 +135,7 @@ def score(
         sys.stdout.write(render.render_markdown(results, view))
     else:
         width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-        sys.stdout.write(render.render_table(results, view, width=width))
+        sys.stdout.write(_lazy.score_table.render_table(results, view, width=width))
 
 
 def _labels_commit(root: Path) -> tuple[str | None, bool | None]:
@@ -158,6 +159,8 @@ class _progress:
         self.timer: Any = None
 
     def __enter__(self) -> Any:
+        if not _may_be_terminal():
+            return _no_progress  # rich (0.04-0.08 s to import) would show nothing
         console = _lazy.rich_console.Console(stderr=True)
         # on a terminal only: a log or a pipe gets no bar (and no stray blank line)
         self.progress = _lazy.rich_progress.Progress(
@@ -173,6 +176,23 @@ class _progress:
         self.progress.advance(self.task)
 
     def __exit__(self, *exc: object) -> None:
+        if self.progress is None:
+            return
         self.timer.cancel()
         self.timer.join()
         self.progress.stop()
+
+
+def _may_be_terminal() -> bool:
+    """Whether rich's console on stderr could be a terminal: stderr is a TTY, or the
+    environment tells rich to act as one (``FORCE_COLOR``, ``TTY_COMPATIBLE``)."""
+    if "FORCE_COLOR" in os.environ or "TTY_COMPATIBLE" in os.environ:
+        return True
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed stderr: rich says no too
+        return False
+
+
+def _no_progress() -> None:
+    """The progress callback when no bar can show."""
