@@ -6,8 +6,10 @@ one :class:`~labelpool.scoring.evaluate.SystemScore` per run. It never prints.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -46,12 +48,14 @@ def score_files(
     """
 
     def load_labels() -> labelset.LabelSet:
-        labels = labelset.load(cfg)
+        with _gc_paused():
+            labels = labelset.load(cfg)
+            gc.freeze()  # see _frozen_labels
         prepare(labels, cache_file_for(cfg.labels_dir))
         return labels
 
     results: list[SystemScore] = []
-    with ThreadPoolExecutor(max_workers=1) as background:
+    with _frozen_labels(), ThreadPoolExecutor(max_workers=1) as background:
         pending_labels = background.submit(load_labels)
         labels = None
 
@@ -127,3 +131,31 @@ def _score_streamed(
     finally:
         hasher.join()
     return replace(result, run_sha256=digest[0] if digest else "")
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@contextlib.contextmanager
+def _frozen_labels() -> Iterator[None]:
+    """The labels, once loaded, are moved out of the cyclic garbage collector's reach
+    (``gc.freeze()``, before the collector runs again) until the runs are scored.
+
+    They live as long as the command and hold no cycles, yet every collection that followed
+    their load traversed them all: at 10,000 questions the first one after loading took
+    0.1 s and those during the judgment arrays' build another 0.25 s of CPU, for nothing
+    to free. ``gc.unfreeze()`` at the end gives every object back to the collector (the
+    oldest generation), so a process that scores many times keeps collecting as before.
+    """
+    try:
+        yield
+    finally:
+        gc.unfreeze()
