@@ -4,7 +4,8 @@
   :func:`add_to_sorted_list`, :func:`remove_from_list`, :func:`set_mapping_item`,
   :func:`remove_mapping_item`, :func:`canonical_index`).
 * :mod:`.canonical`: :func:`format_label`, the canonical form ``labelpool fmt`` writes.
-* :mod:`.new`: :func:`new_label_text`, a new label file in that form (``import``, ``add``).
+* :mod:`.new`: :func:`new_label_text`, a new label file in that form (``import``, ``add``);
+  :mod:`.newtext` writes the common case directly, byte for byte the ruamel dump.
 """
 
 from labelpool.labelfile.canonical import format_label

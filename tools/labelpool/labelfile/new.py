@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from labelpool import yamlfile
+from labelpool.labelfile import newtext
 from labelpool.labelfile.edit import set_mapping_item, set_sorted_list
 from labelpool.yamlfile import CommentedMap, CommentedSeq
 
@@ -30,10 +31,34 @@ def new_label_text(
     pool: PoolEntry | None = None,
 ) -> str:
     """The text of a new label file; the pool entry is written only when something was judged
-    or pooled."""
+    or pooled. Written directly (:mod:`.newtext`) when it can be, else dumped by ruamel."""
     judged = list(judged)
     pooled_unjudged = list(pooled_unjudged)
     grades = grades or {}
+    fast = newtext.label_text(
+        qid,
+        question,
+        relevant=relevant,
+        judged=judged,
+        grades=grades,
+        pooled_unjudged=pooled_unjudged,
+        pool=None if pool is None else (pool.system, pool.k, pool.date),
+    )
+    if fast is not None:
+        return fast
+    return _dumped(qid, question, relevant, judged, grades, pooled_unjudged, pool)
+
+
+def _dumped(
+    qid: str,
+    question: str,
+    relevant: Iterable[str],
+    judged: list[str],
+    grades: Mapping[str, int],
+    pooled_unjudged: list[str],
+    pool: PoolEntry | None,
+) -> str:
+    """:func:`new_label_text` through the ruamel dump (the reference of the direct writer)."""
     data = CommentedMap()
     data["id"] = yamlfile.scalar(qid)
     data["question"] = yamlfile.scalar(question)

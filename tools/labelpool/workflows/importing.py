@@ -469,11 +469,9 @@ def write_labels(
             "nothing written (use --force to overwrite)"
         )
     labels_dir.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for path, text in texts:
-        if not _holds(path, text):
-            atomic.write_text(path, text)
-        written.append(path)
+    # each file atomically (old or new); one sync per chunk of files, not two fsyncs per file
+    atomic.write_many([(p, t.encode("utf-8")) for p, t in texts if not _holds(p, t)])
+    written = [path for path, _ in texts]
     return ImportResult(
         written=tuple(written),
         overwritten=tuple(existing),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any, cast
@@ -48,7 +49,21 @@ def _ruamel_reads_as_str(s: str) -> bool:
     )
 
 
-@lru_cache(maxsize=65536)
+# A letter, then letters, digits and ``_./#+@=~-``: no YAML 1.1 or 1.2 resolver reads such a
+# plain scalar as anything but a string (numbers, timestamps and ``.inf`` start otherwise, ``=``
+# and ``<<`` are whole values) unless it is one of the words below (any case: conservative), and
+# it holds no indicator that would stop it being plain; held to the full check by a property
+# test (tests/unit/yamlfile/test_quoting_fast.py).
+_SURELY_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./#+@=~-]*\Z")
+_WORDS = frozenset({"y", "yes", "n", "no", "true", "false", "on", "off", "null"})
+
+
+def surely_plain(s: str) -> bool:
+    """A quick yes for most ids: ``s`` is a plain string for every reader, in block and flow
+    context (False: ask :func:`needs_quotes`)."""
+    return _SURELY_PLAIN.match(s) is not None and s.lower() not in _WORDS
+
+
 def needs_quotes(s: str, flow: bool = False) -> bool:
     """True when ``s`` cannot be written as a plain scalar that every reader takes as this string.
 
@@ -57,6 +72,14 @@ def needs_quotes(s: str, flow: bool = False) -> bool:
     indicator, ``: ``, `` #``, surrounding spaces, line breaks, empty). With ``flow`` (a value
     inside ``{...}`` or ``[...]``) flow indicators (``,[]{}``, YAML 1.1's ``?``) count too.
     """
+    if surely_plain(s):
+        return False
+    return _needs_quotes(s, flow)
+
+
+@lru_cache(maxsize=65536)
+def _needs_quotes(s: str, flow: bool) -> bool:
+    """:func:`needs_quotes` in full (resolvers and the emitter's analysis)."""
     if s == "":
         return True
     if not pyyaml_resolves_to_str(s) or not _ruamel_reads_as_str(s):

@@ -1,0 +1,120 @@
+"""The direct writer of a new label file (:mod:`labelpool.labelfile.newtext`) writes exactly
+what the ruamel dump writes, or leaves the file to it (None)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from labelpool.labelfile import new
+from labelpool.labelfile.new import PoolEntry
+from labelpool.yamlfile import YamlError
+
+# ids and text with the characters that change quoting: indicators, resolver words, quotes,
+# spaces, non-ASCII, escapes (tab, NEL, LS, BOM), a character beyond the BMP
+_CHARS = st.sampled_from(
+    [
+        *"aAnNyYeE019_./#+@=~-:,?!&*%|>[]{}'\" \u00e9\u4e2d",
+        *("\t", "\x85", "\u2028", "\ufeff", "\U0001f600", "\x07"),
+    ]
+)
+_WORDS = st.sampled_from(
+    ["yes", "No", "null", "~", "1e3", "0o17", "017", "2026-06-02", "1:20", ".inf", "<<", "="]
+)
+_ID = st.one_of(st.text(_CHARS, max_size=10), _WORDS, st.from_regex(r"[A-Za-z][A-Za-z0-9#_-]{0,8}"))
+_QUESTION = st.one_of(
+    st.text(_CHARS, max_size=40),
+    _WORDS,
+    st.text(st.sampled_from("ab "), min_size=995, max_size=1010),
+)
+_POOL = st.one_of(
+    st.none(),
+    st.builds(
+        PoolEntry,
+        system=_ID,
+        k=st.one_of(st.none(), st.integers(-3, 1000)),
+        date=st.one_of(st.none(), _WORDS, _ID),
+    ),
+)
+
+
+@st.composite
+def _labels(draw: st.DrawFn) -> dict[str, object]:
+    judged = draw(st.lists(_ID, max_size=6))
+    return {
+        "qid": draw(_ID),
+        "question": draw(_QUESTION),
+        "relevant": draw(st.lists(st.one_of(st.sampled_from(judged or ["x"]), _ID), max_size=4)),
+        "judged": judged,
+        "grades": draw(
+            st.dictionaries(
+                st.one_of(_ID, st.integers(90, 140).map(lambda n: "b" * n)),
+                st.integers(-2, 5),
+                max_size=3,
+            )
+        ),
+        "pooled_unjudged": draw(st.lists(_ID, max_size=3)),
+        "pool": draw(_POOL),
+    }
+
+
+def _dumped(label: dict[str, object]) -> str | None:
+    try:
+        return new._dumped(
+            label["qid"],  # type: ignore[arg-type]
+            label["question"],  # type: ignore[arg-type]
+            label["relevant"],  # type: ignore[arg-type]
+            list(label["judged"]),  # type: ignore[call-overload]
+            label["grades"],  # type: ignore[arg-type]
+            list(label["pooled_unjudged"]),  # type: ignore[call-overload]
+            label["pool"],  # type: ignore[arg-type]
+        )
+    except YamlError:
+        return None
+
+
+@given(_labels())
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(
+    {
+        "qid": "q1",
+        "question": "It's: #a 'b' \"x\"",
+        "relevant": ["b", "a"],
+        "judged": ["a", "b", "yes", "1e3"],
+        "grades": {"a": 2, "yes": 0},
+        "pooled_unjudged": ["z"],
+        "pool": PoolEntry("bm25", 10, "2026-06-02"),
+    }
+)
+def test_direct_text_is_the_ruamel_dump(label: dict[str, object]) -> None:
+    reference = _dumped(label)
+    try:
+        text = new.new_label_text(
+            label["qid"],  # type: ignore[arg-type]
+            label["question"],  # type: ignore[arg-type]
+            relevant=label["relevant"],  # type: ignore[arg-type]
+            judged=label["judged"],  # type: ignore[arg-type]
+            grades=label["grades"],  # type: ignore[arg-type]
+            pooled_unjudged=label["pooled_unjudged"],  # type: ignore[arg-type]
+            pool=label["pool"],  # type: ignore[arg-type]
+        )
+    except YamlError:
+        assert reference is None  # refused the same way (the dump's read-back check)
+        return
+    assert text == reference
+
+
+def test_the_common_label_takes_the_direct_path() -> None:
+    assert new.newtext.label_text(
+        "q000001",
+        "What is the answer to question 1?",
+        relevant=["D2"],
+        judged=["D2", "D10"],
+        grades={"D2": 2},
+        pooled_unjudged=[],
+        pool=("bm25", 10, "2026-06-02"),
+    ) == (
+        "id: q000001\nquestion: What is the answer to question 1?\nrelevant_doc_ids:\n  - D2\n"
+        "judged_ids:\n  - D10\n  - D2\ngrades:\n  D2: 2\npool:\n  - system: bm25\n    k: 10\n"
+        "    date: '2026-06-02'\n"
+    )
