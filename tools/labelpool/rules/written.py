@@ -31,6 +31,8 @@ def doc_id_problem(doc: str) -> str | None:
     bidirectional control (LP004), not in NFC (LP024)."""
     if not doc:
         return "is empty"
+    if doc.isascii() and doc.isprintable() and " " not in doc:
+        return None  # no whitespace, control or bidi character; ASCII is NFC (most ids)
     for ch in doc:
         if ch.isspace():
             return f"holds whitespace {char_name(ch)} (LP020: a document id has none)"
