@@ -44,11 +44,13 @@ some files folded and others not, and a second ``merge --no-commit`` completes t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+import gc
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from labelpool import atomic, corpus, gitio, journal, yamlfile
+from labelpool import atomic, corpus, gitio, journal
 from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.oracle import Oracle
@@ -58,9 +60,9 @@ from labelpool.workflows.merge_collect import (
     Unresolved,
     collect,
     commit_order,
-    read_label,
     refuse_shallow,
 )
+from labelpool.workflows.merge_file import fold_file
 from labelpool.workflows.merge_fold import (
     Decision,
     Judge,
@@ -69,9 +71,7 @@ from labelpool.workflows.merge_fold import (
     Supersedes,
     fold,
     state_of,
-    write_state,
 )
-from labelpool.workflows.pool_entries import add_pool_entries
 
 __all__ = ["JudgeCommit", "MergeError", "MergeResult", "Unresolved", "commit_message", "merge"]
 
@@ -143,7 +143,8 @@ def merge(
             raise MergeError("no commit yet: commit the label files first", path=cfg.root)
 
     cache: Cache = {}
-    _, decisions, unresolved = collect(cfg, me, oracle, oracle_missing, cache)
+    with _gc_paused():  # many small acyclic objects: the collector's passes find nothing
+        _, decisions, unresolved = collect(cfg, me, oracle, oracle_missing, cache)
     committed: dict[Path, str] = {}
     at_head: dict[str, tuple[str, str]] = {}
     if commit:
@@ -158,7 +159,7 @@ def merge(
     states: dict[Path, State] = {}
     for d in decisions:
         if d.path not in states:
-            states[d.path] = state_of(cache[d.path][0], d.path)
+            states[d.path] = state_of(cache[d.path][0], d.path, cache[d.path][1])
         outcome, message = fold(states[d.path], d, supersedes)
         if outcome == "error":
             errors.append(str(message))
@@ -184,7 +185,7 @@ def merge(
         changed: dict[Path, str] = {}
         completed = 0
         for path, ds in by_file.items():
-            new_text, done = _fold_text(path, ds, supersedes, texts[path], cache)
+            new_text, done = fold_file(path, ds, supersedes, texts[path], cache)
             completed += done
             if new_text is not None:
                 texts[path] = changed[path] = new_text
@@ -232,8 +233,8 @@ def _check_against_head(
 ) -> tuple[dict[Path, str], dict[str, tuple[str, str]]]:
     """Refuse a label file with pending entries whose index or working tree differs from
     ``HEAD`` by more than ``verdict:`` values of pending lines (``path:line`` of the first
-    such line, nothing written); return each file's text at ``HEAD``, and the ``(mode,
-    blob)`` of every file under their folder there."""
+    such line, nothing written); return the text at ``HEAD`` of each file whose working
+    tree differs from it, and the ``(mode, blob)`` of every file under their folder there."""
     rels = [_rel(top, p) for p in paths]
     labels_rel = _common_folder(rels)
     at_head = gitio.tree_entries(top, base, labels_rel)
@@ -252,11 +253,14 @@ def _check_against_head(
                 column=1,
             )
         head_text = _text(blobs[head_blob[1]])
-        committed[path] = head_text
+        if head_text != cache[path][1]:
+            committed[path] = head_text
         versions = [cache[path][1]]
         if rel in staged and staged[rel] != head_blob:
             versions.insert(0, _text(blobs[staged[rel][1]]))
         for text in versions:
+            if text == head_text:
+                continue  # nothing changed
             line = batch_mod.first_change_beyond_verdicts(head_text, text)
             if line is not None:
                 raise MergeError(
@@ -267,6 +271,17 @@ def _check_against_head(
                     column=1,
                 )
     return committed, at_head
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _text(data: bytes | None) -> str:
@@ -293,7 +308,7 @@ def _carry_uncommitted(
     """Uncommitted verdict lines of a file another judge's fold rewrites are the current
     user's: committed as theirs first, never inside another judge's commit."""
     touched = {p for s in steps for p in s.changed}
-    carry = {p: worktree[p] for p in touched if worktree[p] != committed[p]}
+    carry = {p: worktree[p] for p in touched if worktree[p] != committed.get(p, worktree[p])}
     mine = next((i for i, s in enumerate(steps) if s.judge.uncommitted), None)
     if mine is None:
         if not carry:
@@ -350,53 +365,6 @@ def _land(
     except journal.RefMoved as exc:
         raise MergeError(exc.message) from None
     return dict(zip(index, todo.commits, strict=True))
-
-
-def _fold_text(
-    path: Path,
-    ds: Sequence[Decision],
-    supersedes: Supersedes | None,
-    text: str,
-    cache: Cache,
-) -> tuple[str | None, int]:
-    """Fold ``ds`` into one label file's ``text``: (the new text or None when unchanged,
-    batches completed). ``cache`` holds the round-trip tree of the text read first; it is
-    used only while the text is that one (a later judge folds into an earlier one's text)."""
-    cached = cache.get(path)
-    if cached is not None and cached[1] == text:
-        data, _, batches = cache.pop(path)  # the tree is edited below: used once
-    else:
-        data, text, batches = read_label(path, text)
-    before = state_of(data, path)
-    after = state_of(data, path)
-    wanted = {(d.batch, d.doc) for d in ds}
-    drop: set[tuple[int, int]] = set()
-    for d in ds:
-        outcome, message = fold(after, d, supersedes)
-        if outcome == "error":  # the dry run saw the same state: cannot happen
-            raise MergeError(str(message))
-    for b in batches:
-        for e in b.entries:
-            if (b.batch, e.doc) in wanted:
-                drop.add((b.index, e.doc_index))
-    write_state(data, before, after)
-    entries = []
-    completed = 0
-    for b in batches:
-        if b.entries and all((b.index, e.doc_index) in drop for e in b.entries):
-            completed += 1
-            for s in b.systems:
-                k = b.full_depth.get(s, b.depth)
-                entries.append((s, k, b.date, b.runs.get(s)))
-    if entries:
-        add_pool_entries(data, entries)
-    dumped = yamlfile.dumps(data)
-    moved = batch_mod.relocate(text, dumped, batches, str(path))
-    new_text = batch_mod.remove(dumped, moved, drop, str(path))
-    if new_text == text:
-        return None, completed
-    yamlfile.loads_fast(new_text, path)  # never write a file that would not read back
-    return new_text, completed
 
 
 def commit_message(info: JudgeCommit, oracle: Oracle | None, oracle_missing: str) -> str:

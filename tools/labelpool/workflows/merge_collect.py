@@ -1,8 +1,10 @@
 """``labelpool merge``, the reading: every pending entry of the repository, with its judge.
 
-Each label file holding a ``pending:`` block is read (round trip), checked against the label
-schema, and its entries become :class:`~labelpool.workflows.merge_fold.Decision`s (a verdict
-to fold, attributed to its judge) or :class:`Unresolved` entries (still pending, with why).
+Each label file holding a ``pending:`` block is read (the one reading and a scan of the
+block, :mod:`.merge_read`; round trip when the block is in another layout), checked against
+the label schema, and its entries become :class:`~labelpool.workflows.merge_fold.Decision`s
+(a verdict to fold, attributed to its judge) or :class:`Unresolved` entries (still pending,
+with why).
 The judge of a verdict line is the author of the commit that last changed it, as ``git blame``
 names it (honouring ``.git-blame-ignore-revs``), with that commit's ``Co-authored-by:``
 trailers as co-authors (de-duplicated by email, sorted): a GitHub suggestion accepted by
@@ -27,7 +29,7 @@ from labelpool.config import Config
 from labelpool.errors import LabelpoolError
 from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf
 from labelpool.oracle import ORACLE_EMAIL, ORACLE_NAME, Oracle
-from labelpool.workflows import attribution
+from labelpool.workflows import attribution, merge_read
 from labelpool.workflows.merge_fold import Decision, Judge, MergeError
 
 OracleMissing = Literal["pending", "irrelevant"]
@@ -55,6 +57,18 @@ class _File:
 
 
 def read_label(
+    path: Path, text: str | None = None
+) -> tuple[Any, str, list[batch_mod.PendingBatch]]:
+    """(data, text, batches) of a label file: plain data through the one reading when the
+    ``pending`` block is in the layout ``pool`` writes (:mod:`.merge_read`), else the
+    round-trip tree (which also says what is wrong where)."""
+    fast = merge_read.read_fast(path, text)
+    if fast is not None:
+        return fast
+    return read_label_roundtrip(path, text)
+
+
+def read_label_roundtrip(
     path: Path, text: str | None = None
 ) -> tuple[Any, str, list[batch_mod.PendingBatch]]:
     if text is None:
@@ -141,6 +155,7 @@ def judges(cfg: Config, wanted: dict[Path, list[int]], me: Judge) -> Judges:
         top, "" if under == "." else under, {r: wanted[p] for r, p in rel.items()}
     )
     out: Judges = {}
+    same: dict[Judge, Judge] = {}  # one object per judge, not one per line
     for r, path in rel.items():
         exc = found.unreadable.get(r)
         if exc is not None:
@@ -155,9 +170,12 @@ def judges(cfg: Config, wanted: dict[Path, list[int]], me: Judge) -> Judges:
             raise MergeError(
                 f"cannot tell who wrote its verdicts: {exc}{hint}", path=path
             ) from None
+        lines = found.lines.get(r, {})
         out[path] = {
-            n: Judge(a.name, a.email, co_authors=a.co_authors)
-            for n, a in found.lines.get(r, {}).items()
+            n: same.setdefault(j, j)
+            for n, j in (
+                (n, Judge(a.name, a.email, co_authors=a.co_authors)) for n, a in lines.items()
+            )
         }
     return out
 

@@ -15,7 +15,7 @@ from typing import Any
 from labelpool import batch as batch_mod
 from labelpool import labelfile, yamlfile
 from labelpool.errors import StateError
-from labelpool.model import label_from_data
+from labelpool.model import Label, label_from_data
 
 
 class MergeError(StateError):
@@ -65,6 +65,12 @@ class State:
     classes: list[list[str]]
     unjudged: set[str]
     where: dict[str, str]  # doc -> "path:line" of the judgment that set it (for messages)
+    # where a judgment not in ``where`` is written (read only for an error message)
+    locate: Callable[[str], str | None] = lambda _doc: None
+
+    def at(self, doc: str) -> str:
+        """``path:line:col`` of the judgment of ``doc`` (for messages)."""
+        return self.where.get(doc) or self.locate(doc) or "an earlier judgment"
 
     def class_index(self, doc: str) -> int | None:
         return next((i for i, c in enumerate(self.classes) if doc in c), None)
@@ -85,8 +91,25 @@ class State:
 Supersedes = Callable[[str, str], bool]
 
 
-def state_of(data: Any, path: Path) -> State:
+def state_of(data: Any, path: Path, text: str | None = None) -> State:
+    """The lists of ``data``, a round-trip tree, or plain data read from ``text`` (whose
+    positions are then found only when a message needs one)."""
     label = label_from_data(data)
+    if not isinstance(data, yamlfile.CommentedMap):
+        assert text is not None
+        return _state(label, {}, _locator(text, path))
+    return _state(label, _positions(data, label, path), lambda _doc: None)
+
+
+def _locator(text: str, path: Path) -> Callable[[str], str | None]:
+    def locate(doc: str) -> str | None:
+        tree = yamlfile.loads_roundtrip(text, path)
+        return _positions(tree, label_from_data(tree), path).get(doc)
+
+    return locate
+
+
+def _positions(data: Any, label: Label, path: Path) -> dict[str, str]:
     where: dict[str, str] = {}
     for i, d in enumerate(label.judged_ids):
         line, col = yamlfile.node_position(data, ("judged_ids", i))
@@ -95,6 +118,10 @@ def state_of(data: Any, path: Path) -> State:
         for mi, d in enumerate(cls):
             line, col = yamlfile.node_position(data, ("relevant_classes", ci, mi))
             where.setdefault(d, f"{path}:{line}:{col}")
+    return where
+
+
+def _state(label: Label, where: dict[str, str], locate: Callable[[str], str | None]) -> State:
     return State(
         judged=set(label.judged_ids),
         relevant=set(label.relevant_doc_ids),
@@ -102,6 +129,7 @@ def state_of(data: Any, path: Path) -> State:
         classes=[list(c) for c in label.relevant_classes],
         unjudged=set(label.pooled_unjudged_ids),
         where=where,
+        locate=locate,
     )
 
 
@@ -123,7 +151,7 @@ def fold(state: State, d: Decision, supersedes: Supersedes | None) -> tuple[str,
                 return "same", None
             return "error", (
                 f"{here}: verdict {d.grade if d.grade else 'irrelevant'} for {d.doc} "
-                f"contradicts {state.where.get(d.doc, 'an earlier judgment')}: {d.doc} is "
+                f"contradicts {state.at(d.doc)}: {d.doc} is "
                 f"{_describe(current)}"
             )
         state.judged.add(d.doc)
@@ -147,7 +175,7 @@ def fold(state: State, d: Decision, supersedes: Supersedes | None) -> tuple[str,
     if current == 0:
         return "error", (
             f"{here}: duplicate-of {target} for {d.doc} contradicts "
-            f"{state.where.get(d.doc, 'an earlier judgment')}: {d.doc} is judged irrelevant"
+            f"{state.at(d.doc)}: {d.doc} is judged irrelevant"
         )
     di = state.class_index(d.doc)
     if di is not None:

@@ -10,13 +10,14 @@ from typing import Any
 from labelpool import batch as batch_mod
 from labelpool import labelfile, yamlfile
 
-__all__ = ["add_pool_entries"]
+__all__ = ["add_pool_entries", "new_entries"]
 
 
-def add_pool_entries(data: Any, entries: Sequence[tuple[str, int, str, str | None]]) -> bool:
-    """Append ``{system, k, date, run}`` entries to a round-trip label's ``pool`` list, skipping
-    any already covered (same system, a ``k`` at least as deep, and the same or no run)."""
-    pool = data.get("pool")
+def new_entries(
+    pool: Any, entries: Sequence[tuple[str, int, str, str | None]]
+) -> list[tuple[str, int, str, str | None]]:
+    """The ``entries`` a label's ``pool`` list (its value, plain or round trip) does not cover
+    yet (same system, a ``k`` at least as deep, and the same or no run)."""
     existing = [
         (str(p.get("system")), p.get("k"), p.get("run")) for p in pool or () if isinstance(p, dict)
     ]
@@ -32,6 +33,14 @@ def add_pool_entries(data: Any, entries: Sequence[tuple[str, int, str, str | Non
         if covered or k < 1:
             continue
         new.append((system, k, date, run))
+    return new
+
+
+def add_pool_entries(data: Any, entries: Sequence[tuple[str, int, str, str | None]]) -> bool:
+    """Append ``{system, k, date, run}`` entries to a round-trip label's ``pool`` list, skipping
+    any already covered (:func:`new_entries`)."""
+    pool = data.get("pool")
+    new = new_entries(pool, entries)
     if not new:
         return False
     text = "pool:\n" + "".join(
