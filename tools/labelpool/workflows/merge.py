@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -239,7 +240,14 @@ def _check_against_head(
     labels_rel = _common_folder(rels)
     at_head = gitio.tree_entries(top, base, labels_rel)
     staged = gitio.index_entries(top, labels_rel)
-    specs = [at_head[r][1] for r in rels if r in at_head]
+    clean = {  # index and working tree as at HEAD: the blob need not be read
+        r
+        for p, r in zip(paths, rels, strict=True)
+        if r in at_head
+        and staged.get(r, at_head[r]) == at_head[r]
+        and _blob_id(cache[p][1], at_head[r][1]) == at_head[r][1]
+    }
+    specs = [at_head[r][1] for r in rels if r in at_head and r not in clean]
     specs += [staged[r][1] for r in rels if r in staged and staged[r] != at_head.get(r)]
     blobs = dict(zip(specs, gitio.cat_blobs(top, specs), strict=True))
     committed: dict[Path, str] = {}
@@ -252,6 +260,8 @@ def _check_against_head(
                 line=1,
                 column=1,
             )
+        if rel in clean:
+            continue
         head_text = _text(blobs[head_blob[1]])
         if head_text != cache[path][1]:
             committed[path] = head_text
@@ -282,6 +292,13 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def _blob_id(text: str, like: str) -> str:
+    """The git blob id of ``text`` (UTF-8) in the hash of the id ``like`` (SHA-1, SHA-256)."""
+    data = text.encode("utf-8")
+    algo = hashlib.sha256 if len(like) == 64 else hashlib.sha1
+    return algo(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def _text(data: bytes | None) -> str:

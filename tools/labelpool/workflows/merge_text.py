@@ -16,6 +16,7 @@ The property tests hold its output byte-identical to the round-trip path's.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ class _Section:
     head: str  # the key's line
     body: list[str]  # the lines below it (no newline)
     items: list[str] | None = None  # an id list's values, a mapping's keys (as str)
+    in_order: bool | None = None  # whether ``items`` are sorted (None: not looked at yet)
 
 
 def fold_text(
@@ -195,9 +197,14 @@ def _insert_key(sections: list[_Section], section: _Section) -> None:
 def _sorted_insert(s: _Section, item: str, line: str) -> None:
     """:func:`labelfile.add_to_sorted_list`'s place: before the first item not below it."""
     assert s.items is not None
-    pos = 0
-    while pos < len(s.items) and s.items[pos] < item:
-        pos += 1
+    if s.in_order is None:
+        s.in_order = all(a <= b for a, b in zip(s.items, s.items[1:], strict=False))
+    if s.in_order:  # an insertion keeps a sorted list sorted
+        pos = bisect.bisect_left(s.items, item)
+    else:
+        pos = 0
+        while pos < len(s.items) and s.items[pos] < item:
+            pos += 1
     s.items.insert(pos, item)
     s.body.insert(pos, line)
     s.head = f"{s.key}:"
