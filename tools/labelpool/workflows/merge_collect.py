@@ -33,6 +33,7 @@ from labelpool.workflows import attribution, merge_read
 from labelpool.workflows.merge_fold import Decision, Judge, MergeError
 
 OracleMissing = Literal["pending", "irrelevant"]
+# path -> (data, text, batches) as read; plain data holds None for `pending` (in the batches)
 Cache = dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]]
 
 
@@ -203,6 +204,8 @@ def collect(
         if not batches:
             continue
         if cache is not None:
+            if not isinstance(data, yamlfile.CommentedMap):
+                data["pending"] = None  # read into ``batches``: no need to keep it in memory
             cache[path] = (data, text, batches)
         files.append(_File(path, str(data.get("id")), tuple(batches)))
     wanted = {

@@ -26,10 +26,7 @@ Lines = dict[tuple[Any, ...], int]
 def read_fast(
     path: Path, text: str | None = None
 ) -> tuple[Any, str, list[batch_mod.PendingBatch]] | None:
-    """(plain data, text, batches) as :func:`merge_collect.read_label` gives them, or None.
-
-    The data's ``pending`` value is None (the key stays in its place): what it held is in
-    the batches."""
+    """(plain data, text, batches) as :func:`merge_collect.read_label` gives them, or None."""
     try:
         if text is None:
             raw = path.read_bytes()
@@ -51,7 +48,6 @@ def read_fast(
         batch_mod.check_one_line(text, batches, str(path))
     except (LabelpoolError, KeyError, TypeError, ValueError, AttributeError):
         return None  # the round-trip reading reports it
-    data["pending"] = None  # read into ``batches``: its entries need not stay in memory
     return data, text, batches
 
 
