@@ -18,6 +18,7 @@ deltas ``challenger - baseline`` of one measure and is deterministic for a given
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -126,6 +127,12 @@ def paired_randomization(
     return TestResult(p_value=float(p), method="monte-carlo", n=n, samples=samples)
 
 
+def _same_length(ds: list[np.ndarray]) -> list[np.ndarray]:
+    if len({d.size for d in ds}) > 1:
+        raise ValueError("every measure's deltas must cover the same questions")
+    return ds
+
+
 def _exact(d: np.ndarray) -> TestResult:
     """Every ``2**n`` sign assignment (``n <= EXACT_MAX_N``)."""
     n = int(d.size)
@@ -148,24 +155,40 @@ def bootstrap_ci(
     deltas: np.ndarray, *, resamples: int = 10_000, seed: int = 0, level: float = 0.95
 ) -> tuple[float, float]:
     """Paired percentile bootstrap interval of the mean delta (questions resampled)."""
-    d = _as_deltas(deltas)
-    n = int(d.size)
+    return bootstrap_ci_many([deltas], resamples=resamples, seed=seed, level=level)[0]
+
+
+def bootstrap_ci_many(
+    deltas: Sequence[np.ndarray], *, resamples: int = 10_000, seed: int = 0, level: float = 0.95
+) -> list[tuple[float, float]]:
+    """:func:`bootstrap_ci` of several measures' deltas over the same questions, each equal to
+    ``bootstrap_ci(d, resamples=resamples, seed=seed, level=level)``: the seeded resamples
+    are drawn once and gathered from every measure's deltas (the same means to the bit)."""
+    ds = _same_length([_as_deltas(d) for d in deltas])
+    if not ds:
+        return []
+    n = int(ds[0].size)
     if n == 0:
-        return (math.nan, math.nan)
+        return [(math.nan, math.nan) for _ in ds]
     if not 0.0 < level < 1.0:
         raise ValueError("level must be between 0 and 1")
     rng = np.random.default_rng(seed)
     rows = max(1, _CHUNK_ELEMENTS // n)
-    means: list[np.ndarray] = []
+    means: list[list[np.ndarray]] = [[] for _ in ds]
     for start in range(0, resamples, rows):
         size = min(resamples, start + rows) - start
         idx = rng.integers(0, n, size=(size, n))
         part = max(1, _CACHE_ELEMENTS // n)
-        means.extend(d[idx[lo : lo + part]].mean(axis=1) for lo in range(0, size, part))
-    all_means = np.concatenate(means)
+        for lo in range(0, size, part):
+            rows_idx = idx[lo : lo + part]
+            for k, d in enumerate(ds):
+                means[k].append(d[rows_idx].mean(axis=1))
     tail = (1.0 - level) / 2.0
-    low, high = np.quantile(all_means, [tail, 1.0 - tail])
-    return (float(low), float(high))
+    out = []
+    for parts in means:
+        low, high = np.quantile(np.concatenate(parts), [tail, 1.0 - tail])
+        out.append((float(low), float(high)))
+    return out
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ import scipy.stats
 
 from labelpool.config import Readings
 from labelpool.readings import MEANINGFUL, RELABEL, UNINTERPRETABLE, reading, why
-from labelpool.stats import bootstrap_ci, holm, mde, paired_randomization
+from labelpool.stats import bootstrap_ci, bootstrap_ci_many, holm, mde, paired_randomization
 
 
 def _scipy_p(d: np.ndarray, n_resamples: float = np.inf) -> float:
@@ -270,3 +270,22 @@ def test_monte_carlo_draws_equal_unpacked_bits(n: int) -> None:
     greater = (np.count_nonzero(null >= observed) + 1) / (samples + 1)
     expected = min(1.0, 2.0 * min(less, greater))
     assert paired_randomization(d, samples=samples, seed=7).p_value == expected
+
+
+@pytest.mark.parametrize("n", [1, 5, 21, 300, 2000])
+def test_bootstrap_of_several_measures_equals_one_call_each(n: int) -> None:
+    """compare resamples the questions once for every measure: each interval is the one a call
+    of its own gives, to the bit (the same seeded draws, the same summation order)."""
+    rng = np.random.default_rng(n)
+    measures = [np.round(rng.normal(0.01, 0.2, n), 3) for _ in range(4)] + [np.zeros(n)]
+    together = bootstrap_ci_many(measures, resamples=3000, seed=11)
+    idx = np.random.default_rng(11).integers(0, n, size=(3000, n))  # the plain version
+    plain = [tuple(np.quantile(d[idx].mean(axis=1), [0.025, 0.975]).tolist()) for d in measures]
+    assert np.allclose(together, plain, rtol=0, atol=1e-12)  # sums in other chunks
+    assert together == [bootstrap_ci(d, resamples=3000, seed=11) for d in measures]
+
+
+def test_bootstrap_of_several_measures_needs_the_same_questions() -> None:
+    with pytest.raises(ValueError, match="same questions"):
+        bootstrap_ci_many([np.zeros(3), np.zeros(4)])
+    assert bootstrap_ci_many([]) == []

@@ -365,18 +365,25 @@ def compare(
 def _noise_floors(
     deltas: Sequence[np.ndarray], *, samples: int, resamples: int, seed: int
 ) -> list[tuple[stats.TestResult, tuple[float, float]]]:
-    """The sign-flip test and the bootstrap interval of each measure's deltas, on two threads
-    (numpy's gathers and sums release the GIL; each test has its own seeded generator, so the
-    results are those of one call after another)."""
+    """The sign-flip test and the bootstrap interval of each measure's deltas.
 
-    def one(d: np.ndarray) -> tuple[stats.TestResult, tuple[float, float]]:
-        test = stats.paired_randomization(d, samples=samples, seed=seed)
-        return test, stats.bootstrap_ci(d, resamples=resamples, seed=seed)
+    The bootstrap draws its seeded resamples once for every measure; the tests and that one
+    bootstrap job run on two threads (numpy's gathers and sums release the GIL; each job has
+    its own seeded generator, so the results are those of one call after another).
+    """
+
+    def test(d: np.ndarray) -> stats.TestResult:
+        return stats.paired_randomization(d, samples=samples, seed=seed)
+
+    def intervals() -> list[tuple[float, float]]:
+        return stats.bootstrap_ci_many(deltas, resamples=resamples, seed=seed)
 
     if len(deltas) < 2 or len(deltas[0]) <= stats.EXACT_MAX_N:
-        return [one(d) for d in deltas]
+        return list(zip([test(d) for d in deltas], intervals(), strict=True))
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(one, deltas))
+        cis = pool.submit(intervals)
+        tests = list(pool.map(test, deltas))
+        return list(zip(tests, cis.result(), strict=True))
 
 
 def _missing_note(system: str, missing: int, total: int) -> str:
