@@ -43,6 +43,7 @@ _MODULES = {
     "validate_warm": "labelpool.workflows.validate_warm",
     "bias_report": "labelpool.report.bias",
     "compare_report": "labelpool.report.compare",
+    "compare_text": "labelpool.report.compare_text",
     "diff_report": "labelpool.report.diff",
     "history_report": "labelpool.report.history",
     "pool_report": "labelpool.report.pool",
@@ -59,6 +60,7 @@ __all__ = [
     "bias_workflow",
     "check_workflow",
     "compare_report",
+    "compare_text",
     "compare_workflow",
     "diff_report",
     "diff_workflow",
@@ -99,12 +101,12 @@ if TYPE_CHECKING:
     from labelpool import gitio, labelset, oracle, runs
     from labelpool.report import bias as bias_report
     from labelpool.report import compare as compare_report
+    from labelpool.report import compare_text, score_table
     from labelpool.report import diff as diff_report
     from labelpool.report import history as history_report
     from labelpool.report import pool as pool_report
     from labelpool.report import poolinfo as poolinfo_report
     from labelpool.report import score as score_report
-    from labelpool.report import score_table
     from labelpool.report import trec_eval as trec_eval_report
     from labelpool.rules import registry as rule_registry
     from labelpool.scoring import measures, trec_eval

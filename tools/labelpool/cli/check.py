@@ -10,6 +10,7 @@ import typer
 from labelpool.cli import _common as common
 from labelpool.cli import _lazy
 from labelpool.cli._common import app, load_config, say, usage_error, warn
+from labelpool.cli._width import output_width
 from labelpool.report import sanitize
 
 
@@ -35,6 +36,9 @@ def check(
     relevance_level: common.RelevanceLevelOption = 1,
     fmt: common.ReportFormatOption = common.ReportFormat.text,
     seed: common.SeedOption = 0,
+    wide: Annotated[
+        bool, typer.Option("--wide", help="Ignore the width ($COLUMNS, the terminal's, 80).")
+    ] = False,
     repo: common.RepoOption = None,
 ) -> None:
     """Exit 0 when RUN is not worse than REF, 1 when significantly worse, 3 when the comparison
@@ -79,9 +83,13 @@ def check(
         for reason in outcome.reasons:
             print(f"- {sanitize.markdown(reason)}")
     else:
-        report.render_text(outcome.result)
-        say(f"check: {outcome.status} against {outcome.reference}")
+        width = output_width(wide)
+        print(_lazy.compare_text.render(outcome.result, width), end="")
+        wrap = _lazy.compare_text.wrap
+        for line in wrap(f"check: {outcome.status} against {outcome.reference}", width):
+            say(line)
         for reason in outcome.reasons:
-            say(f"  {reason}")
+            for line in wrap(f"  {reason}", width, indent="    "):
+                say(line)
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)

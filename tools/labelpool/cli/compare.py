@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shlex
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -9,6 +12,7 @@ import typer
 from labelpool.cli import _common as common
 from labelpool.cli import _lazy
 from labelpool.cli._common import app, load_config, usage_error, warn
+from labelpool.cli._width import output_width
 from labelpool.report import sanitize
 
 
@@ -26,10 +30,21 @@ def compare(
     relevance_level: common.RelevanceLevelOption = 1,
     fmt: common.ReportFormatOption = common.ReportFormat.text,
     seed: common.SeedOption = 0,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose",
+            help="Also the 95% CI, the detectable effect, the delta range and its method, "
+            "per-question wins and the most changed questions.",
+        ),
+    ] = False,
+    wide: Annotated[
+        bool, typer.Option("--wide", help="Ignore the width ($COLUMNS, the terminal's, 80).")
+    ] = False,
     repo: common.RepoOption = None,
 ) -> None:
-    """Compare systems: delta, both unjudged rates and their reading, significance, the range
-    over unjudged documents, the judging cost and a verdict."""
+    """Compare systems: one table per pair with a row per measure (scores, delta, both
+    unjudged rates and their reading, p, verdict), the verdict and the next step."""
     workflow = _lazy.compare_workflow
     cfg = load_config(repo)
     if len(runs) < 2 and baseline is None:
@@ -49,6 +64,7 @@ def compare(
         relevance_level=relevance_level,
         seed=seed,
         labels_commit=_lazy.gitio.head_commit(cfg.root),
+        display_paths={r.name: _shown(r.path) for r in loaded},
     )
     for note in result.warnings:
         warn(note)
@@ -58,4 +74,40 @@ def compare(
     elif fmt is common.ReportFormat.markdown:
         print(report.to_markdown(result), end="")
     else:
-        report.render_text(result)
+        options = _options(measure, k, relevance_level, seed, repo)
+        chosen = [*runs, *(["--baseline", baseline] if baseline is not None else [])]
+        steps = _lazy.compare_text.NextSteps(
+            verbose=shlex.join(["labelpool", "compare", *chosen, *options, "--verbose"]),
+            gates={
+                r.name: shlex.join(
+                    [
+                        "labelpool",
+                        "check",
+                        _shown(r.path),
+                        "--against",
+                        _shown(loaded[0].path),
+                        *options,
+                    ]
+                )
+                for r in loaded[1:]
+            },
+        )
+        text = _lazy.compare_text.render(result, output_width(wide), verbose=verbose, steps=steps)
+        print(text, end="")
+
+
+def _shown(path: object) -> str:
+    """A run's path as the user can type it here: relative to the working folder."""
+    return os.path.relpath(str(path))
+
+
+def _options(
+    measure: list[str] | None, k: int, relevance_level: int, seed: int, repo: Path | None
+) -> list[str]:
+    """The comparison options given, as words of a command line (defaults left out)."""
+    words = [w for m in measure or [] for w in ("-m", m)]
+    words += ["--k", str(k)] if k != 10 else []
+    words += ["--relevance-level", str(relevance_level)] if relevance_level != 1 else []
+    words += ["--seed", str(seed)] if seed else []
+    words += ["--repo", str(repo)] if repo is not None else []
+    return words

@@ -49,6 +49,12 @@ def diff(
         typer.Option("-m", "--measure", help="Measures; the first is the headline (nDCG@10)."),
     ] = None,
     fmt: LooseFormatOption = "text",
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", help="With --scores: also each question's changes (after the summary)."
+        ),
+    ] = False,
     repo: RepoOption = None,
 ) -> None:
     """Semantic diff of the labels between REV and REV2: questions added or removed, question
@@ -66,7 +72,13 @@ def diff(
     if runs:
         result = workflow.score_changes(cfg, result, runs, chosen)
     report = _lazy.diff_report
-    print_report(fmt, result, report.to_json, report.render_markdown, report.render_text)
+    print_report(
+        fmt,
+        result,
+        report.to_json,
+        report.render_markdown,
+        lambda d: report.render_text(d, verbose=verbose),
+    )
 
 
 def _split(revs: list[str], scores: list[str] | None) -> tuple[str, str | None, list[str]]:

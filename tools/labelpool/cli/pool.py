@@ -48,6 +48,9 @@ def pool(
         str | None, typer.Option("--branch", help="Branch name (default labelpool/batch-...).")
     ] = None,
     fmt: Annotated[PoolFormat, typer.Option("--format", help="Output format.")] = PoolFormat.text,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", help="Text: also a line per question (to judge / union).")
+    ] = False,
     repo: RepoOption = None,
 ) -> None:
     """Pool RUNs at --depth, write the unjudged remainder as a pending batch, and commit it on
@@ -78,5 +81,8 @@ def pool(
         if note != "nothing to write":
             warn(note)
     report = _lazy.pool_report
-    out = report.markdown(result) if fmt is PoolFormat.markdown else report.text(result)
+    if fmt is PoolFormat.markdown:
+        out = report.markdown(result)
+    else:
+        out = report.text(result, verbose=verbose)
     print(out, end="")

@@ -30,6 +30,7 @@ def pool_info(
     cfg = load_config(repo)
     labels = _lazy.labelset.load(cfg)
     workflow = _lazy.poolinfo_workflow
-    info = workflow.pool_info(labels, k, workflow.run_systems(cfg.runs_dir))
+    measured = workflow.measure_runs(cfg, labels, workflow.pooled_systems(labels), k)
+    info = workflow.pool_info(labels, k, workflow.run_systems(cfg.runs_dir), measured)
     report = _lazy.poolinfo_report
     print_report(fmt, info, report.to_json, report.render_markdown, report.render_text)

@@ -4,7 +4,6 @@ rate and its reading, one row per system."""
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import threading
 from pathlib import Path
@@ -26,6 +25,7 @@ from labelpool.cli._common import (
     usage_error,
     warn,
 )
+from labelpool.cli._width import output_width
 
 FORMATS = ("table", "json", "csv", "markdown", "trec_eval")
 PROGRESS_AFTER = 1.0  # seconds: shorter jobs show no progress bar
@@ -44,6 +44,16 @@ def score(
     relevance_level: RelevanceLevelOption = 1,
     per_query: Annotated[
         bool, typer.Option("--per-query", help="Also show every question.")
+    ] = False,
+    bounds: Annotated[
+        bool,
+        typer.Option(
+            "--bounds", help="Table: also each measure's judged-only and optimistic values."
+        ),
+    ] = False,
+    wide: Annotated[
+        bool,
+        typer.Option("--wide", help="Table: ignore the width ($COLUMNS, the terminal's, 80)."),
     ] = False,
     fmt: Annotated[
         str, typer.Option("--format", help="table, json, csv, markdown or trec_eval.")
@@ -85,7 +95,7 @@ def score(
             runs, measure, relevance_level, per_query, complete, max_depth, judged_only, names, repo
         )
         return
-    chosen = parse_measures(measure or list(_lazy.measures.DEFAULT))
+    chosen = parse_measures(measure or list(_lazy.measures.SCORE_DEFAULT))
     check_measure_cutoffs(chosen, k)
     cfg = load_config(repo)
     runs_mod = _lazy.runs
@@ -115,12 +125,16 @@ def score(
             relevance_level=relevance_level,
             on_progress=advance,
         )
+    notes: list[str] = []
     for result in results:
-        for message in result.warnings:
-            warn(message)
+        notes += result.warnings
         missing = result.skipped["missing_from_run"]
         if missing:
-            warn(f"{result.system}: {missing} judged question(s) missing from the run score 0")
+            notes.append(
+                f"{result.system}: {missing} judged question(s) missing from the run score 0"
+            )
+    for message in dict.fromkeys(notes):  # one warning once (a pending batch: every system)
+        warn(message)
 
     commit, dirty = _labels_commit(cfg.root)
     render = _lazy.score_report
@@ -134,8 +148,9 @@ def score(
     elif fmt == "markdown":
         sys.stdout.write(render.render_markdown(results, view))
     else:
-        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-        sys.stdout.write(_lazy.score_table.render_table(results, view, width=width))
+        sys.stdout.write(
+            _lazy.score_table.render_table(results, view, width=output_width(wide), bounds=bounds)
+        )
 
 
 def _labels_commit(root: Path) -> tuple[str | None, bool | None]:

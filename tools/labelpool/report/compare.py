@@ -1,4 +1,5 @@
-"""Render a :class:`labelpool.workflows.compare.CompareResult`: JSON, markdown, rich text.
+"""Render a :class:`labelpool.workflows.compare.CompareResult`: JSON and markdown (the text
+for a terminal is :mod:`labelpool.report.compare_text`).
 
 The JSON is described by ``schema/compare-report.schema.json``. Numbers that are undefined
 (the minimum detectable effect with fewer than two questions) are ``null``.
@@ -9,12 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from labelpool.report import sanitize
-from labelpool.report.console import markup, plain
 from labelpool.report.fields import pick
+from labelpool.report.questions import question_notes
 from labelpool.report.sanitize import markdown as md
 from labelpool.report.sanitize import measure_name
 from labelpool.scoring.delta_range import METHOD_TEXT
@@ -44,6 +42,8 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
         "ci95": [_num(c.ci95[0]), _num(c.ci95[1])],
         "mde": _num(c.mde),
         "sign_can_flip": c.sign_can_flip,
+        "robust_sign": c.robust_sign,
+        "unjudged_in_range": c.unjudged_in_range,
         "delta_range": [c.delta_range.low, c.delta_range.high],
         "delta_range_method": c.delta_range.method,
         "judge_cost": {
@@ -68,6 +68,8 @@ def to_json(result: CompareResult) -> dict[str, Any]:
         "built_by": list(result.built_by),
         "pool_systems": dict(result.pool_systems),
         "delta_range_methods": dict(METHOD_TEXT),
+        "no_relevant": list(result.no_relevant),
+        "not_judged": list(result.not_judged),
         "comparisons": [comparison_json(c) for c in result.comparisons],
     }
 
@@ -98,6 +100,8 @@ def to_markdown(result: CompareResult) -> str:
         f"Labels `{commit}`, k = {result.k}, "
         f"alpha = {result.alpha:g}, seed = {result.seed}; the judged set was built by: {built}."
     )
+    for note in question_notes(result.no_relevant, result.not_judged):
+        lines += ["", md(note) + "."]
     lines.append("")
     lines.append("### Verdicts")
     lines.append("")
@@ -110,10 +114,11 @@ def to_markdown(result: CompareResult) -> str:
     lines.append(
         "| challenger | baseline | measure | challenger (raw / judged-only / optimistic) "
         "| baseline (raw / judged-only / optimistic) | delta | unjudged (chal. / base.) "
-        "| reading | p (Holm) | 95% CI | MDE | delta range | sign can flip | to judge "
+        "| reading | p (Holm) | 95% CI | MDE | delta range | sign can flip | robust sign "
+        "| to judge "
         "| W / T / L |"
     )
-    lines.append("|" + "---|" * 15)
+    lines.append("|" + "---|" * 16)
     for c in result.comparisons:
         cs, bs = c.challenger_score, c.baseline_score
         lines.append(
@@ -123,7 +128,7 @@ def to_markdown(result: CompareResult) -> str:
             f"| {c.delta:+.3f} | {_pct(c.challenger_unjudged)} / {_pct(c.baseline_unjudged)} "
             f"| {c.reading} | {c.p_adjusted:.3g} | {_ci(c)} | {_mde(c)} "
             f"| [{c.delta_range.low:+.3f}, {c.delta_range.high:+.3f}] ({c.delta_range.method}) "
-            f"| {'yes' if c.sign_can_flip else 'no'} "
+            f"| {'yes' if c.sign_can_flip else 'no'} | {'yes' if c.robust_sign else 'no'} "
             f"| {c.judge_cost.documents} docs / {c.judge_cost.questions} q "
             f"| {c.wins} / {c.ties} / {c.losses} |"
         )
@@ -141,67 +146,3 @@ def to_markdown(result: CompareResult) -> str:
     lines.append("</details>")
     lines.append("")
     return sanitize.lines("\n".join(lines))
-
-
-def render_text(result: CompareResult) -> None:
-    """Print the comparison with rich: one narrow block per (pair, measure)."""
-    console = Console(highlight=False)
-    built = ", ".join(sanitize.text(s) for s in result.built_by) or "no recorded pool"
-    commit = sanitize.text((result.labels_commit or "uncommitted")[:12])
-    console.print(
-        plain(
-            f"labels {commit}  k={result.k}  "
-            f"alpha={result.alpha:g}  seed={result.seed}  judged set built by: {built}"
-        )
-    )
-    for c in result.comparisons:
-        console.print()
-        console.print(
-            f"[bold]{markup(c.challenger)}[/bold] vs [bold]{markup(c.baseline)}[/bold]: "
-            f"{markup(c.measure)} "
-            f"({c.questions} questions)"
-        )
-        table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
-        for col in ("", "raw", "judged-only", "optimistic", f"unjudged@{c.cutoff}", "pooled"):
-            table.add_column(col, justify="left" if not col else "right")
-        for name, sc, rate in (
-            (c.challenger, c.challenger_score, c.challenger_unjudged),
-            (c.baseline, c.baseline_score, c.baseline_unjudged),
-        ):
-            table.add_row(
-                plain(name),
-                f"{sc.raw:.3f}",
-                f"{sc.judged_only:.3f}",
-                f"{sc.optimistic:.3f}",
-                _pct(rate),
-                str(c.pooled.get(name, 0)),
-            )
-        console.print(table)
-        flip = "the sign can still flip" if c.sign_can_flip else "the sign cannot flip"
-        rows = (
-            (
-                "delta",
-                f"{c.delta:+.4f}  p (Holm) {c.p_adjusted:.3g}  95% CI {_ci(c)}  "
-                # rich reads "[exact]" / "[monte-carlo]" after the MDE as markup and prints
-                # nothing; the test method is not shown (showing it changes the output)
-                f"MDE {_mde(c)}",
-            ),
-            ("reading", f"{c.reading} ({sanitize.text(c.reading_why)})"),
-            (
-                "delta range",
-                f"[{c.delta_range.low:+.3f}, {c.delta_range.high:+.3f}] "
-                f"({c.delta_range.method}): {flip}",
-            ),
-            (
-                "to judge",
-                f"{c.judge_cost.documents} documents over {c.judge_cost.questions} "
-                f"questions ({_pct(c.judge_cost.fraction)} of both top {c.cutoff})",
-            ),
-            (
-                "per question",
-                f"{c.wins} wins, {c.ties} ties, {c.losses} losses; most changed: {_changed(c)}",
-            ),
-        )
-        for key, value in rows:
-            console.print(plain(f"  {key:<13}{value}"), soft_wrap=True)
-        console.print(f"  [bold]{markup(c.verdict)}[/bold]", soft_wrap=True)

@@ -189,13 +189,10 @@ def _signed(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.4f}"
 
 
-def render_text(d: SetDiff) -> str:
+def render_text(d: SetDiff, verbose: bool = True) -> str:
+    """The summary first, then (with ``--scores``) how each run's scores move; each question's
+    changes follow when ``verbose`` (always without ``--scores``: they are the diff)."""
     out = [f"labels {d.rev_from} -> {d.rev_to}: {_summary_text(d)}"]
-    out += [f"+ question {q.question} ({q.judgments} judged)" for q in d.questions_added]
-    out += [f"- question {q.question} ({q.judgments} judged)" for q in d.questions_removed]
-    for q in d.questions:
-        out.append(f"{q.question}:")
-        out += ["  " + line for line in question_lines(q)]
     if d.scores:
         out.append("scores (unjudged rate at 10 in brackets):")
         for s in d.scores:
@@ -203,6 +200,16 @@ def render_text(d: SetDiff) -> str:
                 f"  {s.run} {s.measure}: {_fmt(s.before)} [{_fmt(s.unjudged_before)}] -> "
                 f"{_fmt(s.after)} [{_fmt(s.unjudged_after)}] ({_signed(s.change)})"
             )
+    details = bool(d.questions_added or d.questions_removed or d.questions)
+    if verbose or not d.scores:
+        out += [f"+ question {q.question} ({q.judgments} judged)" for q in d.questions_added]
+        out += [f"- question {q.question} ({q.judgments} judged)" for q in d.questions_removed]
+        for q in d.questions:
+            out.append(f"{q.question}:")
+            out += ["  " + line for line in question_lines(q)]
+    elif details:
+        n = len(d.questions_added) + len(d.questions_removed) + len(d.questions)
+        out.append(f"--verbose lists the changes of the {n} questions")
     # every line: names shown escaped, no line starting a workflow command
     return "\n".join(sanitize.text(line) for line in out) + "\n"
 

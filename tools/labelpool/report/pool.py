@@ -11,7 +11,9 @@ def _pct(x: float) -> str:
     return f"{100.0 * x:.1f}%"
 
 
-def text(result: PoolResult) -> str:
+def text(result: PoolResult, verbose: bool = False) -> str:
+    """The summary first; each question's line only when ``verbose``. The notes are not
+    repeated here: the command prints each once, as a warning."""
     plan = result.plan
     lines = [
         f"batch {plan.batch}: systems {', '.join(plan.systems)} at depth {plan.depth}",
@@ -28,18 +30,19 @@ def text(result: PoolResult) -> str:
         )
     lines.append(f"unjudged rate at {plan.depth} before judging:")
     lines += [f"  {s}: {plan.unjudged_before.get(s, float('nan')):.3f}" for s in plan.systems]
-    if plan.batched:
-        lines.append("per question (to judge / union):")
-        lines += [f"  {q.qid}: {len(q.docs)} / {q.union}" for q in plan.batched]
     if plan.complete:
         lines.append(f"judged in full already (pool entries added): {len(plan.complete)} questions")
-    lines += [f"note: {n}" for n in result.notes]
     if result.branch:
         lines.append(f"branch: {result.branch}")
     if result.commit:
         lines.append(f"commit: {result.commit}")
     elif result.written:
         lines.append(f"wrote {len(result.written)} label files (not committed)")
+    if plan.batched and verbose:
+        lines.append("per question (to judge / union):")
+        lines += [f"  {q.qid}: {len(q.docs)} / {q.union}" for q in plan.batched]
+    elif plan.batched:
+        lines.append(f"per question: --verbose lists the {len(plan.batched)} questions")
     # every line: names shown escaped, no line starting a workflow command
     return "\n".join(sanitize.text(line) for line in lines) + "\n"
 

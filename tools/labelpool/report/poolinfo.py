@@ -5,7 +5,9 @@ JSON shape (stable; keys are only ever added)::
     {"k": INT, "questions": INT, "judged": INT,
      "systems": [{"system", "questions": INT,
                   "depths": [{"k": INT | null, "questions": INT}],
-                  "dates": [DATE], "min_depth": INT | null, "fair": BOOL}],
+                  "dates": [DATE], "min_depth": INT | null, "fair": BOOL,
+                  "fair_by_depth": BOOL, "unjudged_rate": NUMBER | null,
+                  "run": PATH | null, "disagreement": STR | null}],
      "fair": [SYSTEM], "born_from": [SYSTEM], "born_date": DATE | null,
      "unknown_origin": [QUESTION], "not_judged": [QUESTION], "runs_not_fair": [SYSTEM]}
 """
@@ -32,6 +34,10 @@ def to_json(info: PoolInfo) -> dict[str, Any]:
                 "dates": list(s.dates),
                 "min_depth": s.min_depth,
                 "fair": s.fair,
+                "fair_by_depth": s.fair_by_depth,
+                "unjudged_rate": s.unjudged_rate,
+                "run": s.run,
+                "disagreement": s.disagreement,
             }
             for s in info.systems
         ],
@@ -76,26 +82,34 @@ def _lines(info: PoolInfo) -> list[tuple[str, str]]:
     ]
 
 
+def _measured(s: SystemPool, k: int) -> str:
+    if s.unjudged_rate is None:
+        return "not measured (no run in runs/)"
+    return f"{s.unjudged_rate:.1%} unjudged@{k}"
+
+
 def render_text(info: PoolInfo) -> str:
     out = [f"{info.questions} questions, {info.judged} judged"]
     if info.systems:
-        out.append("pooled systems (questions of the judged ones; depths; dates):")
+        out.append(
+            "pooled systems (questions of the judged ones; depths; dates; its run in runs/):"
+        )
         names = [sanitize.text(s.system) for s in info.systems]
         width = max(len(name) for name in names)
         for name, s in zip(names, info.systems, strict=True):
             fair = "fair" if s.fair else "not fair"
             out.append(
                 f"  {name:<{width}}  {s.questions}/{info.judged}  {_depths(s)}  "
-                f"{_dates(s)}  [{fair} at k={info.k}]"
+                f"{_dates(s)}  {_measured(s, info.k)}  [{fair} at k={info.k}]"
             )
+            if s.disagreement:
+                out.append(f"    not fair: {s.disagreement}")
     else:
         out.append("pooled systems: none known")
     out += [f"{head}: {text}" for head, text in _lines(info)]
     if info.fair:
-        out.append(
-            f"(fair at k={info.k}: pooled at depth >= {info.k} on every judged question, "
-            "so every document of its top k is judged)"
-        )
+        out.append(f"(fair at k={info.k}: pooled at depth >= {info.k} on every judged question")
+        out.append(f" and, when its run is in runs/, nothing of its top {info.k} unjudged)")
     # every line: names shown escaped, no line starting a workflow command
     return "\n".join(sanitize.text(line) for line in out) + "\n"
 
@@ -109,13 +123,16 @@ def render_markdown(info: PoolInfo) -> str:
     ]
     if info.systems:
         out += [
-            f"| system | questions | depths | dates | fair at k={info.k} |",
-            "|---|---:|---|---|---|",
+            f"| system | questions | depths | dates | unjudged@{info.k} (runs/) "
+            f"| fair at k={info.k} |",
+            "|---|---:|---|---|---:|---|",
         ]
         for s in info.systems:
+            rate = "n/a" if s.unjudged_rate is None else f"{s.unjudged_rate:.1%}"
+            why = f" ({md(s.disagreement)})" if s.disagreement else ""
             out.append(
                 f"| {md(s.system)} | {s.questions}/{info.judged} | {md(_depths(s))} | "
-                f"{md(_dates(s))} | {'yes' if s.fair else 'no'} |"
+                f"{md(_dates(s))} | {rate} | {'yes' if s.fair else 'no'}{why} |"
             )
         out.append("")
     out += [f"- **{md(head)}**: {md(text)}" for head, text in _lines(info)]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labelpool.report import sanitize
+from labelpool.report.questions import question_notes
 from labelpool.scoring import SystemScore
 
 SIDES = ("raw", "judged_only", "optimistic")
@@ -93,6 +94,8 @@ def document(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> d
         "k": k,
         "relevance_level": level,
         "systems": [_system(s, view.high, view.per_query) for s in scores],
+        "no_relevant": list(scores[0].no_relevant) if scores else [],
+        "not_judged": list(scores[0].not_judged) if scores else [],
     }
 
 
@@ -205,6 +208,14 @@ def render_markdown(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIE
     ]
     lines += ["| " + " | ".join(sanitize.markdown(cell) for cell in row) + " |" for row in rows]
     lines += ["", LEGEND]
+    if scores:
+        lines += [
+            "",
+            *(
+                sanitize.markdown(n) + "."
+                for n in question_notes(scores[0].no_relevant, scores[0].not_judged)
+            ),
+        ]
     if view.labels_commit:
         lines.append(
             f"Labels at commit `{sanitize.code_span(view.labels_commit)}`{dirty_note(view)}."

@@ -35,7 +35,7 @@ from labelpool.runs import Run, arrow_strings
 from labelpool.scoring.join import join
 from labelpool.scoring.measures import Measure, per_query, trec
 from labelpool.scoring.measures.ranked import Ranked, condensed, optimistic
-from labelpool.scoring.qrels import qrels_for
+from labelpool.scoring.qrels import Qrels, qrels_for
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,10 @@ class SystemScore:
     per_query: Mapping[str, Mapping[str, np.ndarray]]  # measure -> raw/judged_only/optimistic
     means: Mapping[str, MeasureMeans]
     warnings: tuple[str, ...] = field(default=())
+    # judged questions with no relevant document (at the relevance level): averaged in, every
+    # measure scores 0 on them; and labels nobody judged (only unjudged grades): left out
+    no_relevant: tuple[str, ...] = field(default=())
+    not_judged: tuple[str, ...] = field(default=())
 
 
 def _unjudged(r: Ranked, k: int) -> tuple[np.ndarray, float, int, int]:
@@ -152,7 +156,17 @@ def score(
         per_query=per_q,
         means=means,
         warnings=_warnings(run.name, tied, qrels.pending_docs),
+        no_relevant=no_relevant(qrels, relevance_level),
+        not_judged=tuple(sorted(qrels.label_ids - scored)),
     )
+
+
+def no_relevant(qrels: Qrels, relevance_level: int) -> tuple[str, ...]:
+    """The scored questions none of whose judged documents is relevant at ``relevance_level``
+    (they are averaged in: every measure scores 0 on them, for every system)."""
+    has = np.zeros(len(qrels.qids), dtype=bool)
+    has[qrels.ideal_q[qrels.ideal_g >= relevance_level]] = True
+    return tuple(str(q) for q in qrels.qids[~has])
 
 
 def _warnings(system: str, tied: Sequence[str], pending_docs: int) -> tuple[str, ...]:

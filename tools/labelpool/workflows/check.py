@@ -6,7 +6,10 @@ reference are compared (:func:`labelpool.workflows.compare.compare`, reference a
 every measure; the outcome, as an exit code:
 
 * 1 (``regression``): on some measure whose comparison is ``meaningful``, the upper end of the
-  95% bootstrap interval of the delta is below ``-budget``;
+  95% bootstrap interval of the delta is below ``-budget``; or on some measure whose verdict is
+  a *robust* regression (P@k, RR, Success@k: the test clears alpha and the delta range over
+  every labelling of the unjudged documents lies below zero, whatever the reading), the
+  range's upper end is below ``-budget`` (even the most favourable labelling loses more);
 * 3 (``not-meaningful``): otherwise, when some comparison is not ``meaningful`` (the reason and
   the judging cost are given), unless both rankings are identical at that measure's depth on
   every question (an unchanged run cannot have got worse, however unjudged it is);
@@ -120,7 +123,14 @@ def check(
     regressions = []
     unclear = []
     for c in result.comparisons:
-        if c.reading == MEANINGFUL:
+        if c.robust_sign and c.delta < 0 and c.delta_range.high < -budget:
+            regressions.append(
+                f"{c.measure}: {c.delta:+.3f}, p = {c.p_adjusted:.2g}, delta range "
+                f"[{c.delta_range.low:.3f}, {c.delta_range.high:.3f}] below -{budget:g} for "
+                f"every labelling of the {c.unjudged_in_range} unjudged documents "
+                f"({c.reading})"
+            )
+        elif c.reading == MEANINGFUL:
             if c.ci95[1] < -budget:
                 regressions.append(
                     f"{c.measure}: {c.delta:+.3f}, 95% CI [{c.ci95[0]:.3f}, {c.ci95[1]:.3f}] "

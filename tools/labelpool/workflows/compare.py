@@ -9,14 +9,19 @@ adjustment over every comparison of the call, the minimum detectable effect, the
 delta over the unjudged documents (:mod:`labelpool.scoring.delta_range`), the judging cost,
 per-question wins/ties/losses and a verdict.
 
-The verdict names a direction (``improvement``/``regression``) only when the reading is
-``meaningful`` and the Holm-adjusted p-value is below ``alpha``; otherwise it is
-``no-difference``, ``uninterpretable`` (with the batch to judge) or ``relabel``.
+The verdict names a direction (``improvement``/``regression``) when the Holm-adjusted p-value
+is below ``alpha`` and either the reading is ``meaningful`` or the sign is *robust*: the
+measure's value depends only on the documents each system returned (P@k, RR, Success@k:
+:data:`ROBUST_FAMILIES`), so its delta range covers every labelling of the unjudged documents,
+and that range excludes zero. Otherwise it is ``no-difference``, ``uninterpretable`` (with the
+batch to judge) or ``relabel``. R, nDCG and AP never have a robust sign: their denominators
+count relevant documents neither system returned.
 """
 
 from __future__ import annotations
 
 import math
+import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -31,7 +36,7 @@ from labelpool import stats
 from labelpool.config import Config
 from labelpool.errors import UsageError
 from labelpool.model import Label
-from labelpool.readings import RELABEL, UNINTERPRETABLE, reading, why
+from labelpool.readings import MEANINGFUL, RELABEL, UNINTERPRETABLE, reading, why
 from labelpool.runs import Run
 from labelpool.scoring import MeasureMeans, SystemScore, delta_vector, score, unjudged_at
 from labelpool.scoring.delta_range import METHODS, DeltaRange, JudgeCost, delta_range
@@ -42,6 +47,9 @@ from labelpool.scoring.qrels import qrels_for
 
 TIE = 1e-12
 MOST_CHANGED = 3
+# families whose value depends only on the returned documents: their delta range covers every
+# labelling of the unjudged documents, so a range that excludes zero settles the sign
+ROBUST_FAMILIES = frozenset({"P", "RR", "Success"})
 
 
 class CompareError(UsageError):
@@ -77,6 +85,8 @@ class Comparison:
     verdict: str
     verdict_code: str
     pool_command: str
+    robust_sign: bool = False  # the sign holds for every labelling of the unjudged documents
+    unjudged_in_range: int = 0  # unjudged documents the delta range is taken over
     qids: tuple[str, ...] = ()  # the questions, in the order of the per-question scores
     baseline_per_query: tuple[float, ...] = ()  # raw score of each question
     challenger_per_query: tuple[float, ...] = ()
@@ -97,6 +107,8 @@ class CompareResult:
     pool_systems: Mapping[str, int]  # every pooled system -> questions it was pooled on
     comparisons: tuple[Comparison, ...] = field(default_factory=tuple)
     warnings: tuple[str, ...] = ()  # the scorer's warnings (ties, pending batches, ...)
+    no_relevant: tuple[str, ...] = ()  # judged questions with no relevant document (in, at 0)
+    not_judged: tuple[str, ...] = ()  # labels with no judgment: left out
 
 
 @dataclass(frozen=True)
@@ -105,6 +117,7 @@ class _Partial:
 
     fields: dict[str, Any]
     p_value: float
+    range_key: str
 
 
 def _pool_counts(labels: Mapping[str, Label], qids: Sequence[str]) -> Counter[str]:
@@ -130,12 +143,44 @@ def _display_path(cfg: Config, path: Path) -> str:
         return str(path)
 
 
-def _verdict(c: dict[str, Any], p_adjusted: float, alpha: float) -> tuple[str, str]:
+def robust(c: Mapping[str, Any], range_key: str, p_adjusted: float, alpha: float) -> bool:
+    """Whether the delta's sign holds for every labelling of the unjudged documents and the
+    test clears ``alpha`` (only for :data:`ROBUST_FAMILIES`)."""
+    dr: DeltaRange = c["delta_range"]
+    return (
+        range_key in ROBUST_FAMILIES
+        and not dr.sign_can_flip
+        and p_adjusted < alpha
+        and c["delta"] != 0
+        and (dr.low > 0) == (c["delta"] > 0)
+    )
+
+
+def robust_reason(c: Mapping[str, Any]) -> str:
+    """Why a robust sign is robust, in words."""
+    n = c["unjudged_in_range"]
+    if n == 0:
+        return "robust: every document of both rankings is judged"
+    return (
+        f"robust: the sign holds for every labelling of the {n} unjudged "
+        f"document{'' if n == 1 else 's'}"
+    )
+
+
+def _verdict(
+    c: dict[str, Any], p_adjusted: float, alpha: float, robust_sign: bool = False
+) -> tuple[str, str]:
     measure = c["measure"]
     cost: JudgeCost = c["judge_cost"]
     judge = (
         f"judge {cost.documents} documents over {cost.questions} questions ({c['pool_command']})"
     )
+    lo, hi = c["ci95"]
+    delta = c["delta"]
+    stat = f"{delta:+.3f} {measure}, p = {_p_text(p_adjusted)}, 95% CI [{lo:.3f}, {hi:.3f}]"
+    if robust_sign and c["reading"] != MEANINGFUL:
+        code = "improvement" if delta > 0 else "regression"
+        return (f"{code} ({c['reading']}): {stat}; {robust_reason(c)}", code)
     if c["reading"] == RELABEL:
         return (
             f"relabel: unjudged {c['challenger_unjudged']:.0%} (challenger) and "
@@ -144,12 +189,9 @@ def _verdict(c: dict[str, Any], p_adjusted: float, alpha: float) -> tuple[str, s
         )
     if c["reading"] == UNINTERPRETABLE:
         return (f"uninterpretable: {c['reading_why']}; {judge}", "uninterpretable")
-    lo, hi = c["ci95"]
-    delta = c["delta"]
-    stat = f"{delta:+.3f} {measure}, p = {_p_text(p_adjusted)}, 95% CI [{lo:.3f}, {hi:.3f}]"
     if p_adjusted < alpha and delta != 0:
         code = "improvement" if delta > 0 else "regression"
-        text = f"{code}: {stat}"
+        text = f"{code}: {stat}" + (f"; {robust_reason(c)}" if robust_sign else "")
         dr: DeltaRange = c["delta_range"]
         if dr.sign_can_flip:
             text += (
@@ -268,7 +310,8 @@ def compare(
     base_run = by_name[base_name]
     for chal_run in (r for r in runs if r.name != base_name):
         pool_cmd_paths = " ".join(
-            shown.get(r.name) or _display_path(cfg, Path(r.path)) for r in (base_run, chal_run)
+            shlex.quote(shown.get(r.name) or _display_path(cfg, Path(r.path)))
+            for r in (base_run, chal_run)
         )
         noise = _noise_floors(
             [
@@ -290,6 +333,11 @@ def compare(
             c_unj = rates(chal_run.name, cutoff)
             dr = delta_range_of(m, depth, chal_run.name)
             cost = delta_vector.cost(tops(base_name, cutoff), tops(chal_run.name, cutoff))
+            in_range = (
+                cost
+                if depth == cutoff
+                else delta_vector.cost(tops(base_name, depth), tops(chal_run.name, depth))
+            )
             order = sorted(range(len(qids)), key=lambda i: (-abs(deltas[i]), qids[i]))
             most = tuple(
                 (qids[i], float(deltas[i])) for i in order[:MOST_CHANGED] if abs(deltas[i]) > TIE
@@ -323,18 +371,26 @@ def compare(
                 "losses": int(np.sum(deltas < -TIE)),
                 "most_changed": most,
                 "pool_command": f"labelpool pool {pool_cmd_paths} --depth {cutoff}",
+                "unjudged_in_range": in_range.documents,
                 "qids": tuple(qids),
                 "baseline_per_query": tuple(float(x) for x in b_raw),
                 "challenger_per_query": tuple(float(x) for x in c_raw),
             }
-            partials.append(_Partial(fields=fields, p_value=test.p_value))
+            partials.append(_Partial(fields=fields, p_value=test.p_value, range_key=m.range_key))
 
     adjusted = stats.holm(np.array([p.p_value for p in partials]))
     comparisons = []
     for part, p_adj in zip(partials, adjusted, strict=True):
-        text, code = _verdict(part.fields, float(p_adj), cfg.alpha)
+        sure = robust(part.fields, part.range_key, float(p_adj), cfg.alpha)
+        text, code = _verdict(part.fields, float(p_adj), cfg.alpha, sure)
         comparisons.append(
-            Comparison(**part.fields, p_adjusted=float(p_adj), verdict=text, verdict_code=code)
+            Comparison(
+                **part.fields,
+                p_adjusted=float(p_adj),
+                verdict=text,
+                verdict_code=code,
+                robust_sign=sure,
+            )
         )
     return CompareResult(
         labels_commit=labels_commit,
@@ -345,6 +401,8 @@ def compare(
         built_by=built_by,
         pool_systems=dict(sorted(counts.items())),
         comparisons=tuple(comparisons),
+        no_relevant=scored[base_name].no_relevant,
+        not_judged=scored[base_name].not_judged,
         warnings=tuple(
             dict.fromkeys(
                 [

@@ -274,12 +274,12 @@ def commit_message(plan: PoolPlan) -> str:
     return "\n".join(lines) + "\n"
 
 
-def load_texts(cfg: Config, plan_: PoolPlan) -> tuple[dict[str, str | None], str | None]:
-    """Chunk text of every batched document (None: not in the corpus), and a note when no
-    corpus is configured."""
+def load_texts(cfg: Config, plan_: PoolPlan) -> tuple[dict[str, str | None] | None, str | None]:
+    """Chunk text of every batched document (None: not in the corpus); with no corpus
+    configured, None (no text comment is written) and a note saying so."""
     wanted = {d for q in plan_.batched for d in q.docs}
     if cfg.corpus is None:
-        return dict.fromkeys(wanted), "no corpus configured: chunk text is left out"
+        return None, "no corpus configured ([tool.labelpool] corpus): chunk text is left out"
     texts = corpus.load_texts(cfg)
     out: dict[str, str | None] = {}
     for d in wanted:

@@ -1,11 +1,15 @@
 """What built the label set, and what it can fairly compare (``labelpool pool-info``).
 
-Read from the ``pool`` entries alone (no run is parsed):
+Read from the ``pool`` entries, and each pooled system's run in ``runs/`` when there is one:
 
 * per system: on how many questions it was pooled, at which depths (k -> questions) and on
   which dates;
 * *fair at k*: the systems pooled at depth >= k on every judged question. Only for those is
-  every document of their top k judged, so their scores at k carry no unjudged penalty;
+  every document of their top k judged, so their scores at k carry no unjudged penalty. When
+  the system's run is in ``runs/`` (a file whose system name is the pooled system's), its
+  unjudged rate at k over the judged questions is measured too, and the system is fair only
+  when both agree (depth >= k everywhere *and* nothing of its top k unjudged); a disagreement
+  is said in words (a run that changed since it was pooled, pending verdicts, ...);
 * *born from*: the systems of the earliest pool entries (the earliest date; when no entry
   carries a date, the first entry of each question), i.e. the systems the set was built around
   and which the set favours;
@@ -17,12 +21,14 @@ Read from the ``pool`` entries alone (no run is parsed):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from labelpool.config import Config
 from labelpool.model import UNKNOWN_SYSTEM, Label
-from labelpool.runs import has_run_suffix, system_name
+from labelpool.runs import has_run_suffix, read_run, system_name
+from labelpool.scoring import unjudged_at
 
 
 @dataclass(frozen=True)
@@ -32,7 +38,15 @@ class SystemPool:
     depths: tuple[tuple[int | None, int], ...]  # (k, questions at that deepest k), k ascending
     dates: tuple[str, ...]  # distinct dates, sorted
     min_depth: int | None  # smallest per-question depth over judged questions (None: missing)
-    fair: bool  # pooled at depth >= k on every judged question
+    fair: bool  # fair by depth, and by the measured rate when its run is in runs/
+    fair_by_depth: bool = False  # pooled at depth >= k on every judged question
+    unjudged_rate: float | None = None  # measured on its run in runs/ at k (None: no run)
+    run: str | None = None  # that run file, relative to the repository
+    disagreement: str | None = None  # what depth and measured rate say differently
+
+    @property
+    def fair_by_rate(self) -> bool | None:
+        return None if self.unjudged_rate is None else self.unjudged_rate == 0.0
 
 
 @dataclass(frozen=True)
@@ -56,9 +70,15 @@ def _depth(label: Label, system: str) -> int | None:
 
 
 def pool_info(
-    labels: Mapping[str, Label], k: int = 10, run_systems: tuple[str, ...] = ()
+    labels: Mapping[str, Label],
+    k: int = 10,
+    run_systems: tuple[str, ...] = (),
+    measured: Mapping[str, tuple[str, float]] | None = None,
 ) -> PoolInfo:
-    """Pool provenance of ``labels`` (question id -> Label) and fairness at ``k``."""
+    """Pool provenance of ``labels`` (question id -> Label) and fairness at ``k``;
+    ``measured``: system -> (its run file, its unjudged rate at ``k``), from
+    :func:`measure_runs`."""
+    measured = measured or {}
     judged = {q: lab for q, lab in labels.items() if lab.is_judged}
     names = sorted(
         {p.system for lab in judged.values() for p in lab.pool if p.system != UNKNOWN_SYSTEM}
@@ -76,8 +96,23 @@ def pool_info(
         dates = sorted(
             {p.date for lab in judged.values() for p in lab.pool if p.system == name and p.date}
         )
-        fair = bool(judged) and all(d is not None and d >= k for d in per_q.values())
-        systems.append(SystemPool(name, len(present), depths, tuple(dates), min_depth, fair))
+        by_depth = bool(judged) and all(d is not None and d >= k for d in per_q.values())
+        run, rate = measured.get(name, (None, None))
+        why = None if rate is None else _disagreement(by_depth, rate, k, run or "", min_depth)
+        systems.append(
+            SystemPool(
+                name,
+                len(present),
+                depths,
+                tuple(dates),
+                min_depth,
+                fair=by_depth and (rate is None or rate == 0.0),
+                fair_by_depth=by_depth,
+                unjudged_rate=rate,
+                run=run,
+                disagreement=why,
+            )
+        )
 
     unknown = tuple(
         sorted(q for q, lab in judged.items() if not lab.pool or all(p.unknown for p in lab.pool))
@@ -114,4 +149,68 @@ def run_systems(runs_dir: Path) -> tuple[str, ...]:
         return ()
     return tuple(
         sorted({system_name(p) for p in runs_dir.iterdir() if p.is_file() and has_run_suffix(p)})
+    )
+
+
+def _disagreement(
+    by_depth: bool, rate: float, k: int, run: str, min_depth: int | None
+) -> str | None:
+    """What the stored depth and the measured rate say differently (None: they agree)."""
+    if by_depth and rate > 0.0:
+        return (
+            f"pooled at depth >= {k} on every judged question, but {rate:.1%} of the top {k} "
+            f"of {run} is unjudged (the run changed since it was pooled, or verdicts are "
+            "pending)"
+        )
+    if not by_depth and rate == 0.0:
+        depth = "not on every judged question" if min_depth is None else f"at {min_depth}"
+        return (
+            f"every document of the top {k} of {run} is judged, but the pool entries say "
+            f"depth {depth} (< {k}): record the pool (labelpool pool) to make it fair"
+        )
+    return None
+
+
+def measure_runs(
+    cfg: Config, labels: Mapping[str, Label], systems: Sequence[str], k: int
+) -> dict[str, tuple[str, float]]:
+    """Each pooled system whose run is in ``runs/`` (one file of that system name): the run's
+    path and its unjudged rate at ``k`` over the judged questions."""
+    if not cfg.runs_dir.is_dir():
+        return {}
+    files: dict[str, list[Path]] = {}
+    for p in sorted(cfg.runs_dir.iterdir()):
+        if p.is_file() and has_run_suffix(p):
+            files.setdefault(system_name(p), []).append(p)
+    qids = sorted(q for q, lab in labels.items() if lab.is_judged)
+    out: dict[str, tuple[str, float]] = {}
+    for system in systems:
+        found = files.get(system, [])
+        if len(found) != 1 or not qids:
+            continue
+        run = read_run(found[0], name=system)
+        _, rate = unjudged_at(run, labels, qids, k)
+        out[system] = (_shown(cfg, found[0]), float(rate))
+    return out
+
+
+def _shown(cfg: Config, path: Path) -> str:
+    try:
+        return path.resolve().relative_to(cfg.root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def pooled_systems(labels: Mapping[str, Label]) -> tuple[str, ...]:
+    """The systems of the judged questions' pool entries (``unknown`` left out)."""
+    return tuple(
+        sorted(
+            {
+                p.system
+                for lab in labels.values()
+                if lab.is_judged
+                for p in lab.pool
+                if p.system != UNKNOWN_SYSTEM
+            }
+        )
     )

@@ -25,8 +25,8 @@ Public API:
   a ``ValueError``) listing the known ones (and the right case when only the case is wrong).
   :func:`parse_one` ``(spec) -> Measure``: exactly one of labelpool's measures.
 * :data:`FAMILIES`: the registry; :data:`ALIASES`: ``Bpref`` and ``infAP``, computed by
-  trec_eval's arithmetic; :data:`DEFAULT` the default measures of ``score``, ``compare`` and
-  ``check``.
+  trec_eval's arithmetic; :data:`DEFAULT` the default measures of ``compare`` and ``check``,
+  :data:`SCORE_DEFAULT` those of ``score``.
 * :func:`per_query` ``(measure, ranked, relevance_level, k) -> np.ndarray``: one value per
   question of a labelpool family. Agrees with trec_eval (``P_k recall_k ndcg_cut_k recip_rank
   map map_cut_k success_k``) to 1e-9 when there are no classes. trec_eval names need the run:
@@ -65,6 +65,7 @@ from labelpool.scoring.trec_eval import is_trec_name
 __all__ = [
     "DEFAULT",
     "FAMILIES",
+    "SCORE_DEFAULT",
     "Family",
     "Measure",
     "MeasureError",
@@ -83,8 +84,10 @@ FAMILIES: dict[str, Family] = {
 # labelpool names computed by a trec_eval measure (ir_measures spells them so)
 ALIASES = {"Bpref": "bpref", "infAP": "infAP"}
 
-# The one default measure list (score, compare and check print the same six).
+# The default measures of compare and check (one verdict each)...
 DEFAULT: tuple[str, ...] = ("R@10", "P@10", "nDCG@10", "RR@10", "AP@100", "Success@10")
+# ... and of score: one row per system that fits 80 columns (-m for more)
+SCORE_DEFAULT: tuple[str, ...] = ("R@10", "nDCG@10", "P@10")
 
 _NAME = re.compile(r"^(?P<family>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[0-9]+))?$")
 
