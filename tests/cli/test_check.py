@@ -76,7 +76,7 @@ def test_not_meaningful_comparison_exits_3_and_says_what_to_judge(
     out = capsys.readouterr().out
     assert "check: not-meaningful" in out
     assert "uninterpretable (challenger unjudged 90% vs 0%)" in out
-    assert "judge 270 documents over 30 questions" in out
+    assert "judge 270 documents over 30 questions" in " ".join(out.split())
 
 
 def test_reference_run_file(gitrepo: Path, capsys: pytest.CaptureFixture[str]) -> None:

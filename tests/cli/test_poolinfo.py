@@ -116,6 +116,10 @@ def test_cast_2021_imported_with_a_named_pool(
             "dates": ["2021-09-01"],
             "min_depth": 100,
             "fair": True,
+            "fair_by_depth": True,
+            "unjudged_rate": None,
+            "run": None,
+            "disagreement": None,
         }
     ]
     assert data["fair"] == ["bm25"] and data["unknown_origin"] == []
@@ -174,7 +178,7 @@ def test_markdown_and_usage_errors(capsys: pytest.CaptureFixture[str], repo: Pat
     assert main(["pool-info", "--format", "markdown", "--repo", str(repo)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("### Pool provenance")
-    assert "| 1/1 | k=10 on 1 | 2026-01-01 | yes |" in out
+    assert "| 1/1 | k=10 on 1 | 2026-01-01 |" in out
     assert not any(line.startswith("::") for line in out.splitlines())
     assert main(["pool-info", "--format", "xml", "--repo", str(repo)]) == 2
     assert main(["pool-info", "--k", "0", "--repo", str(repo)]) == 2

@@ -126,7 +126,9 @@ def test_json_report_valid_and_correct(labelled: Path, capsys: pytest.CaptureFix
     assert bm25["measures"]["P@10"]["optimistic"] == pytest.approx((0.1 + 0.2) / 2)
     # dense returns the superseded version: judged, irrelevant; the other question is missing
     assert dense["skipped"]["missing_from_run"] == 1
-    assert dense["measures"]["Success@10"]["raw"] == 0.0
+    assert set(dense["measures"]) == {"R@10", "nDCG@10", "P@10"}  # score's default measures
+    assert dense["measures"]["P@10"]["raw"] == 0.0
+    assert doc["no_relevant"] == [] and doc["not_judged"] == ["not-yet"]
     assert dense["per_query"]["returns-damaged"]["unjudged_rate"] == 0.0
     assert set(dense["per_query"]) == {"opening-hours", "returns-damaged"}
     assert "dense: 1 judged question(s) missing from the run score 0" in err
@@ -200,8 +202,9 @@ def test_csv_markdown_and_table(labelled: Path, capsys: pytest.CaptureFixture[st
     assert "| dense | 2 | 0.0% | pool covers this system |" in out
     code, out, _ = run_cli(capsys, "score", "bm25", "dense", "--repo", repo)
     assert code == 0
-    assert "retrieves outside the pool" in out and "pool covers this system" in out
+    assert "bm25 retrieves outside the pool (unjudged@10 above 10%)" in out
     assert "25.0%" in out
+    assert "skipped: not judged (1): not-yet" in out
 
 
 def test_name_option_and_duplicate_names(

@@ -24,7 +24,7 @@ from tests.hostile.injection_scenario import (
 
 example_template, example, lp = scenario.example_template, scenario.example, scenario.lp
 
-ROW = "│      58 │       46.0% │ retrieves outside the pool │ 0.657 · 0.745 · 0.967 │"
+ROW = "58        46.0%  0.657"
 MD_ROW = "| 58 | 46.0% | retrieves outside the pool | 0.657 · 0.745 · 0.967 |"
 
 
@@ -38,7 +38,7 @@ def test_score_table_right_to_left_override(example: Path, lp: Run) -> None:
     ``evil`` followed by everything after it reversed."""
     code, out, err = lp("score", "runs/bm25.trec", add_run(example, BIDI), "-m", "R@10")
     assert code == 0
-    assert only(out, "evil") == f"│ evil\\u202etxt {ROW}"
+    assert only(out, "evil\\u202etxt  ").split() == ["evil\\u202etxt", *ROW.split()]
     no_raw_control(out, err)
 
 
@@ -47,7 +47,7 @@ def test_score_table_line_separator(example: Path, lp: Run) -> None:
     treat as a line break (the row broke in two for them)."""
     code, out, err = lp("score", "runs/bm25.trec", add_run(example, SEPARATOR), "-m", "R@10")
     assert code == 0
-    assert only(out, "a\\u2028b") == f"│ a\\u2028b {ROW}"
+    assert only(out, "a\\u2028b  ").split() == ["a\\u2028b", *ROW.split()]
     no_raw_control(out, err)
 
 
@@ -66,8 +66,8 @@ def test_compare_text_right_to_left_override(example: Path, lp: Run) -> None:
     (and in the table row and the verdict's pool command)."""
     code, out, err = lp("compare", "runs/bm25.trec", add_run(example, BIDI), "-m", "R@10")
     assert code == 0
-    assert only(out, " vs bm25") == "evil\\u202etxt vs bm25: R@10 (58 questions)"
-    assert "runs/evil\\u202etxt.trec --depth 10)" in only(out, "labelpool pool")
+    assert only(out, " vs bm25").startswith("evil\\u202etxt vs bm25 (baseline), 58 questions")
+    assert "runs/evil\\u202etxt.trec' --depth 10" in only(out, "next: labelpool pool")
     no_raw_control(out, err)
 
 
@@ -91,10 +91,15 @@ def test_pool_info_text_isolates(tmp_path: Path, lp: Run) -> None:
     repo = small_repo(tmp_path / "r", ISOLATE)
     code, out, err = lp("pool-info", "--repo", str(repo))
     assert code == 0
-    assert out.split("\n")[2:4] == [
-        "  a\\u2066b\\u2069c  2/2  k=3 on 2  2026-06-02  [not fair at k=10]",
-        "  bm25             2/2  k=3 on 2  2026-06-02  [not fair at k=10]",
-    ]
+    lines = out.split("\n")
+    assert (
+        lines[2]
+        == "  a\\u2066b\\u2069c  2/2  k=3 on 2  2026-06-02  0.0% unjudged@10  [not fair at k=10]"
+    )
+    assert (
+        "  bm25             2/2  k=3 on 2  2026-06-02  0.0% unjudged@10  [not fair at k=10]"
+        in lines
+    )
     no_raw_control(out, err)
 
 

@@ -15,7 +15,7 @@ from tests.hostile.injection_scenario import MARKUP, Run, add_run, no_raw_contro
 
 example_template, example, lp = scenario.example_template, scenario.example, scenario.lp
 
-ROW = "│      58 │       46.0% │ retrieves outside the pool │ 0.657 · 0.745 · 0.967 │"
+ROW = "58        46.0%  0.657"
 
 
 def only(text: str, needle: str) -> str:
@@ -27,7 +27,7 @@ def test_score_table_markup_shown_as_written(example: Path, lp: Run) -> None:
     """0.1.0: exit 0; the row read ``│ alert  │      58 │ ...``: the tag was swallowed."""
     code, out, err = lp("score", "runs/bm25.trec", add_run(example, MARKUP), "-m", "R@10")
     assert code == 0
-    assert only(out, "alert") == f"│ [red]alert {ROW}"
+    assert only(out, "alert  ") == f"[red]alert         {ROW}"
     no_raw_control(out, err)
 
 
@@ -35,7 +35,7 @@ def test_score_per_question_title_markup(example: Path, lp: Run) -> None:
     """0.1.0: exit 0; the per-question table's title read ``alert: per question (raw)``."""
     code, out, err = lp("score", add_run(example, MARKUP), "-m", "R@10", "--per-query")
     assert code == 0
-    assert only(out, "per question").strip() == "[red]alert: per question (raw)"
+    assert only(out, "per question").strip() == "[red]alert: per question"
     no_raw_control(out, err)
 
 
@@ -44,20 +44,23 @@ def test_compare_text_heading_markup(example: Path, lp: Run) -> None:
     row ``alert  0.657 ...``."""
     code, out, err = lp("compare", "runs/bm25.trec", add_run(example, MARKUP), "-m", "R@10")
     assert code == 0
-    assert only(out, " vs bm25") == "[red]alert vs bm25: R@10 (58 questions)"
-    assert only(out, "alert  0.657") == (
-        "[red]alert  0.657        0.745       0.967          46%       0"
+    assert only(out, " vs bm25") == (
+        "[red]alert vs bm25 (baseline), 58 questions; p: sign-flip test, monte-carlo, Holm"
+    )
+    assert only(out, "measure  ") == (
+        "measure   bm25  [red]alert   delta  unjudged     p  reading          verdict"
     )
     no_raw_control(out, err)
 
 
 def test_compare_text_verdict_markup(example: Path, lp: Run) -> None:
     """0.1.0: exit 0; the verdict's pool command read ``... runs/bm25.trec runs/alert.trec
-    --depth 10)``: a command that names no existing file."""
+    --depth 10)``: a command that names no existing file. Now the next step names the file,
+    shell-quoted (it runs as printed)."""
     code, out, err = lp("compare", "runs/bm25.trec", add_run(example, MARKUP), "-m", "R@10")
     assert code == 0
-    assert only(out, "labelpool pool").endswith(
-        "(labelpool pool runs/bm25.trec runs/[red]alert.trec --depth 10)"
+    assert only(out, "labelpool pool") == (
+        "next: labelpool pool runs/bm25.trec 'runs/[red]alert.trec' --depth 10"
     )
     no_raw_control(out, err)
 
@@ -71,9 +74,9 @@ def test_check_text_link_markup(example: Path, lp: Run) -> None:
     run = add_run(example, name)
     code, out, err = lp("check", run, "--against", "runs/bm25.trec", "-m", "R@10")
     assert code == 3, err
-    assert only(out, "(58 questions)") == f"{name} vs {name}@runs/bm25.trec: R@10 (58 questions)"
-    assert only(out, "  uninterpretable: ").endswith(
-        f"(labelpool pool runs/bm25.trec runs/{name}.trec --depth 10)"
+    assert only(out, "(baseline)").startswith(f"{name} vs {name}@runs/bm25.trec (baseline), 58")
+    assert (
+        only(out, "next: ") == f"next: labelpool pool runs/bm25.trec 'runs/{name}.trec' --depth 10"
     )
     no_raw_control(out, err)
 

@@ -23,7 +23,7 @@ from tests.hostile.injection_scenario import (
 
 example_template, example, lp = scenario.example_template, scenario.example, scenario.lp
 
-ROW = "│      58 │       46.0% │ retrieves outside the pool │ 0.657 · 0.745 · 0.967 │"
+ROW = "58        46.0%  0.657"
 
 
 def only(text: str, needle: str) -> str:
@@ -36,7 +36,7 @@ def test_score_table_escape_sequence(example: Path, lp: Run) -> None:
     rest of the terminal red."""
     code, out, err = lp("score", "runs/bm25.trec", add_run(example, ESC), "-m", "R@10")
     assert code == 0
-    assert only(out, "31mred") == f"│ \\x1b[31mred {ROW}"
+    assert only(out, "31mred  ") == f"\\x1b[31mred         {ROW}"
     no_raw_control(out, err)
 
 
@@ -45,7 +45,7 @@ def test_score_table_c1_control(example: Path, lp: Run) -> None:
     ESC [."""
     code, out, err = lp("score", "runs/bm25.trec", add_run(example, CSI), "-m", "R@10")
     assert code == 0
-    assert only(out, "31mred") == f"│ \\x9b31mred {ROW}"
+    assert only(out, "31mred  ") == f"\\x9b31mred         {ROW}"
     no_raw_control(out, err)
 
 
@@ -54,11 +54,13 @@ def test_compare_text_escape_sequence(example: Path, lp: Run) -> None:
     ESC (``\\x1b[31mred vs bm25: R@10 (58 questions)``)."""
     code, out, err = lp("compare", "runs/bm25.trec", add_run(example, ESC), "-m", "R@10")
     assert code == 0
-    assert only(out, " vs bm25") == "\\x1b[31mred vs bm25: R@10 (58 questions)"
-    assert only(out, "red  0.657") == (
-        "\\x1b[31mred  0.657        0.745       0.967          46%       0"
+    assert only(out, " vs bm25") == (
+        "\\x1b[31mred vs bm25 (baseline), 58 questions; p: sign-flip test, monte-carlo, Holm"
     )
-    assert "runs/\\x1b[31mred.trec --depth 10)" in only(out, "labelpool pool")
+    assert only(out, "measure  ") == (
+        "measure   bm25  challenger   delta  unjudged     p  reading          verdict"
+    )
+    assert "runs/\\x1b[31mred.trec' --depth 10" in only(out, "next: labelpool pool")
     no_raw_control(out, err)
 
 
@@ -68,9 +70,15 @@ def test_pool_info_text_escape_sequence(tmp_path: Path, lp: Run) -> None:
     repo = small_repo(tmp_path / "r", ESC)
     code, out, err = lp("pool-info", "--repo", str(repo))
     assert code == 0
-    assert out.split("\n")[2:8] == [
-        "  \\x1b[31mred  2/2  k=3 on 2  2026-06-02  [not fair at k=10]",
-        "  bm25         2/2  k=3 on 2  2026-06-02  [not fair at k=10]",
+    assert out.split("\n")[2:12] == [
+        "  \\x1b[31mred  2/2  k=3 on 2  2026-06-02  0.0% unjudged@10  [not fair at k=10]",
+        "    not fair: nothing of the top 10 of runs/\\x1b[31mred.trec is unjudged, but it "
+        "was pooled at depth",
+        "      3 (< 10)",
+        "  bm25         2/2  k=3 on 2  2026-06-02  0.0% unjudged@10  [not fair at k=10]",
+        "    not fair: nothing of the top 10 of runs/bm25.trec is unjudged, but it was pooled "
+        "at depth 3 (<",
+        "      10)",
         "fair to compare at k=10: none",
         "born from: \\x1b[31mred, bm25 (on 2026-06-02)",
         "runs in runs/ the set cannot fairly compare at k=10: \\x1b[31mred, bm25",

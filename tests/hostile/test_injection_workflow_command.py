@@ -39,10 +39,7 @@ def test_score_table_forged_command(example: Path, lp: Run) -> None:
     (``│ ::error::forged │         │ ...``)."""
     code, out, err = lp("score", "runs/bm25.trec", add_run(example, FORGE), "-m", "R@10")
     assert code == 0
-    assert only(out, "forged") == (
-        "│ x\\x0a::error::forged │      58 │       46.0% │ retrieves outside the pool │ "
-        "0.657 · 0.745 · 0.967 │"
-    )
+    assert only(out, "forged  ").split() == ["x\\x0a::error::forged", "58", "46.0%", "0.657"]
     no_raw_control(out, err)
 
 
@@ -73,12 +70,9 @@ def test_compare_text_forged_command(example: Path, lp: Run) -> None:
     the pool command of the verdict)."""
     code, out, err = lp("compare", "runs/bm25.trec", add_run(example, FORGE), "-m", "R@10")
     assert code == 0
-    assert only(out, "forged vs") == "x\\x0a::error::forged vs bm25: R@10 (58 questions)"
-    assert only(out, "forged  0.657") == (
-        "x\\x0a::error::forged  0.657        0.745       0.967          46%       0"
-    )
-    assert only(out, "labelpool pool").endswith(
-        "(labelpool pool runs/bm25.trec runs/x\\x0a::error::forged.trec --depth 10)"
+    assert only(out, "forged vs").startswith("x\\x0a::error::forged vs bm25 (baseline), 58")
+    assert only(out, "labelpool pool") == (
+        "next: labelpool pool runs/bm25.trec 'runs/x\\x0a::error::forged.trec' --depth 10"
     )
     no_raw_control(out, err)
 

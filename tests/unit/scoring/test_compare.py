@@ -296,7 +296,7 @@ def test_markdown_and_text_outputs(repo: Path, capsys: pytest.CaptureFixture[str
     assert "| dense | bm25 | R@10 |" in md
     assert main(["compare", "bm25", "dense", "-m", "R@10", "--repo", str(repo)]) == 0
     text = capsys.readouterr().out
-    assert "uninterpretable: challenger unjudged 90% vs 0%" in text
+    assert "verdict: uninterpretable on 1 of 1 measure (R@10: challenger unjudged 90% vs" in text
 
 
 @pytest.mark.parametrize(

@@ -64,7 +64,7 @@ def compare(
         relevance_level=relevance_level,
         seed=seed,
         labels_commit=_lazy.gitio.head_commit(cfg.root),
-        display_paths={r.name: _shown(r.path) for r in loaded},
+        display_paths={r.name: _shown(r.path) for r in loaded if _under_cwd(r.path)},
     )
     for note in result.warnings:
         warn(note)
@@ -99,6 +99,12 @@ def compare(
 def _shown(path: object) -> str:
     """A run's path as the user can type it here: relative to the working folder."""
     return os.path.relpath(str(path))
+
+
+def _under_cwd(path: object) -> bool:
+    """Whether a run lies under the working folder (else it is named from the repository's
+    root, as the workflow does)."""
+    return not _shown(path).startswith("..")
 
 
 def _options(

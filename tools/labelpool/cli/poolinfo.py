@@ -15,6 +15,7 @@ from labelpool.cli._common import (
     load_config,
     print_report,
 )
+from labelpool.cli._width import output_width
 
 
 @app.command("pool-info")
@@ -33,4 +34,7 @@ def pool_info(
     measured = workflow.measure_runs(cfg, labels, workflow.pooled_systems(labels), k)
     info = workflow.pool_info(labels, k, workflow.run_systems(cfg.runs_dir), measured)
     report = _lazy.poolinfo_report
-    print_report(fmt, info, report.to_json, report.render_markdown, report.render_text)
+    width = output_width()
+    print_report(
+        fmt, info, report.to_json, report.render_markdown, lambda i: report.render_text(i, width)
+    )

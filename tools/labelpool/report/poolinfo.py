@@ -14,6 +14,7 @@ JSON shape (stable; keys are only ever added)::
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from labelpool.report import sanitize
@@ -88,22 +89,30 @@ def _measured(s: SystemPool, k: int) -> str:
     return f"{s.unjudged_rate:.1%} unjudged@{k}"
 
 
-def render_text(info: PoolInfo) -> str:
+def render_text(info: PoolInfo, width: int | None = 80) -> str:
+    """The provenance as text; a disagreement's explanation wrapped at ``width``."""
     out = [f"{info.questions} questions, {info.judged} judged"]
     if info.systems:
         out.append(
             "pooled systems (questions of the judged ones; depths; dates; its run in runs/):"
         )
         names = [sanitize.text(s.system) for s in info.systems]
-        width = max(len(name) for name in names)
+        pad = max(len(name) for name in names)
         for name, s in zip(names, info.systems, strict=True):
             fair = "fair" if s.fair else "not fair"
             out.append(
-                f"  {name:<{width}}  {s.questions}/{info.judged}  {_depths(s)}  "
+                f"  {name:<{pad}}  {s.questions}/{info.judged}  {_depths(s)}  "
                 f"{_dates(s)}  {_measured(s, info.k)}  [{fair} at k={info.k}]"
             )
             if s.disagreement:
-                out.append(f"    not fair: {s.disagreement}")
+                why = sanitize.text(f"    not fair: {s.disagreement}")
+                out += textwrap.wrap(
+                    why,
+                    width=width or len(why),
+                    subsequent_indent="      ",
+                    break_long_words=False,
+                    break_on_hyphens=False,
+                )
     else:
         out.append("pooled systems: none known")
     out += [f"{head}: {text}" for head, text in _lines(info)]

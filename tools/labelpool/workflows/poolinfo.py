@@ -158,16 +158,16 @@ def _disagreement(
     """What the stored depth and the measured rate say differently (None: they agree)."""
     if by_depth and rate > 0.0:
         return (
-            f"pooled at depth >= {k} on every judged question, but {rate:.1%} of the top {k} "
-            f"of {run} is unjudged (the run changed since it was pooled, or verdicts are "
-            "pending)"
+            f"pooled at depth >= {k}, but {rate:.1%} of the top {k} of {run} is unjudged "
+            "(the run changed since it was pooled, or verdicts are pending)"
         )
     if not by_depth and rate == 0.0:
-        depth = "not on every judged question" if min_depth is None else f"at {min_depth}"
-        return (
-            f"every document of the top {k} of {run} is judged, but the pool entries say "
-            f"depth {depth} (< {k}): record the pool (labelpool pool) to make it fair"
+        depth = (
+            "with no depth on some judged question"
+            if min_depth is None
+            else (f"at depth {min_depth} (< {k})")
         )
+        return f"nothing of the top {k} of {run} is unjudged, but it was pooled {depth}"
     return None
 
 
