@@ -38,7 +38,7 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 @pytest.fixture(autouse=True)
 def _env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.chdir(ROOT)

@@ -171,17 +171,29 @@ def _pyproject(table: str) -> Callable[[Path], None]:
 
 
 HUGE = str(10**20)
+COLUMNS_80 = {"COLUMNS": "80"}
 CHECK = ("check", RUNS[1], "--against", RUNS[0])
 
 CASES: dict[str, Case] = {
     # score: every format, --per-query once
-    "score-table": Case(("score", "runs/bm25.trec", "runs/dense.trec", "runs/hybrid.trec")),
+    # score and compare at 80 columns: the "output that fits" (no line over 80)
+    "score-table": Case(
+        ("score", "runs/bm25.trec", "runs/dense.trec", "runs/hybrid.trec"), env=COLUMNS_80
+    ),
+    "score-table-bounds": Case(
+        ("score", "runs/bm25.trec", "runs/dense.trec", "runs/hybrid.trec", "--bounds"),
+        env=COLUMNS_80,
+    ),
+    "score-table-wide": Case(
+        ("score", "runs/bm25.trec", "runs/dense.trec", "--bounds", "--wide"), env=COLUMNS_80
+    ),
     "score-table-per-query": Case(("score", "runs/dense.trec", "-m", "R@10", "--per-query")),
     "score-json": Case(("score", *RUNS, "--format", "json")),
     "score-csv": Case(("score", *RUNS, "--format", "csv")),
     "score-markdown": Case(("score", *RUNS, "--format", "markdown")),
     # compare and check: every format
-    "compare-text": Case(("compare", *RUNS)),
+    "compare-text": Case(("compare", *RUNS), env=COLUMNS_80),
+    "compare-text-verbose": Case(("compare", *RUNS, "--verbose"), env=COLUMNS_80),
     "compare-json": Case(("compare", *RUNS, "--format", "json")),
     "compare-markdown": Case(("compare", *RUNS, "--format", "markdown")),
     "check-text": Case(CHECK),
@@ -189,6 +201,7 @@ CASES: dict[str, Case] = {
     "check-markdown": Case((*CHECK, "--format", "markdown")),
     # pool (working tree only), pool-info, bias
     "pool-no-commit-text": Case(("pool", *RUNS, "--depth", "10", "--no-commit")),
+    "pool-no-commit-verbose": Case(("pool", *RUNS, "--depth", "10", "--no-commit", "--verbose")),
     "pool-no-commit-markdown": Case(
         ("pool", *RUNS, "--depth", "10", "--no-commit", "--format", "markdown")
     ),
@@ -196,6 +209,10 @@ CASES: dict[str, Case] = {
     "bias": Case(("bias",)),
     # history: a second commit regrades acme-returns and drops one judgment
     "diff-head-1": Case(("diff", "HEAD~1"), repo="history"),
+    "diff-head-1-scores": Case(("diff", "HEAD~1", "--scores", *RUNS), repo="history"),
+    "diff-head-1-scores-verbose": Case(
+        ("diff", "HEAD~1", "--scores", *RUNS, "--verbose"), repo="history"
+    ),
     "history": Case(("history", LABEL), repo="history"),
     "history-doc": Case(("history", LABEL, "tenant-acme#returns"), repo="history"),
     "validate": Case(("validate",)),

@@ -209,7 +209,7 @@ def render_text(d: SetDiff, verbose: bool = True) -> str:
             out += ["  " + line for line in question_lines(q)]
     elif details:
         n = len(d.questions_added) + len(d.questions_removed) + len(d.questions)
-        out.append(f"--verbose lists the changes of the {n} questions")
+        out.append(f"--verbose lists the changes of {n} question{'' if n == 1 else 's'}")
     # every line: names shown escaped, no line starting a workflow command
     return "\n".join(sanitize.text(line) for line in out) + "\n"
 

@@ -117,8 +117,8 @@ def render_text(info: PoolInfo, width: int | None = 80) -> str:
         out.append("pooled systems: none known")
     out += [f"{head}: {text}" for head, text in _lines(info)]
     if info.fair:
-        out.append(f"(fair at k={info.k}: pooled at depth >= {info.k} on every judged question")
-        out.append(f" and, when its run is in runs/, nothing of its top {info.k} unjudged)")
+        out.append(f"(fair at k={info.k}: pooled at depth >= {info.k} on every judged question;")
+        out.append(f" when its run is in runs/, also nothing of its top {info.k} unjudged)")
     # every line: names shown escaped, no line starting a workflow command
     return "\n".join(sanitize.text(line) for line in out) + "\n"
 
