@@ -16,6 +16,7 @@ from labelpool.cli._common import (
     load_config,
     usage_error,
 )
+from labelpool.cli._progress import progress
 
 FORMATS = ("text", "json", "markdown")
 
@@ -54,7 +55,8 @@ def bias(
         usage_error(f"-m: {exc}")
     check_cutoff(f"the cut-off of {chosen.name}", chosen.depth(k))
     labels = _lazy.labelset.load(cfg)
-    report = workflow.audit(cfg, labels, measure=chosen, k=k, relevance_level=relevance_level)
+    with progress("auditing"):
+        report = workflow.audit(cfg, labels, measure=chosen, k=k, relevance_level=relevance_level)
     render = _lazy.bias_report
     if fmt == "json":
         sys.stdout.write(render.render_json(report))

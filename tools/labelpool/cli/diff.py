@@ -20,6 +20,7 @@ from labelpool.cli._common import (
     usage_error,
     warn,
 )
+from labelpool.cli._progress import progress
 
 RUN_SUFFIXES = (".trec", ".run", ".txt", ".tsv", ".jsonl", ".gz")
 
@@ -68,9 +69,10 @@ def diff(
     for spec in runs:
         _lazy.runs.resolve(cfg, spec)  # before the diff: no such file or system is RunNotFound
     workflow = _lazy.diff_workflow
-    result = workflow.diff(cfg, rev, rev2)
-    if runs:
-        result = workflow.score_changes(cfg, result, runs, chosen)
+    with progress("comparing labels"):
+        result = workflow.diff(cfg, rev, rev2)
+        if runs:
+            result = workflow.score_changes(cfg, result, runs, chosen)
     report = _lazy.diff_report
     print_report(
         fmt,

@@ -9,6 +9,7 @@ import typer
 
 from labelpool.cli import _lazy
 from labelpool.cli._common import RepoOption, load_config, say, sub_app
+from labelpool.cli._progress import progress
 
 if TYPE_CHECKING:
     from labelpool.workflows.importing import Imported
@@ -38,13 +39,14 @@ def _write(
 ) -> None:
     workflow = _lazy.import_workflow
     cfg = load_config(repo)
-    result = workflow.write_labels(
-        cfg.labels_dir,
-        items,
-        workflow.Provenance(system=system, k=k, date=date),
-        force=force,
-        unanswered=unanswered,
-    )
+    with progress("importing"):
+        result = workflow.write_labels(
+            cfg.labels_dir,
+            items,
+            workflow.Provenance(system=system, k=k, date=date),
+            force=force,
+            unanswered=unanswered,
+        )
     say(
         f"imported {len(result.written)} question(s) into {cfg.labels_dir}: "
         f"{result.judgments} judged ({result.relevant} relevant), "

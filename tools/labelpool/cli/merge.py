@@ -18,6 +18,7 @@ from labelpool.cli._common import (
     usage_error,
     warn,
 )
+from labelpool.cli._progress import progress
 
 
 class OracleMissing(str, Enum):
@@ -53,9 +54,10 @@ def merge(
         reference = _lazy.oracle.read_qrels(oracle)
     elif oracle_missing is not OracleMissing.pending:
         usage_error("--oracle-missing needs --oracle")
-    result = _lazy.merge_workflow.merge(
-        cfg, oracle=reference, oracle_missing=oracle_missing.value, commit=not no_commit
-    )
+    with progress("merging"):
+        result = _lazy.merge_workflow.merge(
+            cfg, oracle=reference, oracle_missing=oracle_missing.value, commit=not no_commit
+        )
     for note in result.notes:
         warn(note)
     for c in result.commits:

@@ -18,6 +18,7 @@ from labelpool.cli._common import (
     usage_error,
     warn,
 )
+from labelpool.cli._progress import progress
 
 
 class PoolFormat(str, Enum):
@@ -66,17 +67,18 @@ def pool(
         if not wanted:
             usage_error(f"--questions {questions!r}: no question id given")
     labels = _lazy.labelset.load(cfg)
-    result = _lazy.pool_workflow.run(
-        cfg,
-        labels,
-        runs,
-        depth,
-        max_docs=max_docs,
-        questions=wanted,
-        with_text=not no_text,
-        commit=not no_commit,
-        branch=branch,
-    )
+    with progress("pooling"):
+        result = _lazy.pool_workflow.run(
+            cfg,
+            labels,
+            runs,
+            depth,
+            max_docs=max_docs,
+            questions=wanted,
+            with_text=not no_text,
+            commit=not no_commit,
+            branch=branch,
+        )
     for note in result.notes:
         if note != "nothing to write":
             warn(note)

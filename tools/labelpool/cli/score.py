@@ -3,11 +3,9 @@ rate and its reading, one row per system."""
 
 from __future__ import annotations
 
-import os
 import sys
-import threading
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -25,10 +23,10 @@ from labelpool.cli._common import (
     usage_error,
     warn,
 )
+from labelpool.cli._progress import progress
 from labelpool.cli._width import output_width
 
 FORMATS = ("table", "json", "csv", "markdown", "trec_eval")
-PROGRESS_AFTER = 1.0  # seconds: shorter jobs show no progress bar
 
 
 @app.command("score", bare_errors=True)
@@ -115,7 +113,7 @@ def score(
             )
         seen[system] = path
     workflow = _lazy.score_workflow
-    with _progress(paths) as advance:
+    with progress("scoring", total=len(paths)) as advance:
         results = workflow.score_files(
             cfg,
             paths,
@@ -163,51 +161,3 @@ def _labels_commit(root: Path) -> tuple[str | None, bool | None]:
     except gitio.GitError:  # a status git cannot give is "not known", not an error
         dirty = None
     return commit, dirty
-
-
-class _progress:
-    """A rich progress bar on stderr that appears only once the work has taken a second."""
-
-    def __init__(self, paths: list[Path]) -> None:
-        self.total = len(paths)
-        self.progress: Any = None
-        self.timer: Any = None
-
-    def __enter__(self) -> Any:
-        if not _may_be_terminal():
-            return _no_progress  # rich (0.04-0.08 s to import) would show nothing
-        console = _lazy.rich_console.Console(stderr=True)
-        # on a terminal only: a log or a pipe gets no bar (and no stray blank line)
-        self.progress = _lazy.rich_progress.Progress(
-            console=console, transient=True, disable=not console.is_terminal
-        )
-        self.task = self.progress.add_task("scoring", total=self.total)
-        self.timer = threading.Timer(PROGRESS_AFTER, self.progress.start)
-        self.timer.daemon = True
-        self.timer.start()
-        return self.advance
-
-    def advance(self) -> None:
-        self.progress.advance(self.task)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.progress is None:
-            return
-        self.timer.cancel()
-        self.timer.join()
-        self.progress.stop()
-
-
-def _may_be_terminal() -> bool:
-    """Whether rich's console on stderr could be a terminal: stderr is a TTY, or the
-    environment tells rich to act as one (``FORCE_COLOR``, ``TTY_COMPATIBLE``)."""
-    if "FORCE_COLOR" in os.environ or "TTY_COMPATIBLE" in os.environ:
-        return True
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):  # replaced or closed stderr: rich says no too
-        return False
-
-
-def _no_progress() -> None:
-    """The progress callback when no bar can show."""

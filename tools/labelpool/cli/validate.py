@@ -11,6 +11,7 @@ import typer
 
 from labelpool.cli import _lazy
 from labelpool.cli._common import RepoOption, app, load_config, say, usage_error
+from labelpool.cli._progress import progress
 from labelpool.errors import EXIT_FINDINGS
 from labelpool.report import sanitize
 
@@ -56,13 +57,15 @@ def validate(
         else _lazy.validate_warm.cached(cfg, paths or None, allow_pending=allow_pending)
     )
     if result is None:
-        result = _lazy.validate_workflow.validate(
-            cfg, paths or None, allow_pending=allow_pending, use_cache=not no_cache
-        )
+        with progress("validating"):
+            result = _lazy.validate_workflow.validate(
+                cfg, paths or None, allow_pending=allow_pending, use_cache=not no_cache
+            )
     # Further checks plug in here (e.g. provenance): extend `findings` before printing.
     findings = list(result.findings)
     if provenance:
-        checked = _lazy.provenance_workflow.check_files(cfg, paths or None)
+        with progress("checking provenance"):
+            checked = _lazy.provenance_workflow.check_files(cfg, paths or None)
         say(checked.note(), err=True)
         findings = sorted([*findings, *checked.findings])
     if fmt is Format.json:
