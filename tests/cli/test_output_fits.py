@@ -367,3 +367,14 @@ def test_printed_commands_are_shell_words(repo: Path, capsys: pytest.CaptureFixt
         if line.startswith("next: "):
             words = shlex.split(line[6:])
             assert shlex.join(words) == line[6:]
+
+
+def test_compare_next_step_runs_from_a_subfolder(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repo / "labels")
+    _, out, _ = lp(capsys, "compare", "../runs/bm25.trec", "../runs/dense.trec", "-m", "P@10")
+    (step,) = [line[len("next: ") :] for line in out.splitlines() if line.startswith("next: ")]
+    assert step == "labelpool pool ../runs/bm25.trec ../runs/dense.trec --depth 10"
+    done = shell(repo / "labels", step)
+    assert done.returncode == 0, done.stderr

@@ -64,7 +64,7 @@ def compare(
         relevance_level=relevance_level,
         seed=seed,
         labels_commit=_lazy.gitio.head_commit(cfg.root),
-        display_paths={r.name: _shown(r.path) for r in loaded if _under_cwd(r.path)},
+        display_paths={r.name: _shown(r.path) for r in loaded} if _cwd_in(cfg.root) else None,
     )
     for note in result.warnings:
         warn(note)
@@ -101,10 +101,11 @@ def _shown(path: object) -> str:
     return os.path.relpath(str(path))
 
 
-def _under_cwd(path: object) -> bool:
-    """Whether a run lies under the working folder (else it is named from the repository's
-    root, as the workflow does)."""
-    return not _shown(path).startswith("..")
+def _cwd_in(root: Path) -> bool:
+    """Whether the working folder is inside the repository: then a suggested command names
+    runs relative to it (it runs as printed here); else relative to the repository's root."""
+    here = Path.cwd().resolve()
+    return here == root.resolve() or root.resolve() in here.parents
 
 
 def _options(

@@ -146,7 +146,8 @@ def load_runs(cfg: Config, specs: Sequence[str], depth: int) -> tuple[SystemRun,
             raise PoolError(str(exc)) from None
         if any(r.name == run.name for r in out):
             raise PoolUsageError(f"{spec}: system {run.name!r} is given twice")
-        out.append(SystemRun(run.name, path, gitio.blob_id(cfg.root, path), run.top(depth), run))
+        blob = gitio.blob_id(cfg.root, path.absolute())  # git runs at the root, not here
+        out.append(SystemRun(run.name, path, blob, run.top(depth), run))
     return tuple(out)
 
 
