@@ -590,9 +590,10 @@ def test_bias_markdown_escapes_run_file_names(repo: Path, run: Run) -> None:
 
 def test_identical_runs_read_sign_cannot_flip(repo: Path, run: Run) -> None:
     shutil.copy2(repo / RUNS[0], repo / "runs" / "same.trec")
-    code, out, _err = run("compare", RUNS[0], "runs/same.trec", "-m", "R@10")
+    code, out, _err = run("compare", RUNS[0], "runs/same.trec", "-m", "R@10", "--verbose")
     assert code == 0
-    assert "delta range  [+0.000, +0.000] (exact): the sign cannot flip" in out
+    assert "measure  95% CI              MDE  delta range       method  flip?   W/T/L" in out
+    assert "R@10     [+0.000, +0.000]  0.000  [+0.000, +0.000]  exact   no     0/58/0" in out
 
 
 @pytest.mark.parametrize("args", [("pool-info",), ("export", "trec"), ("history", LABEL)])

@@ -253,11 +253,11 @@ def test_compare_verbose_adds_the_details(repo: Path, capsys: pytest.CaptureFixt
     assert code == 0
     lines = out.splitlines()
     assert widest(out) <= 80
-    assert ["measure", "95%", "CI", "MDE", "delta", "range", "method", "W/T/L"] in [
+    assert ["measure", "95%", "CI", "MDE", "delta", "range", "method", "flip?", "W/T/L"] in [
         line.split() for line in lines
     ]
     rr = next(line.split() for line in lines if line.startswith("RR@10") and "[" in line)
-    assert rr[-2:] == ["exact", "10/41/7"]  # the method, shown as text (never markup)
+    assert rr[-3:] == ["exact", "no", "10/41/7"]  # the method, shown as text (never markup)
     assert "most changed questions (challenger - baseline):" in lines
     assert (
         "  R@10: air-fryer-used (+1.00), initech-approval (-1.00), lamp-warranty (-1.00)" in lines

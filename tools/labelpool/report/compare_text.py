@@ -4,8 +4,8 @@ Per pair of systems, one table with a row per measure (baseline, challenger, del
 unjudged rates, p, reading, verdict), then one verdict line (the first measure's verdict with
 its reason, counting the measures that agree: ``uninterpretable on 5 of 6 measures``) and one
 next-step line, a command that runs as printed. ``verbose`` adds per measure the 95% CI, the
-minimum detectable effect, the delta range and its method and the per-question
-wins/ties/losses, and the most changed questions.
+minimum detectable effect, the delta range, its method and whether the sign can still flip
+over it, the per-question wins/ties/losses, and the most changed questions.
 
 Every name from a file goes through :mod:`labelpool.report.sanitize` (table cells are rich
 ``Text``, never markup: ``[exact]`` and ``[monte-carlo]`` print as they are).
@@ -115,12 +115,13 @@ def _details(pair: Sequence[Comparison], width: int | None) -> list[str]:
             _mde(c),
             f"[{c.delta_range.low:+.3f}, {c.delta_range.high:+.3f}]",
             c.delta_range.method,
+            "yes" if c.sign_can_flip else "no",
             f"{c.wins}/{c.ties}/{c.losses}",
         ]
         for c in pair
     ]
-    header = ["measure", "95% CI", "MDE", "delta range", "method", "W/T/L"]
-    lines = table(header, rows, width, right=(2, 5))
+    header = ["measure", "95% CI", "MDE", "delta range", "method", "flip?", "W/T/L"]
+    lines = table(header, rows, width, right=(2, 6))
     lines.append("most changed questions (challenger - baseline):")
     for c in pair:
         changed = ", ".join(f"{sanitize.text(q)} ({d:+.2f})" for q, d in c.most_changed)
