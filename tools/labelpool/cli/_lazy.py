@@ -38,6 +38,7 @@ _MODULES = {
     "pool_workflow": "labelpool.workflows.pool",
     "poolinfo_workflow": "labelpool.workflows.poolinfo",
     "provenance_workflow": "labelpool.workflows.provenance",
+    "run_args": "labelpool.workflows.run_args",
     "score_workflow": "labelpool.workflows.score",
     "validate_workflow": "labelpool.workflows.validate",
     "validate_warm": "labelpool.workflows.validate_warm",
@@ -81,6 +82,7 @@ __all__ = [
     "rich_console",
     "rich_progress",
     "rule_registry",
+    "run_args",
     "runs",
     "score_report",
     "score_table",
@@ -121,10 +123,10 @@ if TYPE_CHECKING:
     from labelpool.workflows import pool as pool_workflow
     from labelpool.workflows import poolinfo as poolinfo_workflow
     from labelpool.workflows import provenance as provenance_workflow
+    from labelpool.workflows import run_args, validate_warm
     from labelpool.workflows import score as score_workflow
     from labelpool.workflows import trec_eval as trec_eval_workflow
     from labelpool.workflows import validate as validate_workflow
-    from labelpool.workflows import validate_warm
 else:
 
     def __getattr__(name: str) -> object:

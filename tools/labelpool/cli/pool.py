@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli import _lazy
+from labelpool.cli import _lazy, _runs
 from labelpool.cli._common import (
     NoCommitOption,
     RepoOption,
@@ -62,11 +62,12 @@ def pool(
         wanted = [q.strip() for q in questions.split(",") if q.strip()]
         if not wanted:
             usage_error(f"--questions {questions!r}: no question id given")
+    specs = _runs.select(cfg, runs, takes_measures=False)
     labels = _lazy.labelset.load(cfg)
     result = _lazy.pool_workflow.run(
         cfg,
         labels,
-        runs,
+        specs,
         depth,
         max_docs=max_docs,
         questions=wanted,

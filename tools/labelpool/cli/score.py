@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from labelpool.cli import _lazy, score_trec_eval
+from labelpool.cli import _lazy, _runs, score_trec_eval
 from labelpool.cli._common import (
     CutoffOption,
     MeasuresOption,
@@ -75,11 +75,6 @@ def score(
     check_cutoff("--relevance-level", relevance_level)
     score_trec_eval.check_trec_only(fmt, complete, max_depth, judged_only)
     names = list(name or [])
-    if names and len(names) != len(runs):
-        usage_error(
-            f"--name given {len(names)} time(s) for {len(runs)} run(s); "
-            "give one name per run, in order"
-        )
     if fmt == "trec_eval":
         score_trec_eval.run(
             runs, measure, relevance_level, per_query, complete, max_depth, judged_only, names, repo
@@ -89,12 +84,12 @@ def score(
     check_measure_cutoffs(chosen, k)
     cfg = load_config(repo)
     runs_mod = _lazy.runs
-    paths: list[Path] = []
-    for spec in runs:
-        try:
-            paths.extend(runs_mod.expand(cfg, spec))
-        except runs_mod.RunNotFound as exc:  # 0.1.0: score alone exits 1 for a missing run
-            raise runs_mod.RunError(exc.path, exc.line, exc.message) from None
+    paths = _runs.select_paths(cfg, runs, measure)  # 0.1.0: a missing run is exit 1 here
+    if names and len(names) != len(paths):
+        usage_error(
+            f"--name given {len(names)} time(s) for {len(paths)} run(s); "
+            "give one name per run, in order"
+        )
     system_names = names or [runs_mod.system_name(p) for p in paths]
     seen: dict[str, Path] = {}
     for system, path in zip(system_names, paths, strict=True):
