@@ -28,7 +28,12 @@ class PoolFormat(str, Enum):
 @app.command("pool")
 def pool(
     runs: Annotated[list[str], typer.Argument(help="Run files or system names in runs/.")],
-    depth: Annotated[int, typer.Option("--depth", "-k", help="Pool each run's top K.")],
+    depth: Annotated[
+        int | None,
+        typer.Option(
+            "--depth", metavar="K", help="Pool each run's top K (required).", show_default=False
+        ),
+    ] = None,
     max_docs: Annotated[
         int | None,
         typer.Option(
@@ -49,9 +54,17 @@ def pool(
     ] = None,
     fmt: Annotated[PoolFormat, typer.Option("--format", help="Output format.")] = PoolFormat.text,
     repo: RepoOption = None,
+    old_k: Annotated[int | None, typer.Option("-k", hidden=True)] = None,
 ) -> None:
     """Pool RUNs at --depth, write the unjudged remainder as a pending batch, and commit it on
     a new branch."""
+    if old_k is not None:  # 0.1.0's short spelling: -k is a cut-off elsewhere, so no alias
+        usage_error(
+            f"pool's depth is --depth {old_k}: -k is not an option of pool (0.1.0 spelled the "
+            "depth -k, which reads as the cut-off --k of the other commands)"
+        )
+    if depth is None:
+        usage_error("missing option --depth K (pool each run's top K)")
     cfg = load_config(repo)
     check_at_least("--depth", depth, 1)
     check_cutoff("--depth", depth)

@@ -27,7 +27,8 @@ from labelpool.cli._common import (
     warn,
 )
 
-FORMATS = ("table", "json", "csv", "markdown", "trec_eval")
+FORMATS = ("text", "json", "csv", "markdown", "trec_eval")
+ALIASES = {"table": "text"}  # 0.1.0's name of the text format, kept
 PROGRESS_AFTER = 1.0  # seconds: shorter jobs show no progress bar
 
 
@@ -46,8 +47,11 @@ def score(
         bool, typer.Option("--per-query", help="Also show every question.")
     ] = False,
     fmt: Annotated[
-        str, typer.Option("--format", help="table, json, csv, markdown or trec_eval.")
-    ] = "table",
+        str,
+        typer.Option(
+            "--format", help="text, json, csv, markdown or trec_eval (table: an alias of text)."
+        ),
+    ] = "text",
     complete: Annotated[
         bool,
         typer.Option("--complete", help="trec_eval -c: a missing question is an empty ranking."),
@@ -65,6 +69,7 @@ def score(
     repo: RepoOption = None,
 ) -> None:
     """Score runs against the labels: raw, judged-only and optimistic, and the unjudged rate."""
+    fmt = ALIASES.get(fmt, fmt)
     if fmt not in FORMATS:
         usage_error(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     if k < 1:
