@@ -56,6 +56,7 @@ from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.oracle import Oracle
 from labelpool.workflows.merge_collect import (
+    UNKNOWN_TO_ORACLE,
     Cache,
     OracleMissing,
     Unresolved,
@@ -99,6 +100,11 @@ class MergeResult:
     @property
     def folded(self) -> int:
         return sum(c.relevant + c.irrelevant + c.duplicates for c in self.commits)
+
+    @property
+    def unknown_to_oracle(self) -> int:
+        """Entries left pending because the oracle does not know their document."""
+        return sum(1 for u in self.unresolved if u.reason == UNKNOWN_TO_ORACLE)
 
 
 def _supersedes(cfg: Config) -> Supersedes | None:

@@ -37,6 +37,9 @@ OracleMissing = Literal["pending", "irrelevant"]
 Cache = dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]]
 
 
+UNKNOWN_TO_ORACLE = "unknown to the oracle"  # the reason of an entry --oracle left pending
+
+
 @dataclass(frozen=True)
 class Unresolved:
     path: Path
@@ -226,7 +229,7 @@ def collect(
                     if grade is None and oracle is not None and oracle_missing == "irrelevant":
                         grade, missing = 0, True
                     if grade is None:
-                        reason = "no verdict yet" if oracle is None else "unknown to the oracle"
+                        reason = "no verdict yet" if oracle is None else UNKNOWN_TO_ORACLE
                         unresolved.append(Unresolved(path, e.line, qid, b.batch, e.doc, reason))
                         continue
                     judge = Judge(ORACLE_NAME, ORACLE_EMAIL, oracle=True)
