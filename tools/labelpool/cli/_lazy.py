@@ -40,6 +40,7 @@ _MODULES = {
     "provenance_workflow": "labelpool.workflows.provenance",
     "run_args": "labelpool.workflows.run_args",
     "score_workflow": "labelpool.workflows.score",
+    "todo_workflow": "labelpool.workflows.todo",
     "validate_workflow": "labelpool.workflows.validate",
     "validate_warm": "labelpool.workflows.validate_warm",
     "bias_report": "labelpool.report.bias",
@@ -50,6 +51,7 @@ _MODULES = {
     "poolinfo_report": "labelpool.report.poolinfo",
     "score_report": "labelpool.report.score",
     "score_table": "labelpool.report.score_table",
+    "todo_report": "labelpool.report.todo",
     "trec_eval": "labelpool.scoring.trec_eval",
     "trec_eval_report": "labelpool.report.trec_eval",
     "trec_eval_workflow": "labelpool.workflows.trec_eval",
@@ -87,6 +89,8 @@ __all__ = [
     "score_report",
     "score_table",
     "score_workflow",
+    "todo_report",
+    "todo_workflow",
     "trec_eval",
     "trec_eval_report",
     "trec_eval_workflow",
@@ -107,6 +111,7 @@ if TYPE_CHECKING:
     from labelpool.report import poolinfo as poolinfo_report
     from labelpool.report import score as score_report
     from labelpool.report import score_table
+    from labelpool.report import todo as todo_report
     from labelpool.report import trec_eval as trec_eval_report
     from labelpool.rules import registry as rule_registry
     from labelpool.scoring import measures, trec_eval
@@ -125,6 +130,7 @@ if TYPE_CHECKING:
     from labelpool.workflows import provenance as provenance_workflow
     from labelpool.workflows import run_args, validate_warm
     from labelpool.workflows import score as score_workflow
+    from labelpool.workflows import todo as todo_workflow
     from labelpool.workflows import trec_eval as trec_eval_workflow
     from labelpool.workflows import validate as validate_workflow
 else:

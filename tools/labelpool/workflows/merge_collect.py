@@ -88,7 +88,9 @@ def read_label_roundtrip(
     return data, text, batches
 
 
-def _has_pending(path: Path) -> bool:
+def has_pending(path: Path) -> bool:
+    """Whether a label file may hold a `pending` block (a file that cannot be read: True,
+    so that the reader reports it)."""
     try:
         if not stat.S_ISREG(path.stat().st_mode) and not path.is_dir():
             # a FIFO would block the read
@@ -99,7 +101,7 @@ def _has_pending(path: Path) -> bool:
     return text.startswith("pending:") or "\npending:" in text
 
 
-def _check_label(cfg: Config, path: Path) -> None:
+def check_label(cfg: Config, path: Path) -> None:
     """Refuse (``path:line:col: ...``) a label file that does not match the label schema."""
     try:
         labelset.load_files(
@@ -194,16 +196,16 @@ def collect(
     """Every pending entry of the repository: decisions to fold (with their judge) and the
     entries that stay pending."""
     files: list[_File] = []
-    paths = [p for p in labelset.label_files(cfg.labels_dir) if _has_pending(p)]
+    paths = [p for p in labelset.label_files(cfg.labels_dir) if has_pending(p)]
     valid = _all_valid(cfg, paths)  # else each file is checked in turn: the first error wins
     for path in paths:
         try:
             data, text, batches = read_label(path)
         except (KeyError, TypeError, ValueError, AttributeError):  # a shape the schema explains
-            _check_label(cfg, path)
+            check_label(cfg, path)
             raise
         if not valid:
-            _check_label(cfg, path)
+            check_label(cfg, path)
         if not batches:
             continue
         if cache is not None:
