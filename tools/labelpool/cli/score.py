@@ -66,6 +66,14 @@ def score(
         list[str] | None,
         typer.Option("--name", help="System name for each run, in order (default: file name)."),
     ] = None,
+    with_pending: Annotated[
+        bool,
+        typer.Option(
+            "--with-pending",
+            help="Score as if the filled verdicts of the working tree were merged (a preview: "
+            "nothing is written).",
+        ),
+    ] = False,
     repo: RepoOption = None,
 ) -> None:
     """Score runs against the labels: raw, judged-only and optimistic, and the unjudged rate."""
@@ -80,6 +88,8 @@ def score(
     check_cutoff("--relevance-level", relevance_level)
     score_trec_eval.check_trec_only(fmt, complete, max_depth, judged_only)
     names = list(name or [])
+    if with_pending and fmt == "trec_eval":
+        usage_error("--with-pending: not with --format trec_eval (trec_eval reads the qrels)")
     if fmt == "trec_eval":
         score_trec_eval.run(
             runs, measure, relevance_level, per_query, complete, max_depth, judged_only, names, repo
@@ -104,6 +114,7 @@ def score(
                 "use --name to tell them apart"
             )
         seen[system] = path
+    preview = _lazy.merge_workflow.preview(cfg) if with_pending else None
     workflow = _lazy.score_workflow
     with _progress(paths) as advance:
         results = workflow.score_files(
@@ -114,6 +125,7 @@ def score(
             k=k,
             relevance_level=relevance_level,
             on_progress=advance,
+            preview=preview.texts if preview is not None else None,
         )
     for result in results:
         for message in result.warnings:
@@ -125,8 +137,18 @@ def score(
     commit, dirty = _labels_commit(cfg.root)
     render = _lazy.score_report
     view = render.ScoreView(
-        labels_commit=commit, labels_dirty=dirty, high=cfg.readings.high, per_query=per_query
+        labels_commit=commit,
+        labels_dirty=dirty,
+        high=cfg.readings.high,
+        per_query=per_query,
+        preview=preview.filled if preview is not None else None,
     )
+    if preview is not None and fmt != "json":
+        # the first line of text and markdown; beside CSV (a table only) on stderr
+        line = f"preview: {preview.filled} filled verdicts not merged"
+        print(line, file=sys.stderr if fmt == "csv" else sys.stdout)
+        if fmt == "markdown":
+            print()
     if fmt == "json":
         sys.stdout.write(render.render_json(results, view))
     elif fmt == "csv":

@@ -192,9 +192,11 @@ def collect(
     oracle: Oracle | None = None,
     oracle_missing: OracleMissing = "pending",
     cache: Cache | None = None,
+    *,
+    attribute: bool = True,
 ) -> tuple[list[_File], list[Decision], list[Unresolved]]:
     """Every pending entry of the repository: decisions to fold (with their judge) and the
-    entries that stay pending."""
+    entries that stay pending; ``attribute=False``: every decision is ``me``'s (no git)."""
     files: list[_File] = []
     paths = [p for p in labelset.label_files(cfg.labels_dir) if has_pending(p)]
     valid = _all_valid(cfg, paths)  # else each file is checked in turn: the first error wins
@@ -217,7 +219,7 @@ def collect(
         f.path: [e.line for b in f.batches for e in b.entries if e.verdict is not None]
         for f in files
     }
-    by_line = judges(cfg, {p: ls for p, ls in wanted.items() if ls}, me)
+    by_line = judges(cfg, {p: ls for p, ls in wanted.items() if ls}, me) if attribute else {}
     decisions: list[Decision] = []
     unresolved: list[Unresolved] = []
     for f in files:
