@@ -53,6 +53,17 @@ def test_trec_eval_format_and_pool_name_the_trap_too(example: Path, lp: Run) -> 
     assert (code, err) == (2, "error: nDCG@10 is a measure, not a run; this command takes no -m\n")
 
 
+def test_bias_names_the_trap_too(example: Path, lp: Run) -> None:  # noqa: F811
+    """0.1.0: ``Got unexpected extra argument (R@10)`` from the parser."""
+    code, _, err = lp("bias", "-m", "nDCG@10", "R@10")
+    assert (code, err) == (
+        2,
+        "error: R@10 is a measure, not a run; bias rescores one measure (-m)\n",
+    )
+    code, _, err = lp("bias", "runs/bm25.trec")
+    assert code == 2 and "bias scores every run in runs/" in err
+
+
 def test_a_missing_run_lists_only_runs(example: Path, lp: Run) -> None:  # noqa: F811
     code, _, err = lp("compare", "runs/bm25.trec", "nope")
     assert code == 2
@@ -128,4 +139,37 @@ def test_fields_after_the_sixth_are_ignored_and_fewer_than_six_refused(
     (example / "runs" / "short.trec").write_text("\n".join(short) + "\n", encoding="utf-8")
     code, out, err = lp("score", "runs/short.trec")
     assert code == 1 and out == ""
+    assert err == "runs/short.trec:1: expected 6 fields `qid Q0 docid rank score tag`, found 5\n"
+
+
+def test_streamed_runs_read_fields_alike(
+    example: Path,  # noqa: F811
+    lp: Run,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The windowed reader (runs over 64 MiB; here every run) agrees with the whole read on
+    fields after the sixth, one tab or one space between fields; a run mixing separators is
+    read whole, with a note and the same values; fewer than six fields are refused alike."""
+    from labelpool.workflows import score as score_workflow
+
+    rows = _rows(example)
+    runs = {
+        "spaced.trec": [" ".join([*r, "extra", "fields"]) for r in rows],
+        "tabbed.run": ["\t".join([*r, "extra"]) for r in rows],
+        "mixed.txt": [f"{r[0]}  {r[1]}\t{r[2]} \t{r[3]} {r[4]}\t{r[5]} x" for r in rows],
+    }
+    for name, lines in runs.items():
+        (example / "runs" / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    args = ("--format", "csv", "-m", "P@10,nDCG@10")
+    whole = lp("score", "runs/bm25.trec", *args)[1].split("\n", 1)[1].split(",", 1)[1]
+    monkeypatch.setattr(score_workflow, "STREAM_BYTES", 0)
+    for name in runs:
+        code, out, err = lp("score", f"runs/{name}", *args)
+        assert code == 0, err
+        assert ("read whole" in err) == (name == "mixed.txt"), (name, err)
+        assert out.split("\n", 1)[1].split(",", 1)[1] == whole, name
+    short = [" ".join(r[:5]) for r in rows]
+    (example / "runs" / "short.trec").write_text("\n".join(short) + "\n", encoding="utf-8")
+    code, _, err = lp("score", "runs/short.trec")
+    assert code == 1
     assert err == "runs/short.trec:1: expected 6 fields `qid Q0 docid rank score tag`, found 5\n"

@@ -34,6 +34,7 @@ def bias(
     ] = 1,
     fmt: LooseFormatOption = "text",
     repo: RepoOption = None,
+    extra: Annotated[list[str] | None, typer.Argument(hidden=True, show_default=False)] = None,
 ) -> None:
     """Leave each pooled system out of the pool: how much do it and the ranking move?
 
@@ -42,6 +43,10 @@ def bias(
     every system with a run is rescored. Needs a committed run for every pooled system and at
     least two pooled systems (exit 1 saying which are missing otherwise).
     """
+    if extra:  # bias takes no runs: it rescores every run of runs/
+        if _lazy.run_args.is_measure(extra[0]):
+            usage_error(f"{extra[0]} is a measure, not a run; bias rescores one measure (-m)")
+        usage_error(f"unexpected argument {extra[0]!r}: bias scores every run in runs/")
     if fmt not in FORMATS:
         usage_error(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     check_cutoff("--k", k)
