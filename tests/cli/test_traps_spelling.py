@@ -76,6 +76,7 @@ def test_every_format_option_takes_text(example: Path, lp: Run) -> None:  # noqa
         "pool-info": [],
         "validate": [],
         "history": ["returns-damaged"],
+        "todo": [],
     }
     for name in with_format:
         code, _, err = lp(*name.split(), *args[name], "--format", "text")

@@ -20,8 +20,9 @@ from labelpool.cli._common import (
 FORMATS = ("text", "json", "markdown")
 
 
-@app.command("bias")
+@app.command("bias", context_settings={"allow_extra_args": True})
 def bias(
+    ctx: typer.Context,
     k: Annotated[
         int,
         typer.Option("--k", min=1, help="Cutoff for the unjudged rate (and measures without one)."),
@@ -34,7 +35,6 @@ def bias(
     ] = 1,
     fmt: LooseFormatOption = "text",
     repo: RepoOption = None,
-    extra: Annotated[list[str] | None, typer.Argument(hidden=True, show_default=False)] = None,
 ) -> None:
     """Leave each pooled system out of the pool: how much do it and the ranking move?
 
@@ -43,6 +43,7 @@ def bias(
     every system with a run is rescored. Needs a committed run for every pooled system and at
     least two pooled systems (exit 1 saying which are missing otherwise).
     """
+    extra = list(ctx.args)
     if extra:  # bias takes no runs: it rescores every run of runs/
         if _lazy.run_args.is_measure(extra[0]):
             usage_error(f"{extra[0]} is a measure, not a run; bias rescores one measure (-m)")
