@@ -67,7 +67,8 @@ def test_compare_text_right_to_left_override(example: Path, lp: Run) -> None:
     code, out, err = lp("compare", "runs/bm25.trec", add_run(example, BIDI), "-m", "R@10")
     assert code == 0
     assert only(out, " vs bm25") == "evil\\u202etxt vs bm25: R@10 (58 questions)"
-    assert "runs/evil\\u202etxt.trec --depth 10)" in only(out, "labelpool pool")
+    # shell-quoted, so that the command runs as printed (issue 13)
+    assert "'runs/evil\\u202etxt.trec' --depth 10)" in only(out, "labelpool pool")
     no_raw_control(out, err)
 
 

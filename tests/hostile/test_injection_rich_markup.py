@@ -57,7 +57,7 @@ def test_compare_text_verdict_markup(example: Path, lp: Run) -> None:
     code, out, err = lp("compare", "runs/bm25.trec", add_run(example, MARKUP), "-m", "R@10")
     assert code == 0
     assert only(out, "labelpool pool").endswith(
-        "(labelpool pool runs/bm25.trec runs/[red]alert.trec --depth 10)"
+        "(labelpool pool runs/bm25.trec 'runs/[red]alert.trec' --depth 10)"  # shell-quoted
     )
     no_raw_control(out, err)
 
@@ -73,7 +73,7 @@ def test_check_text_link_markup(example: Path, lp: Run) -> None:
     assert code == 3, err
     assert only(out, "(58 questions)") == f"{name} vs {name}@runs/bm25.trec: R@10 (58 questions)"
     assert only(out, "  uninterpretable: ").endswith(
-        f"(labelpool pool runs/bm25.trec runs/{name}.trec --depth 10)"
+        f"(labelpool pool runs/bm25.trec 'runs/{name}.trec' --depth 10)"  # shell-quoted
     )
     no_raw_control(out, err)
 

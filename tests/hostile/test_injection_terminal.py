@@ -58,7 +58,7 @@ def test_compare_text_escape_sequence(example: Path, lp: Run) -> None:
     assert only(out, "red  0.657") == (
         "\\x1b[31mred  0.657        0.745       0.967          46%       0"
     )
-    assert "runs/\\x1b[31mred.trec --depth 10)" in only(out, "labelpool pool")
+    assert "'runs/\\x1b[31mred.trec' --depth 10)" in only(out, "labelpool pool")  # shell-quoted
     no_raw_control(out, err)
 
 

@@ -78,7 +78,7 @@ def test_compare_text_forged_command(example: Path, lp: Run) -> None:
         "x\\x0a::error::forged  0.657        0.745       0.967          46%       0"
     )
     assert only(out, "labelpool pool").endswith(
-        "(labelpool pool runs/bm25.trec runs/x\\x0a::error::forged.trec --depth 10)"
+        "(labelpool pool runs/bm25.trec 'runs/x\\x0a::error::forged.trec' --depth 10)"  # quoted
     )
     no_raw_control(out, err)
 

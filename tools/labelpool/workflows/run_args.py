@@ -92,9 +92,9 @@ def select(
             if len(specs) == 1:
                 inside = sorted(path.iterdir())
                 paths.extend(p for p in inside if is_run_file(p))
-                left_out.extend(str(p) for p in inside if not is_run_file(p))
+                left_out.extend(_shown(p) for p in inside if not is_run_file(p))
             else:
-                left_out.append(f"{spec}/" if not spec.endswith("/") else spec)
+                left_out.append(spec if spec.endswith("/") else f"{spec}/")
         elif path.exists():
             if has_run_suffix(path) and path.is_file():
                 paths.append(path)
@@ -113,6 +113,11 @@ def select(
             f"ending in {suffixes_text()}, or a system name in {cfg.runs_dir}"
         )
     return RunArgs(tuple(paths), tuple(left_out))
+
+
+def _shown(path: Path) -> str:
+    """A left-out path as the note names it (a folder with a trailing ``/``)."""
+    return f"{path}/" if path.is_dir() else str(path)
 
 
 def _in_repo(cfg: Config, spec: str) -> Path:
