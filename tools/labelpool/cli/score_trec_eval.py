@@ -58,6 +58,8 @@ def run(
     paths = _runs.select_paths(cfg, specs, measure)  # as score's other formats
     if len(paths) != 1:
         usage_error(f"--format trec_eval scores exactly one run (got {len(paths)})")
+    if len(names) > 1:
+        usage_error(f"--name given {len(names)} time(s) for 1 run(s); give one name per run")
     name = names[0] if names else runs_mod.system_name(paths[0])
     options = _lazy.trec_eval.Options(
         relevance_level=relevance_level,
