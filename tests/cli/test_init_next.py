@@ -166,3 +166,19 @@ def test_printed_next_commands_run_and_pre_commit_passes(
     )
     assert commit.returncode == 0, commit.stdout + commit.stderr
     capsys.readouterr()
+
+
+def test_ci_runs_the_hooks_but_not_the_fixer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hand-written order is valid (LP028 warns): CI runs the hooks with the fixing
+    ``labelpool-fmt`` skipped, so an unsorted list never turns a pull request red."""
+    target = tmp_path / "r"
+    assert main(["init", str(target)]) == 0
+    capsys.readouterr()
+    workflow = yaml.safe_load((target / ".github/workflows/labels.yml").read_text("utf-8"))
+    (hooks,) = [s for s in workflow["jobs"]["labels"]["steps"] if s.get("name") == "Hooks"]
+    assert hooks["env"] == {"SKIP": "labelpool-fmt"}
+    config = yaml.safe_load((target / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    ids = [h["id"] for r in config["repos"] for h in r["hooks"]]
+    assert ids == ["labelpool-fmt", "labelpool-validate"]
