@@ -214,7 +214,7 @@ def bench_size(b: Bench, n: int) -> None:
         bench_import(b, repo)
 
 
-POOL_ARGS = ("pool", "bm25", "dense", "hybrid", "-k", "30", "--no-text")
+POOL_ARGS = ("pool", "bm25", "dense", "hybrid", "--depth", "30", "--no-text")
 
 
 def pool_merge_diff(b: Bench, repo: Repo) -> None:
@@ -223,7 +223,7 @@ def pool_merge_diff(b: Bench, repo: Repo) -> None:
         _reset(repo)
         cmd = b.lp(*POOL_ARGS, "--branch", "bench-pool")
         m = measure(
-            "pool bm25 dense hybrid -k 30",
+            "pool bm25 dense hybrid --depth 30",
             cmd,
             repo.root,
             b.repeat,
@@ -233,7 +233,7 @@ def pool_merge_diff(b: Bench, repo: Repo) -> None:
         b.put(n, m)
     if not {"merge", "diff"} & set(b.commands):
         return
-    pooled = b.results.get((n, "pool bm25 dense hybrid -k 30"))
+    pooled = b.results.get((n, "pool bm25 dense hybrid --depth 30"))
     # a pool that failed (or timed out) just now is not started again for the judge
     judged = judge_commit(b, repo) if pooled is None or pooled.ok else None
     if judged is None:
@@ -340,7 +340,7 @@ def bench_import(b: Bench, repo: Repo) -> None:
         str(repo.queries),
         "--pool-system",
         "bm25",
-        "--pool-k",
+        "--pool-depth",
         "10",
         "--pool-date",
         "2026-06-02",

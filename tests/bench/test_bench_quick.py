@@ -27,7 +27,7 @@ ROWS = {
     "validate (warm)": "(read)",
     "validate --provenance": "(read)",
     "bias": "(read)",
-    "pool bm25 dense hybrid -k 30": "(read + write+commit)",
+    "pool bm25 dense hybrid --depth 30": "(read + write+commit)",
     "merge (one judge)": "(read + write+commit)",
     "diff base merged": "(read)",
     "import trec (10 per question)": "(read + write)",

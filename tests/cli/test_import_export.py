@@ -56,7 +56,7 @@ def test_import_trec_writes_canonical_labels(
             str(queries),
             "--pool-system",
             "bm25",
-            "--pool-k",
+            "--pool-depth",
             "20",
             "--pool-date",
             "2026-06-02",
@@ -178,7 +178,7 @@ def test_existing_labels_are_kept_without_force(
 
 
 @pytest.mark.parametrize(
-    "option", [["--pool-date", "02/06/2026"], ["--pool-k", "0"], ["--pool-system", "a b"]]
+    "option", [["--pool-date", "02/06/2026"], ["--pool-depth", "0"], ["--pool-system", "a b"]]
 )
 def test_bad_provenance_is_a_usage_error(
     repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]

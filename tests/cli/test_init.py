@@ -29,12 +29,28 @@ def test_init_scaffolds_a_repository(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert (target / "labels" / ".gitkeep").is_file() and (target / "runs" / ".gitkeep").is_file()
     assert (target / ".gitattributes").read_text(encoding="utf-8") == "labels/** text eol=lf\n"
     hooks = yaml.safe_load((target / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
-    assert hooks == {
+    assert hooks == {  # no placeholder URL: local hooks running the installed labelpool
         "repos": [
             {
-                "repo": "https://github.com/labelpool/labelpool",
-                "rev": "v0.1.0",
-                "hooks": [{"id": "labelpool-validate"}],
+                "repo": "local",
+                "hooks": [
+                    {
+                        "id": "labelpool-fmt",
+                        "name": "labelpool fmt",
+                        "entry": "labelpool fmt",
+                        "language": "system",
+                        "files": r"^labels/.*\.ya?ml$",
+                        "require_serial": True,
+                    },
+                    {
+                        "id": "labelpool-validate",
+                        "name": "labelpool validate",
+                        "entry": "labelpool validate --allow-pending",
+                        "language": "system",
+                        "files": r"^labels/.*\.ya?ml$",
+                        "require_serial": True,
+                    },
+                ],
             }
         ]
     }

@@ -105,7 +105,14 @@ def test_cast_2021_imported_with_a_named_pool(
     cast_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = cast_repo(
-        tmp_path, cast_dir, "--pool-system", "bm25", "--pool-k", "100", "--pool-date", "2021-09-01"
+        tmp_path,
+        cast_dir,
+        "--pool-system",
+        "bm25",
+        "--pool-depth",
+        "100",
+        "--pool-date",
+        "2021-09-01",
     )
     data = info_json(capsys, repo)
     assert data["systems"] == [

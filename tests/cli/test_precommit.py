@@ -94,15 +94,17 @@ def test_precommit_green_then_red(hook_repo: tuple[Path, dict[str, str]]) -> Non
     green = precommit(repo, env, "run", "--all-files")
     assert green.returncode == 0, green.stdout + green.stderr
     assert "labelpool validate" in green.stdout and "Passed" in green.stdout
+    assert "labelpool fmt" in green.stdout
 
     broken = repo / "labels" / "parcel-late.yaml"
     broken.write_text(
-        LABEL.format(qid="parcel-late").replace("'2026-06-02'", "2026-06-02"), encoding="utf-8"
+        LABEL.format(qid="parcel-late").replace("  - doc-a#1\njudged", "  - doc-z#1\njudged"),
+        encoding="utf-8",
     )
     git(repo, "add", "-A")
     red = precommit(repo, env, "run", "--all-files")
     assert red.returncode == 1
-    assert "labels/parcel-late.yaml:12:11: LP021 pool[0].date: plain 2026-06-02" in red.stdout
+    assert "labels/parcel-late.yaml:5:5: LP025 relevant_doc_ids: doc-z#1 is not in" in red.stdout
 
     # The git hook itself refuses the commit.
     commit = subprocess.run(
@@ -114,7 +116,29 @@ def test_precommit_green_then_red(hook_repo: tuple[Path, dict[str, str]]) -> Non
         timeout=600,
     )
     assert commit.returncode != 0
-    assert "labels/parcel-late.yaml:12:11: LP021" in commit.stdout + commit.stderr
+    assert "labels/parcel-late.yaml:5:5: LP025" in commit.stdout + commit.stderr
+
+
+def test_precommit_fmt_fixes_order_and_quoting(hook_repo: tuple[Path, dict[str, str]]) -> None:
+    """Order and quoting are fmt's job: the fixing hook rewrites the file (pre-commit fails
+    once, showing the change), validate only warns about the order (LP028), and the fixed
+    file passes."""
+    repo, env = hook_repo
+    label = repo / "labels" / "parcel-late.yaml"
+    hand_written = (
+        LABEL.format(qid="parcel-late")
+        .replace("  - doc-a#1\n  - doc-b#1", "  - doc-b#1\n  - doc-a#1")
+        .replace("'2026-06-02'", "2026-06-02")
+    )
+    label.write_text(hand_written, encoding="utf-8")
+    git(repo, "add", "-A")
+    fixed = precommit(repo, env, "run", "--all-files")
+    assert fixed.returncode == 1, fixed.stdout
+    assert "labelpool fmt" in fixed.stdout and "files were modified by this hook" in fixed.stdout
+    assert label.read_text(encoding="utf-8") == LABEL.format(qid="parcel-late")
+    git(repo, "add", "-A")
+    again = precommit(repo, env, "run", "--all-files")
+    assert again.returncode == 0, again.stdout + again.stderr
 
 
 def test_hook_manifest_and_config_are_valid(tmp_path: Path) -> None:
@@ -129,6 +153,8 @@ def test_hook_manifest_and_config_are_valid(tmp_path: Path) -> None:
         assert proc.returncode == 0, proc.stdout + proc.stderr
     manifest = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     for needle in (
+        "id: labelpool-fmt",
+        "entry: labelpool fmt\n",
         "id: labelpool-validate",
         "entry: labelpool validate --allow-pending",
         "language: python",

@@ -114,16 +114,6 @@ CASES = {
         "labels/q1.yaml:14:3: LP027 grades: doc-b#1 is neither relevant nor in a relevance "
         "class (a judged-irrelevant document has grade 0 and no entry here)",
     ),
-    "LP028 order": (
-        VALID.replace("  - doc-a#1\n  - doc-b#1", "  - doc-b#1\n  - doc-a#1"),
-        "labels/q1.yaml:8:5: LP028 judged_ids: doc-a#1 comes before doc-b#1 in code-point "
-        "order; run `labelpool fmt`",
-    ),
-    "LP028 classes by first member": (
-        VALID + "relevant_classes:\n  - - doc-b#1\n    - doc-c#1\n  - - doc-a#1\n",
-        "labels/q1.yaml:16:5: LP028 relevant_classes: the class starting with doc-a#1 comes "
-        "before the one starting with doc-b#1; run `labelpool fmt`",
-    ),
     "LP029 class without a relevant doc": (
         VALID + "relevant_classes:\n  - - doc-b#1\n    - doc-c#1\n",
         "labels/q1.yaml:14:5: LP029 relevant_classes[0]: no member is in relevant_doc_ids",
@@ -205,6 +195,19 @@ def test_rule_reports_exact_position(
 
 
 WARNINGS = {
+    "LP028 order": (
+        VALID.replace("  - doc-a#1\n  - doc-b#1", "  - doc-b#1\n  - doc-a#1"),
+        "labels/q1.yaml:8:5: LP028 warning: judged_ids: doc-a#1 comes before doc-b#1 in "
+        "code-point order; `labelpool fmt` fixes it",
+    ),
+    "LP028 classes by first member": (
+        VALID.replace(
+            "relevant_doc_ids:\n  - doc-a#1\n", "relevant_doc_ids:\n  - doc-a#1\n  - doc-b#1\n"
+        )
+        + "relevant_classes:\n  - - doc-b#1\n    - doc-c#1\n  - - doc-a#1\n    - doc-d#1\n",
+        "labels/q1.yaml:17:5: LP028 warning: relevant_classes: the class starting with doc-a#1 "
+        "comes before the one starting with doc-b#1; `labelpool fmt` fixes it",
+    ),
     "LP033 unknown origin": (
         VALID.replace("system: bm25", "system: unknown").replace("k: 20", "k: null"),
         "labels/q1.yaml:10:5: LP033 warning: pool[0]: unknown origin (system unknown, k None): "

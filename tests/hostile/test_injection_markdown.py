@@ -73,7 +73,7 @@ def test_compare_markdown_escape_sequence(example: Path, lp: Run) -> None:
     code, out, err = lp("compare", "runs/bm25.trec", run, "-m", "R@10", "--format", "markdown")
     assert code == 0
     assert only(out, "- **").startswith("- **\\\\x1b\\[31mred vs bm25, R@10**: uninterpretable:")
-    assert "runs/\\\\x1b\\[31mred.trec' --depth 10)" in only(out, "- **")
+    assert "'runs/\\\\x1b\\[31mred.trec' --depth 10)" in only(out, "- **")  # shell-quoted
     no_raw_control(out, err)
 
 

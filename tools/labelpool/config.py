@@ -71,7 +71,8 @@ def find_root(start: Path) -> Path:
             return folder
     raise ConfigError(
         "not inside a label repository (no pyproject.toml with a [tool.labelpool] "
-        "table found here or above; use --repo DIR or `labelpool init DIR`)",
+        "table found here or above; use --repo DIR, or see `labelpool init --help` to "
+        "start one)",
         path=start,
     )
 

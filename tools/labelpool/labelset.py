@@ -361,3 +361,28 @@ def _duplicate(path: Path, qid: str, first: Path) -> str:
         f"{path}:{line}:{col}: id {qid!r} is also the id of {first}; a question has one "
         "label file (`labelpool validate` lists every problem)"
     )
+
+
+def with_texts(labels: LabelSet, texts: Mapping[Path, str]) -> LabelSet:
+    """``labels`` with the label of each file in ``texts`` read from that text instead (a
+    ``merge`` preview: ``score --with-pending``). The result has no digest: its judgment
+    arrays are built in memory and never replace the cached ones of the files on disk."""
+    if not texts:
+        return labels
+    by_path = {Path(p).resolve(): qid for qid, p in labels.paths.items()}
+    out = dict(labels.labels)
+    paths = dict(labels.paths)
+    for path, text in texts.items():
+        where = str(path)
+        raw = text.encode("utf-8")
+        try:
+            data = loads_checked(raw, path)
+        except YamlError as exc:
+            raise LabelSetError(str(exc)) from None
+        label = label_of(data, where, raw)
+        old = by_path.get(Path(path).resolve())
+        if old is not None and old != label.id:
+            del out[old]
+        out[label.id] = label
+        paths[label.id] = path
+    return LabelSet(out, paths, digest="")

@@ -29,6 +29,7 @@ from labelpool.cli import (  # noqa: F401
     pool,
     poolinfo,
     score,
+    todo,
     validate,
     version,
 )

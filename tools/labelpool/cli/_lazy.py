@@ -38,7 +38,9 @@ _MODULES = {
     "pool_workflow": "labelpool.workflows.pool",
     "poolinfo_workflow": "labelpool.workflows.poolinfo",
     "provenance_workflow": "labelpool.workflows.provenance",
+    "run_args": "labelpool.workflows.run_args",
     "score_workflow": "labelpool.workflows.score",
+    "todo_workflow": "labelpool.workflows.todo",
     "validate_workflow": "labelpool.workflows.validate",
     "validate_warm": "labelpool.workflows.validate_warm",
     "bias_report": "labelpool.report.bias",
@@ -50,6 +52,7 @@ _MODULES = {
     "poolinfo_report": "labelpool.report.poolinfo",
     "score_report": "labelpool.report.score",
     "score_table": "labelpool.report.score_table",
+    "todo_report": "labelpool.report.todo",
     "trec_eval": "labelpool.scoring.trec_eval",
     "trec_eval_report": "labelpool.report.trec_eval",
     "trec_eval_workflow": "labelpool.workflows.trec_eval",
@@ -83,10 +86,13 @@ __all__ = [
     "rich_console",
     "rich_progress",
     "rule_registry",
+    "run_args",
     "runs",
     "score_report",
     "score_table",
     "score_workflow",
+    "todo_report",
+    "todo_workflow",
     "trec_eval",
     "trec_eval_report",
     "trec_eval_workflow",
@@ -107,6 +113,7 @@ if TYPE_CHECKING:
     from labelpool.report import pool as pool_report
     from labelpool.report import poolinfo as poolinfo_report
     from labelpool.report import score as score_report
+    from labelpool.report import todo as todo_report
     from labelpool.report import trec_eval as trec_eval_report
     from labelpool.rules import registry as rule_registry
     from labelpool.scoring import measures, trec_eval
@@ -123,10 +130,11 @@ if TYPE_CHECKING:
     from labelpool.workflows import pool as pool_workflow
     from labelpool.workflows import poolinfo as poolinfo_workflow
     from labelpool.workflows import provenance as provenance_workflow
+    from labelpool.workflows import run_args, validate_warm
     from labelpool.workflows import score as score_workflow
+    from labelpool.workflows import todo as todo_workflow
     from labelpool.workflows import trec_eval as trec_eval_workflow
     from labelpool.workflows import validate as validate_workflow
-    from labelpool.workflows import validate_warm
 else:
 
     def __getattr__(name: str) -> object:

@@ -21,8 +21,9 @@ from labelpool.cli._progress import progress
 FORMATS = ("text", "json", "markdown")
 
 
-@app.command("bias")
+@app.command("bias", context_settings={"allow_extra_args": True})
 def bias(
+    ctx: typer.Context,
     k: Annotated[
         int,
         typer.Option("--k", min=1, help="Cutoff for the unjudged rate (and measures without one)."),
@@ -43,6 +44,11 @@ def bias(
     every system with a run is rescored. Needs a committed run for every pooled system and at
     least two pooled systems (exit 1 saying which are missing otherwise).
     """
+    extra = list(ctx.args)
+    if extra:  # bias takes no runs: it rescores every run of runs/
+        if _lazy.run_args.is_measure(extra[0]):
+            usage_error(f"{extra[0]} is a measure, not a run; bias rescores one measure (-m)")
+        usage_error(f"unexpected argument {extra[0]!r}: bias scores every run in runs/")
     if fmt not in FORMATS:
         usage_error(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     check_cutoff("--k", k)

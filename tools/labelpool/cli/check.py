@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from labelpool.cli import _common as common
-from labelpool.cli import _lazy
+from labelpool.cli import _lazy, _runs
 from labelpool.cli._common import app, load_config, say, usage_error, warn
 from labelpool.cli._width import output_width
 from labelpool.report import sanitize
@@ -16,7 +16,10 @@ from labelpool.report import sanitize
 
 @app.command("check")
 def check(
-    run: Annotated[str, typer.Argument(help="The run file to check (or a system name).")],
+    run: Annotated[
+        list[str],
+        typer.Argument(metavar="RUN", help="The run file to check (or a system name)."),
+    ],
     against: Annotated[
         str,
         typer.Option(
@@ -44,12 +47,14 @@ def check(
     """Exit 0 when RUN is not worse than REF, 1 when significantly worse, 3 when the comparison
     is not meaningful (unjudged rates), 2 on usage errors."""
     workflow = _lazy.check_workflow
-    runs = _lazy.runs
     cfg = load_config(repo)
     if not budget >= 0 or budget == float("inf"):  # also refuses nan
         usage_error(f"--budget must be a number >= 0, not {budget}")
     parsed = common.comparison_options(measure, k, relevance_level, seed)
-    run_path = runs.resolve(cfg, _lazy.compare_workflow.in_repo(cfg, run))  # RunNotFound: 2
+    selected = _runs.select(cfg, run, measure)  # RunNotFound: 2
+    if len(selected) != 1:
+        usage_error(f"check takes one run, not {len(selected)}: {', '.join(selected)}")
+    run_path = selected[0]
     labels = _lazy.labelset.load(cfg)
     outcome = workflow.check(
         cfg,

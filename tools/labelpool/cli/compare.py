@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from labelpool.cli import _common as common
-from labelpool.cli import _lazy
+from labelpool.cli import _lazy, _runs
 from labelpool.cli._common import app, load_config, usage_error, warn
 from labelpool.cli._width import output_width
 from labelpool.report import sanitize
@@ -47,13 +47,14 @@ def compare(
     unjudged rates and their reading, p, verdict), the verdict and the next step."""
     workflow = _lazy.compare_workflow
     cfg = load_config(repo)
-    if len(runs) < 2 and baseline is None:
-        usage_error("compare needs two runs (BASELINE CHALLENGER) or --baseline NAME")
-    if len(runs) > 2 and baseline is None:
-        usage_error("with more than two runs, say which is the baseline: --baseline NAME")
     parsed = common.comparison_options(measure, k, relevance_level, seed)
+    specs = _runs.select(cfg, runs, measure)
+    if len(specs) < 2 and baseline is None:
+        usage_error("compare needs two runs (BASELINE CHALLENGER) or --baseline NAME")
+    if len(specs) > 2 and baseline is None:
+        usage_error("with more than two runs, say which is the baseline: --baseline NAME")
     labels = _lazy.labelset.load(cfg)
-    loaded, base_name = workflow.load_runs(cfg, runs, baseline)
+    loaded, base_name = workflow.load_runs(cfg, specs, baseline)
     result = workflow.compare(
         cfg,
         labels,

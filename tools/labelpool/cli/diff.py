@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli import _lazy
+from labelpool.cli import _lazy, _runs
 from labelpool.cli._common import (
     LooseFormatOption,
     RepoOption,
@@ -18,11 +18,8 @@ from labelpool.cli._common import (
     parse_measures,
     print_report,
     usage_error,
-    warn,
 )
 from labelpool.cli._progress import progress
-
-RUN_SUFFIXES = (".trec", ".run", ".txt", ".tsv", ".jsonl", ".gz")
 
 
 @app.command("diff")
@@ -62,12 +59,12 @@ def diff(
     text edited, judgments added or removed, verdicts flipped, grades changed, classes created,
     merged or split, pool entries and pending batches. A pure reordering is no change."""
     check_format(fmt, ("text", "json", "markdown"))
-    rev, rev2, runs = _split(revs, scores)
+    rev, rev2, runs = _split(revs, scores, measure)
     chosen = parse_measures(measure or ["nDCG@10"]) if runs else []
     check_measure_cutoffs(chosen, 10)
     cfg = load_config(repo)
-    for spec in runs:
-        _lazy.runs.resolve(cfg, spec)  # before the diff: no such file or system is RunNotFound
+    if runs:  # before the diff: no such file or system is RunNotFound
+        runs = _runs.select(cfg, runs, measure)
     workflow = _lazy.diff_workflow
     with progress("comparing labels"):
         result = workflow.diff(cfg, rev, rev2)
@@ -83,30 +80,27 @@ def diff(
     )
 
 
-def _split(revs: list[str], scores: list[str] | None) -> tuple[str, str | None, list[str]]:
+def _split(
+    revs: list[str], scores: list[str] | None, measure: list[str] | None
+) -> tuple[str, str | None, list[str]]:
     """REV, REV2 and the runs, from the positional words (a shell expands ``--scores runs/*``
-    into one option value and many positional words: the existing files among them are runs;
-    with ``--scores``, a folder among them is left out with a warning, never read as REV2)."""
+    into one option value and many positional words: with ``--scores``, every existing file
+    or folder among them is a run argument, and what is not a run is left out by
+    :func:`labelpool.cli._runs.select` with one note; a word that parses as a measure is the
+    ``-m nDCG@10 R@10`` trap, never REV2)."""
     if not revs:
         usage_error("missing REV (the revision to compare with)")
     rev, rest = revs[0], revs[1:]
     given = list(scores or [])
-    runs: list[str] = []
+    runs: list[str] = list(given)
     rev2: str | None = None
-    words = [(w, True) for w in given] + [(w, False) for w in rest]
-    for word, from_option in words:
-        if given and Path(word).is_dir():  # `--scores runs/*` also expands runs/'s folders
-            warn(f"{word}: a folder, not a run file; left out of --scores")
-            continue
-        is_file = Path(word).is_file()
-        if not from_option and not (given and is_file):
-            if rev2 is not None:
-                usage_error(f"unexpected argument {word!r} (REV [REV2] [--scores RUN...])")
-            rev2 = word
-        elif is_file and not word.endswith(RUN_SUFFIXES):
-            warn(f"{word}: not a run file (by its name), left out of --scores")
-        else:
+    for word in rest:
+        if given and Path(word).exists():
             runs.append(word)
-    if given and not runs:
-        usage_error("--scores: no run file given")
+        elif given and _lazy.run_args.is_measure(word):
+            raise _lazy.run_args.measure_trap(word, measure)
+        elif rev2 is not None:
+            usage_error(f"unexpected argument {word!r} (REV [REV2] [--scores RUN...])")
+        else:
+            rev2 = word
     return rev, rev2, runs

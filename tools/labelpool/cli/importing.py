@@ -19,7 +19,12 @@ import_app = sub_app("import", "Create label files from TREC qrels, a BEIR folde
 SystemOption = Annotated[
     str, typer.Option("--pool-system", help="System whose top k was judged (default: unknown).")
 ]
-KOption = Annotated[int | None, typer.Option("--pool-k", help="Pool depth k (default: null).")]
+KOption = Annotated[
+    int | None,
+    typer.Option(
+        "--pool-depth", "--pool-k", help="Pool depth (default: null; --pool-k: 0.1.0's name)."
+    ),
+]
 DateOption = Annotated[
     str | None, typer.Option("--pool-date", help="Date judged, YYYY-MM-DD (default: null).")
 ]

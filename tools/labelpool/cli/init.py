@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -28,9 +29,29 @@ def init_command(
             "'labelpool @ git+https://github.com/ORG/labelpool@v0.2.0'.",
         ),
     ] = None,
+    hook_repo: Annotated[
+        str | None,
+        typer.Option(
+            "--hook-repo",
+            metavar="URL",
+            help="Use the hooks published by this repository (with --hook-rev) instead of "
+            "local hooks running the installed labelpool.",
+        ),
+    ] = None,
+    hook_rev: Annotated[
+        str | None,
+        typer.Option("--hook-rev", metavar="REV", help="The tag or commit of --hook-repo."),
+    ] = None,
 ) -> None:
-    """Scaffold a label repository: config, schema, hooks, CI workflow, labels/, runs/."""
-    result = _lazy.init_workflow.scaffold(folder, force=force, labelpool_source=labelpool_source)
+    """Scaffold a label repository: config, schema, hooks, CI workflow, labels/, runs/; a
+    folder in no git work tree gets `git init -b main` (no commit)."""
+    result = _lazy.init_workflow.scaffold(
+        folder,
+        force=force,
+        labelpool_source=labelpool_source,
+        hook_repo=hook_repo,
+        hook_rev=hook_rev,
+    )
     for path in result.created:
         say(f"created {path}")
     for path in result.skipped:
@@ -43,4 +64,24 @@ def init_command(
             "package is published under that name; if it is not, point it elsewhere with "
             "--labelpool-source SPEC (or edit .github/workflows/labels.yml)"
         )
+    if result.git_initialised:
+        say(f"git init -b main in {folder} (nothing committed)")
+    elif result.git_problem is not None:
+        warn(f"git init did not run: {result.git_problem}; run `git init -b main` in {folder}")
     say(f"initialised {folder}: {len(result.created)} created, {len(result.skipped)} skipped")
+    say("next:")
+    for command in next_commands(folder):
+        say(f"  {command}")
+
+
+EXAMPLE_QUESTION = ("where-is-my-order", "Where is my order?")
+
+
+def next_commands(folder: Path) -> list[str]:
+    """What to run after ``init``, each runnable as printed (from the folder init ran in)."""
+    qid, question = EXAMPLE_QUESTION
+    return [
+        f"cd {shlex.quote(str(folder))}",
+        f"labelpool add {qid} {shlex.quote(question)}  # your first question: ID and text",
+        "pre-commit install  # label files formatted and validated before every commit",
+    ]

@@ -73,5 +73,28 @@ def merge(
         say(f"still pending: {len(result.unresolved)}")
         for u in result.unresolved:
             say(f"  {u}")
-        if not partial:
-            raise typer.Exit(1)
+    if reference is not None:
+        say(_oracle_summary(result, committed=not no_commit))
+    if result.unresolved and not partial:
+        raise typer.Exit(1)
+
+
+def _oracle_summary(result: _lazy.merge_workflow.MergeResult, *, committed: bool) -> str:
+    """The last line of ``merge --oracle``: what was merged, and what stays pending and why."""
+    n = result.folded
+    where = (
+        f"in {len(result.commits)} commit{'s' if len(result.commits) != 1 else ''}"
+        if committed
+        else "(not committed)"
+    )
+    line = f"merged {n} verdict{'s' if n != 1 else ''} {where}"
+    unknown = result.unknown_to_oracle
+    if unknown:
+        line += (
+            f"; {unknown} document{'s' if unknown != 1 else ''} unknown to the oracle stay "
+            "pending (--oracle-missing irrelevant to count them as judged irrelevant)"
+        )
+    others = len(result.unresolved) - unknown
+    if others:
+        line += f"; {others} other entr{'ies' if others != 1 else 'y'} stay pending (listed above)"
+    return line

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli import _lazy
+from labelpool.cli import _lazy, _runs
 from labelpool.cli._common import (
     NoCommitOption,
     RepoOption,
@@ -29,7 +29,12 @@ class PoolFormat(str, Enum):
 @app.command("pool")
 def pool(
     runs: Annotated[list[str], typer.Argument(help="Run files or system names in runs/.")],
-    depth: Annotated[int, typer.Option("--depth", "-k", help="Pool each run's top K.")],
+    depth: Annotated[
+        int | None,
+        typer.Option(
+            "--depth", metavar="K", help="Pool each run's top K (required).", show_default=False
+        ),
+    ] = None,
     max_docs: Annotated[
         int | None,
         typer.Option(
@@ -53,9 +58,17 @@ def pool(
         bool, typer.Option("--verbose", help="Text: also a line per question (to judge / union).")
     ] = False,
     repo: RepoOption = None,
+    old_k: Annotated[int | None, typer.Option("-k", hidden=True)] = None,
 ) -> None:
     """Pool RUNs at --depth, write the unjudged remainder as a pending batch, and commit it on
     a new branch."""
+    if old_k is not None:  # 0.1.0's short spelling: -k is a cut-off elsewhere, so no alias
+        usage_error(
+            f"pool's depth is --depth {old_k}: -k is not an option of pool (0.1.0 spelled the "
+            "depth -k, which reads as the cut-off --k of the other commands)"
+        )
+    if depth is None:
+        usage_error("missing option --depth K (pool each run's top K)")
     cfg = load_config(repo)
     check_at_least("--depth", depth, 1)
     check_cutoff("--depth", depth)
@@ -66,12 +79,13 @@ def pool(
         wanted = [q.strip() for q in questions.split(",") if q.strip()]
         if not wanted:
             usage_error(f"--questions {questions!r}: no question id given")
+    specs = _runs.select(cfg, runs, takes_measures=False)
     labels = _lazy.labelset.load(cfg)
     with progress("pooling"):
         result = _lazy.pool_workflow.run(
             cfg,
             labels,
-            runs,
+            specs,
             depth,
             max_docs=max_docs,
             questions=wanted,

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli import _lazy, score_trec_eval
+from labelpool.cli import _lazy, _runs, score_trec_eval
 from labelpool.cli._common import (
     CutoffOption,
     MeasuresOption,
@@ -26,7 +26,8 @@ from labelpool.cli._common import (
 from labelpool.cli._progress import progress
 from labelpool.cli._width import output_width
 
-FORMATS = ("table", "json", "csv", "markdown", "trec_eval")
+FORMATS = ("text", "json", "csv", "markdown", "trec_eval")
+ALIASES = {"table": "text"}  # 0.1.0's name of the text format, kept
 
 
 @app.command("score", bare_errors=True)
@@ -54,8 +55,11 @@ def score(
         typer.Option("--wide", help="Table: ignore the width ($COLUMNS, the terminal's, 80)."),
     ] = False,
     fmt: Annotated[
-        str, typer.Option("--format", help="table, json, csv, markdown or trec_eval.")
-    ] = "table",
+        str,
+        typer.Option(
+            "--format", help="text, json, csv, markdown or trec_eval (table: an alias of text)."
+        ),
+    ] = "text",
     complete: Annotated[
         bool,
         typer.Option("--complete", help="trec_eval -c: a missing question is an empty ranking."),
@@ -70,9 +74,18 @@ def score(
         list[str] | None,
         typer.Option("--name", help="System name for each run, in order (default: file name)."),
     ] = None,
+    with_pending: Annotated[
+        bool,
+        typer.Option(
+            "--with-pending",
+            help="Score as if the filled verdicts of the working tree were merged (a preview: "
+            "nothing is written).",
+        ),
+    ] = False,
     repo: RepoOption = None,
 ) -> None:
     """Score runs against the labels: raw, judged-only and optimistic, and the unjudged rate."""
+    fmt = ALIASES.get(fmt, fmt)
     if fmt not in FORMATS:
         usage_error(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     if k < 1:
@@ -83,11 +96,8 @@ def score(
     check_cutoff("--relevance-level", relevance_level)
     score_trec_eval.check_trec_only(fmt, complete, max_depth, judged_only)
     names = list(name or [])
-    if names and len(names) != len(runs):
-        usage_error(
-            f"--name given {len(names)} time(s) for {len(runs)} run(s); "
-            "give one name per run, in order"
-        )
+    if with_pending and fmt == "trec_eval":
+        usage_error("--with-pending: not with --format trec_eval (trec_eval reads the qrels)")
     if fmt == "trec_eval":
         score_trec_eval.run(
             runs, measure, relevance_level, per_query, complete, max_depth, judged_only, names, repo
@@ -97,12 +107,12 @@ def score(
     check_measure_cutoffs(chosen, k)
     cfg = load_config(repo)
     runs_mod = _lazy.runs
-    paths: list[Path] = []
-    for spec in runs:
-        try:
-            paths.extend(runs_mod.expand(cfg, spec))
-        except runs_mod.RunNotFound as exc:  # 0.1.0: score alone exits 1 for a missing run
-            raise runs_mod.RunError(exc.path, exc.line, exc.message) from None
+    paths = _runs.select_paths(cfg, runs, measure)  # 0.1.0: a missing run is exit 1 here
+    if names and len(names) != len(paths):
+        usage_error(
+            f"--name given {len(names)} time(s) for {len(paths)} run(s); "
+            "give one name per run, in order"
+        )
     system_names = names or [runs_mod.system_name(p) for p in paths]
     seen: dict[str, Path] = {}
     for system, path in zip(system_names, paths, strict=True):
@@ -112,6 +122,7 @@ def score(
                 "use --name to tell them apart"
             )
         seen[system] = path
+    preview = _lazy.merge_workflow.preview(cfg) if with_pending else None
     workflow = _lazy.score_workflow
     with progress("scoring", total=len(paths)) as advance:
         results = workflow.score_files(
@@ -122,6 +133,7 @@ def score(
             k=k,
             relevance_level=relevance_level,
             on_progress=advance,
+            preview=preview.texts if preview is not None else None,
         )
     notes: list[str] = []
     for result in results:
@@ -137,8 +149,18 @@ def score(
     commit, dirty = _labels_commit(cfg.root)
     render = _lazy.score_report
     view = render.ScoreView(
-        labels_commit=commit, labels_dirty=dirty, high=cfg.readings.high, per_query=per_query
+        labels_commit=commit,
+        labels_dirty=dirty,
+        high=cfg.readings.high,
+        per_query=per_query,
+        preview=preview.filled if preview is not None else None,
     )
+    if preview is not None and fmt != "json":
+        # the first line of text and markdown; beside CSV (a table only) on stderr
+        line = f"preview: {preview.filled} filled verdicts not merged"
+        print(line, file=sys.stderr if fmt == "csv" else sys.stdout)
+        if fmt == "markdown":
+            print()
     if fmt == "json":
         sys.stdout.write(render.render_json(results, view))
     elif fmt == "csv":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from labelpool.cli import _lazy
+from labelpool.cli import _lazy, _runs
 from labelpool.cli._common import check_cutoff, load_config, usage_error
 
 
@@ -55,14 +55,11 @@ def run(
     selected = workflow.measures(list(measure or []))
     cfg = load_config(repo)
     runs_mod = _lazy.runs
-    paths: list[Path] = []
-    for spec in specs:
-        try:
-            paths.extend(runs_mod.expand(cfg, spec))
-        except runs_mod.RunNotFound as exc:  # as score's other formats: exit 1
-            raise runs_mod.RunError(exc.path, exc.line, exc.message) from None
+    paths = _runs.select_paths(cfg, specs, measure)  # as score's other formats
     if len(paths) != 1:
         usage_error(f"--format trec_eval scores exactly one run (got {len(paths)})")
+    if len(names) > 1:
+        usage_error(f"--name given {len(names)} time(s) for 1 run(s); give one name per run")
     name = names[0] if names else runs_mod.system_name(paths[0])
     options = _lazy.trec_eval.Options(
         relevance_level=relevance_level,

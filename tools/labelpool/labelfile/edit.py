@@ -4,6 +4,7 @@ in key order, comments kept with their items (a one-line diff per added id)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import Any
 
@@ -70,7 +71,9 @@ def set_sorted_list(data: CommentedMap, key: str, items: Iterable[str]) -> None:
 def add_to_sorted_list(data: CommentedMap, key: str, item: str) -> bool:
     """Insert ``item`` into the sorted list ``data[key]`` (created if missing); False if present.
 
-    On a sorted block list the insertion is a one-line diff.
+    On a sorted block list the insertion is a one-line diff. A list written out of order by
+    hand (valid: ordering is ``labelpool fmt``'s job, LP028 a warning) gets ``item`` appended
+    and is not sorted.
     """
     item = str(item)
     seq = data.get(key)
@@ -80,14 +83,23 @@ def add_to_sorted_list(data: CommentedMap, key: str, item: str) -> bool:
     values = [str(v) for v in seq]
     if item in values:
         return False
-    pos = 0
-    while pos < len(values) and values[pos] < item:
-        pos += 1
+    pos = _insertion_point(values, item)
     seq.insert(pos, scalar(item))
     seq.fa.set_block_style()
     if pos > 0:
         move_following_comments(seq, pos - 1, pos)
     return True
+
+
+def _insertion_point(values: list[str], item: str) -> int:
+    """Where ``item`` goes: its sorted place in a sorted list, else the end (an unsorted list
+    written by hand stays as written)."""
+    if any(b < a for a, b in itertools.pairwise(values)):
+        return len(values)
+    pos = 0
+    while pos < len(values) and values[pos] < item:
+        pos += 1
+    return pos
 
 
 def remove_from_list(data: CommentedMap, key: str, item: str) -> bool:
@@ -119,9 +131,7 @@ def set_mapping_item(data: CommentedMap, key: str, item_key: str, value: Any) ->
         mapping[item_key] = value
         return True
     keys = [str(k) for k in mapping]
-    pos = 0
-    while pos < len(keys) and keys[pos] < item_key:
-        pos += 1
+    pos = _insertion_point(keys, item_key)
     mapping.insert(pos, scalar(item_key), value)
     mapping.fa.set_block_style()
     return True

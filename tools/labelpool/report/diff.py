@@ -30,6 +30,7 @@ JSON shape (stable; keys are only ever added). Grades: 0 judged irrelevant, >= 1
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from labelpool.model import PoolEntry
@@ -38,6 +39,7 @@ from labelpool.report.fields import pick
 from labelpool.report.sanitize import markdown as md
 from labelpool.report.sanitize import measure_name
 from labelpool.workflows.diff import Changed, QuestionDiff, ScoreChange, SetDiff
+from labelpool.workflows.revisions import WORKTREE
 
 
 def _pool(p: PoolEntry) -> dict[str, Any]:
@@ -219,6 +221,12 @@ def render_text(d: SetDiff, verbose: bool = True) -> str:
 MAX_MARKDOWN_ROWS = 500  # a job summary holds at most 1 MiB; a big batch lists thousands
 
 
+def rerun_command(d: SetDiff) -> str:
+    """The ``labelpool diff`` command that shows every change of ``d``, as printed runnable."""
+    revs = [d.rev_from] if d.rev_to == WORKTREE else [d.rev_from, d.rev_to]
+    return "labelpool diff " + " ".join(shlex.quote(r) for r in revs)
+
+
 def render_markdown(d: SetDiff, max_rows: int = MAX_MARKDOWN_ROWS) -> str:
     rev_from, rev_to = sanitize.code_span(d.rev_from), sanitize.code_span(d.rev_to)
     out = [f"### Label changes: `{rev_from}` → `{rev_to}`", ""]
@@ -241,8 +249,8 @@ def render_markdown(d: SetDiff, max_rows: int = MAX_MARKDOWN_ROWS) -> str:
             out.append(f"| {md(question)} | {md(line)} |")
         if len(rows) > max_rows:
             out.append(
-                f"| … | {len(rows) - max_rows} more changes: run `labelpool diff` "
-                "locally for all of them |"
+                f"| … | {len(rows) - max_rows} more changes: run "
+                f"`{sanitize.code_span(rerun_command(d))}` locally for all of them |"
             )
         out.append("")
     if d.scores:

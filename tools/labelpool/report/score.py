@@ -43,6 +43,7 @@ class ScoreView:
     labels_dirty: bool | None = None
     high: float = 0.10  # cfg.readings.high
     per_query: bool = False
+    preview: int | None = None  # score --with-pending: filled verdicts not merged
 
 
 DEFAULT_VIEW = ScoreView()
@@ -88,7 +89,7 @@ def _system(s: SystemScore, high: float, per_query: bool) -> dict[str, Any]:
 def document(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> dict[str, Any]:
     k = scores[0].k if scores else 10
     level = scores[0].relevance_level if scores else 1
-    return {
+    doc: dict[str, Any] = {
         "labels_commit": view.labels_commit,
         "labels_dirty": view.labels_dirty,
         "k": k,
@@ -97,6 +98,9 @@ def document(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> d
         "no_relevant": list(scores[0].no_relevant) if scores else [],
         "not_judged": list(scores[0].not_judged) if scores else [],
     }
+    if view.preview is not None:
+        doc["preview"] = {"filled_not_merged": view.preview}
+    return doc
 
 
 def render_json(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> str:

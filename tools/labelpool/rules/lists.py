@@ -93,7 +93,7 @@ def _first_descent(items: Sequence[Any]) -> int | None:
 
 def _unordered(view: View, keypath: KeyPath, message: str) -> Finding:
     line, col = view.pos(keypath)
-    return Finding("", line, col, "LP028", f"{message}; run `labelpool fmt`")
+    return Finding("", line, col, "LP028", f"{message}; `labelpool fmt` fixes it", "warning")
 
 
 def unjudged_relevant(relevant: Iterable[Any], judged: Container[Any]) -> list[int]:

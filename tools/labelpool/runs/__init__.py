@@ -32,6 +32,7 @@ from labelpool.runs.errors import RunError, RunNotFound
 from labelpool.runs.gzipped import sha256_file
 from labelpool.runs.model import Run
 from labelpool.runs.naming import (
+    FORMAT_SUFFIXES,
     RUN_SUFFIXES,
     expand,
     has_run_suffix,
@@ -42,6 +43,7 @@ from labelpool.runs.naming import (
 from labelpool.runs.read import load, read_run, read_run_bytes
 
 __all__ = [
+    "FORMAT_SUFFIXES",
     "RUN_SUFFIXES",
     "Run",
     "RunError",

@@ -8,6 +8,7 @@ from labelpool.config import Config
 from labelpool.runs.errors import RunError, RunNotFound
 
 RUN_SUFFIXES = (".trec", ".run", ".txt", ".tsv", ".jsonl", ".gz")
+FORMAT_SUFFIXES = RUN_SUFFIXES[:-1]  # a run file ends in one of these, optionally + ".gz"
 
 
 def system_name(path: Path) -> str:
@@ -24,13 +25,15 @@ def system_name(path: Path) -> str:
 
 
 def has_run_suffix(path: Path) -> bool:
-    """A name that ends with a known run suffix (``.trec .run .txt .tsv .jsonl .gz``)."""
-    return path.name.endswith(RUN_SUFFIXES)
+    """A name that ends with a run suffix (``.trec .run .txt .tsv .jsonl``), optionally
+    followed by ``.gz``, after a non-empty stem."""
+    name = path.name.removesuffix(".gz")
+    return any(name.endswith(s) and len(name) > len(s) for s in FORMAT_SUFFIXES)
 
 
 def is_run_file(path: Path) -> bool:
-    """A file whose name ends with a known run suffix (``.trec .run .txt .tsv .jsonl .gz``)."""
-    return path.is_file() and has_run_suffix(path) and system_name(path) != path.name
+    """A file whose name is a run's (:func:`has_run_suffix`)."""
+    return path.is_file() and has_run_suffix(path)
 
 
 def expand(cfg: Config, spec: str) -> list[Path]:
@@ -55,7 +58,9 @@ def resolve(cfg: Config, spec: str) -> Path:
     if direct.is_file():
         return direct
     runs_dir = cfg.runs_dir
-    candidates = sorted(p for p in runs_dir.iterdir() if p.is_file()) if runs_dir.is_dir() else []
+    candidates = (
+        sorted(p for p in runs_dir.iterdir() if is_run_file(p)) if runs_dir.is_dir() else []
+    )
     matches = [p for p in candidates if system_name(p) == spec]
     if len(matches) == 1:
         return matches[0]

@@ -48,6 +48,7 @@ over no question) is ``null``.
 from __future__ import annotations
 
 import math
+import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -308,7 +309,7 @@ def audit(
             "leave-one-system-out needs at least two pooled systems with committed runs; "
             f"pooled here: {which}. With a single pooled system every pooled judgment is its "
             "own contribution, so leaving it out leaves nothing to score the others against. "
-            "Pool a second system first (`labelpool pool RUN... --depth K`, then merge)."
+            + _pool_second(cfg, labels, runs, pooled_names)
         )
 
     pooled_runs = PooledRuns(cfg, runs)
@@ -374,6 +375,24 @@ def audit(
         leave_outs=tuple(leave_outs),
         unattributed_questions=len(unattributed),
     )
+
+
+def _pool_second(
+    cfg: Config, labels: LabelSet, runs: Mapping[str, Path], pooled: Sequence[str]
+) -> str:
+    """What to do next: a ``labelpool pool`` command that runs as printed when a run of
+    another system is committed, else what to commit first."""
+    depths = [p.k for lab in labels.values() for p in lab.pool if not p.unknown and p.k]
+    depth = max(depths, default=10)
+    others = [s for s in runs if s not in pooled]
+    if not others:
+        return (
+            f"Commit a second system's run in {_rel(cfg, cfg.runs_dir)}/, pool it with "
+            "labelpool pool at the same depth, judge the batch and merge it."
+        )
+    paths = [runs[s] for s in (*pooled, others[0])]
+    command = " ".join(["labelpool pool", *(shlex.quote(_rel(cfg, p)) for p in paths)])
+    return f"Pool a second system first (`{command} --depth {depth}`, then judge and merge)."
 
 
 def _rel(cfg: Config, path: Path) -> str:

@@ -79,6 +79,19 @@ def reference_bytes(cfg: Config, run_path: Path, against: str) -> tuple[bytes, s
     return data, f"{against}:{rel}"
 
 
+def _poolable(cfg: Config, against: str, system: str) -> str | None:
+    """How the reference appears in the suggested ``labelpool pool`` command: a reference
+    file of another system by its path; None (the checked run is pooled alone) for a git
+    revision's copy (no file to pool) or a file of the same system (pool refuses one system
+    twice)."""
+    ref_file = Path(against)
+    if not ref_file.is_absolute() and not ref_file.exists():
+        ref_file = cfg.root / against
+    if not ref_file.is_file() or runs.system_name(ref_file) == system:
+        return None
+    return against
+
+
 def _same_rankings(a: Run, b: Run, depth: int | None) -> bool:
     """True when two runs rank the same documents in the same order (to ``depth``; None: all)."""
     if depth is None:
@@ -118,7 +131,7 @@ def check(
         seed=seed,
         labels_commit=labels_commit,
         pool_names={ref_name: run.name},
-        display_paths={ref_name: described},
+        display_paths={ref_name: _poolable(cfg, against, run.name)},
     )
     regressions = []
     unclear = []

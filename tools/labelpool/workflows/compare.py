@@ -143,6 +143,18 @@ def _display_path(cfg: Config, path: Path) -> str:
         return str(path)
 
 
+def _pool_args(cfg: Config, shown: Mapping[str, str | None], runs: Sequence[Run]) -> str:
+    """The runs of a suggested ``labelpool pool`` command, shell-quoted so that it runs as
+    printed; a run shown as None (``check``'s reference at a git revision: no file to pool)
+    is left out."""
+    paths = []
+    for r in runs:
+        path = shown[r.name] if r.name in shown else _display_path(cfg, Path(r.path))
+        if path is not None:
+            paths.append(shlex.quote(path))
+    return " ".join(paths)
+
+
 def robust(c: Mapping[str, Any], range_key: str, p_adjusted: float, alpha: float) -> bool:
     """Whether the delta's sign holds for every labelling of the unjudged documents and the
     test clears ``alpha`` (only for :data:`ROBUST_FAMILIES`)."""
@@ -231,14 +243,14 @@ def compare(
     resamples: int = 10_000,
     labels_commit: str | None = None,
     pool_names: Mapping[str, str] | None = None,
-    display_paths: Mapping[str, str] | None = None,
+    display_paths: Mapping[str, str | None] | None = None,
 ) -> CompareResult:
     """Compare ``runs`` pairwise: every other run against ``baseline`` (default: the first).
 
     ``runs`` are :class:`labelpool.runs.Run` objects with distinct names; ``pool_names`` maps a
     run's name to the system name its pool entries carry (default: the same name);
     ``display_paths`` how a run is named in the suggested ``labelpool pool`` command (default:
-    its path, relative to the repository when inside it).
+    its path, relative to the repository when inside it; None: left out, no file to pool).
     """
     if len(runs) < 2:
         raise CompareError("compare needs at least two runs")
@@ -309,10 +321,7 @@ def compare(
     partials: list[_Partial] = []
     base_run = by_name[base_name]
     for chal_run in (r for r in runs if r.name != base_name):
-        pool_cmd_paths = " ".join(
-            shlex.quote(shown.get(r.name) or _display_path(cfg, Path(r.path)))
-            for r in (base_run, chal_run)
-        )
+        pool_cmd_paths = _pool_args(cfg, shown, (base_run, chal_run))
         noise = _noise_floors(
             [
                 _score_arrays(scored[chal_run.name], m.name)[0]

@@ -434,7 +434,7 @@ def check_provenance(prov: Provenance) -> None:
     if not prov.system or any(c.isspace() for c in prov.system):
         raise ImportUsageError(f"--pool-system {prov.system!r}: a name without spaces")
     if prov.k is not None and prov.k < 1:
-        raise ImportUsageError(f"--pool-k {prov.k}: must be at least 1")
+        raise ImportUsageError(f"--pool-depth {prov.k}: must be at least 1")
     if prov.date is not None and not DATE_RE.fullmatch(prov.date):
         raise ImportUsageError(f"--pool-date {prov.date!r}: expected YYYY-MM-DD")
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from labelpool import __version__, atomic
+from labelpool import __version__, atomic, gitio
 from labelpool.errors import UsageError
 
 
@@ -33,6 +33,8 @@ class InitResult:
     missing_templates: tuple[str, ...]  # templates this installation does not ship
     labelpool_source: str  # the pip requirement the workflow installs
     default_source: bool  # labelpool_source is DEFAULT_SOURCE (not given)
+    git_initialised: bool = False  # `git init -b main` ran (the folder was in no work tree)
+    git_problem: str | None = None  # why `git init` could not run (git missing...)
 
 
 DEFAULT_SOURCE = f"labelpool=={__version__}"
@@ -77,6 +79,49 @@ def check_source(spec: str) -> str:
     return spec
 
 
+class HookRefused(UsageError):
+    """``--hook-repo`` / ``--hook-rev`` cannot stand in the hook config: exit 2."""
+
+
+REMOTE_HOOKS = """\
+# Label files are put in canonical form (labelpool fmt, a fixer) and validated before every
+# commit (see https://pre-commit.com; run `pre-commit install` once), with the hooks published
+# by the repository below.
+repos:
+  - repo: {repo}
+    rev: {rev}
+    hooks:
+      - id: labelpool-fmt
+      - id: labelpool-validate
+"""
+
+
+def check_hook_option(option: str, value: str) -> str:
+    """``value`` if it can stand in the hook config as one YAML scalar: printable ASCII, not
+    empty, no blank, not an option; else :class:`HookRefused`."""
+    if not value or not all("!" <= ch <= "~" for ch in value) or value.startswith("-"):
+        raise HookRefused(
+            f"{option} must be printable ASCII without blanks, not empty and not an option: "
+            f"{value!r}"
+        )
+    return value
+
+
+def remote_hooks(hook_repo: str | None, hook_rev: str | None) -> str | None:
+    """The pre-commit config using the hooks published by ``hook_repo`` at ``hook_rev``
+    (None when neither is given: the template's ``repo: local`` hooks)."""
+    if hook_repo is None and hook_rev is None:
+        return None
+    if hook_repo is None or hook_rev is None:
+        given, missing = (
+            ("--hook-repo", "--hook-rev") if hook_rev is None else ("--hook-rev", "--hook-repo")
+        )
+        raise HookRefused(f"{given} needs {missing} (the hooks' repository and its tag or commit)")
+    repo = json.dumps(check_hook_option("--hook-repo", hook_repo))
+    rev = json.dumps(check_hook_option("--hook-rev", hook_rev))
+    return REMOTE_HOOKS.format(repo=repo, rev=rev)
+
+
 def workflow_text(template: str, source: str) -> str:
     """The workflow template with its install step pointed at ``source`` (a pip requirement,
     written as a YAML double-quoted string: JSON's escapes are YAML's)."""
@@ -84,27 +129,50 @@ def workflow_text(template: str, source: str) -> str:
 
 
 def scaffold(
-    target: Path, *, force: bool = False, labelpool_source: str | None = None
+    target: Path,
+    *,
+    force: bool = False,
+    labelpool_source: str | None = None,
+    hook_repo: str | None = None,
+    hook_rev: str | None = None,
 ) -> InitResult:
     """Create the files of a new label repository in ``target``; a file that cannot be
     written is :class:`InitRefused` naming it; ``labelpool_source``: the pip requirement the
-    CI workflow installs (default :data:`DEFAULT_SOURCE`)."""
+    CI workflow installs (default :data:`DEFAULT_SOURCE`); ``hook_repo`` and ``hook_rev``:
+    the repository whose published hooks the pre-commit config uses (default: ``repo: local``
+    hooks running the installed labelpool). A folder in no git work tree gets ``git init -b
+    main`` (no commit)."""
     source = check_source(DEFAULT_SOURCE if labelpool_source is None else labelpool_source)
+    hooks = remote_hooks(hook_repo, hook_rev)
     try:
-        created, skipped, missing = _scaffold(target, force, source)
+        created, skipped, missing = _scaffold(target, force, source, hooks)
     except OSError as exc:
         raise InitRefused(str(exc.strerror or exc), path=exc.filename or target) from None
+    initialised, problem = _git_init(target)
     return InitResult(
         created,
         skipped,
         tuple(m for m in missing if m not in OPTIONAL),
         labelpool_source=source,
         default_source=labelpool_source is None,
+        git_initialised=initialised,
+        git_problem=problem,
     )
 
 
+def _git_init(target: Path) -> tuple[bool, str | None]:
+    """``git init -b main`` in ``target`` unless it is inside a work tree already."""
+    try:
+        if gitio.toplevel(target) is not None:
+            return False, None
+        gitio.git(target, "init", "-q", "-b", "main")
+    except (gitio.GitError, OSError) as exc:
+        return False, str(exc)
+    return True, None
+
+
 def _scaffold(
-    target: Path, force: bool, source: str
+    target: Path, force: bool, source: str, hooks: str | None
 ) -> tuple[tuple[Path, ...], tuple[Path, ...], list[str]]:
     if target.exists() and not target.is_dir():
         raise InitRefused("exists and is not a folder", path=target)
@@ -115,7 +183,11 @@ def _scaffold(
         if text is None:
             missing.append(name)
             continue
-        files.append((rel, workflow_text(text, source) if name == "workflow.yml" else text))
+        if name == "workflow.yml":
+            text = workflow_text(text, source)
+        elif name == "init-pre-commit-config.yaml" and hooks is not None:
+            text = hooks
+        files.append((rel, text))
     files.extend((rel, "") for rel in KEEP)
     # a folder holding only files init writes, as it writes them, is an interrupted init: go on
     if target.is_dir() and not force and not _only_ours(target, dict(files)):
@@ -147,6 +219,8 @@ def _only_ours(target: Path, files: dict[str, str]) -> bool:
     holding exactly that text, and every folder leads to one (an empty folder counts too)."""
     for path in target.rglob("*"):
         rel = path.relative_to(target).as_posix()
+        if rel == ".git" or rel.startswith(".git/"):  # `git init DIR` first is fine
+            continue
         if path.is_symlink():
             return False
         if path.is_dir():

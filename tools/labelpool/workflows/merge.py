@@ -56,6 +56,7 @@ from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.oracle import Oracle
 from labelpool.workflows.merge_collect import (
+    UNKNOWN_TO_ORACLE,
     Cache,
     OracleMissing,
     Unresolved,
@@ -74,7 +75,16 @@ from labelpool.workflows.merge_fold import (
     state_of,
 )
 
-__all__ = ["JudgeCommit", "MergeError", "MergeResult", "Unresolved", "commit_message", "merge"]
+__all__ = [
+    "JudgeCommit",
+    "MergeError",
+    "MergeResult",
+    "Preview",
+    "Unresolved",
+    "commit_message",
+    "merge",
+    "preview",
+]
 
 
 @dataclass(frozen=True)
@@ -99,6 +109,11 @@ class MergeResult:
     @property
     def folded(self) -> int:
         return sum(c.relevant + c.irrelevant + c.duplicates for c in self.commits)
+
+    @property
+    def unknown_to_oracle(self) -> int:
+        """Entries left pending because the oracle does not know their document."""
+        return sum(1 for u in self.unresolved if u.reason == UNKNOWN_TO_ORACLE)
 
 
 def _supersedes(cfg: Config) -> Supersedes | None:
@@ -151,10 +166,35 @@ def merge(
     if commit:
         assert top is not None and base is not None
         committed, at_head = _check_against_head(top, base, sorted(cache), cache)
+    plan, supersedes = _dry_run(cfg, decisions, unresolved, cache)
+    if any(j.uncommitted for j in plan):
+        notes.append(
+            f"verdict lines not committed yet are attributed to the current git user: {me}"
+        )
+    worktree = {p: cache[p][1] for p in cache}  # each file's text as read
+    steps = _fold_steps(plan, supersedes, dict(worktree), cache)
+
+    if not commit:
+        final = {p: t for s in steps for p, t in s.changed.items()}
+        for path in sorted(final):
+            atomic.write_text(path, final[path])
+        commits = tuple(s.info(None) for s in steps)
+        return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes))
+    assert top is not None and base is not None
+    steps = _carry_uncommitted(steps, me, worktree, committed)
+    ids = _land(top, base, steps, oracle, oracle_missing, at_head)
+    commits = tuple(s.info(ids.get(i)) for i, s in enumerate(steps))
+    return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes))
+
+
+def _dry_run(
+    cfg: Config, decisions: list[Decision], unresolved: list[Unresolved], cache: Cache
+) -> tuple[dict[Judge, list[Decision]], Supersedes | None]:
+    """Every decision folded in commit order on the labels' lists, nothing written: the
+    decisions to fold per judge (entries that stay pending join ``unresolved``); every
+    contradiction is one :class:`MergeError` naming them all."""
     decisions = commit_order(decisions)
     supersedes = _supersedes(cfg) if any(d.duplicate_of for d in decisions) else None
-
-    # Dry run over all judges in commit order: every error is found before anything is written.
     errors: list[str] = []
     plan: dict[Judge, list[Decision]] = {}
     states: dict[Path, State] = {}
@@ -170,13 +210,16 @@ def merge(
             plan.setdefault(d.judge, []).append(d)
     if errors:
         raise MergeError("\n".join(errors))
-    if any(j.uncommitted for j in plan):
-        notes.append(
-            f"verdict lines not committed yet are attributed to the current git user: {me}"
-        )
+    return plan, supersedes
 
-    worktree = {p: cache[p][1] for p in cache}  # each file's text as read
-    texts = dict(worktree)
+
+def _fold_steps(
+    plan: Mapping[Judge, list[Decision]],
+    supersedes: Supersedes | None,
+    texts: dict[Path, str],
+    cache: Cache,
+) -> list[_Step]:
+    """Each judge's fold, in commit order, into ``texts`` (each file's current text)."""
     steps: list[_Step] = []
     for judge in sorted(plan, key=lambda j: (j.order, j.co_authors)):
         mine = plan[judge]
@@ -191,18 +234,31 @@ def merge(
             if new_text is not None:
                 texts[path] = changed[path] = new_text
         steps.append(_Step(judge, tuple(mine), changed, completed))
+    return steps
 
-    if not commit:
-        final = {p: t for s in steps for p, t in s.changed.items()}
-        for path in sorted(final):
-            atomic.write_text(path, final[path])
-        commits = tuple(s.info(None) for s in steps)
-        return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes))
-    assert top is not None and base is not None
-    steps = _carry_uncommitted(steps, me, worktree, committed)
-    ids = _land(top, base, steps, oracle, oracle_missing, at_head)
-    commits = tuple(s.info(ids.get(i)) for i, s in enumerate(steps))
-    return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes))
+
+@dataclass(frozen=True)
+class Preview:
+    """The label files as ``merge`` would leave them: nothing written, nothing committed."""
+
+    texts: Mapping[Path, str]  # the new text of each label file the fold changes
+    filled: int  # filled verdicts in the working tree, not merged
+    unresolved: tuple[Unresolved, ...] = ()
+
+
+def preview(cfg: Config) -> Preview:
+    """What merging the filled verdicts of the working tree would make of the labels (for
+    ``score --with-pending``): merge's own reading and fold, without judges, journal or
+    commits. A verdict contradicting a judgment is merge's :class:`MergeError`."""
+    cache: Cache = {}
+    me = Judge("preview", "preview", uncommitted=True)  # judges do not change the labels
+    with _gc_paused():
+        _, decisions, unresolved = collect(cfg, me, cache=cache, attribute=False)
+    plan, supersedes = _dry_run(cfg, decisions, unresolved, cache)
+    texts = {p: cache[p][1] for p in cache}
+    steps = _fold_steps(plan, supersedes, texts, cache)
+    final = {p: t for step in steps for p, t in step.changed.items()}
+    return Preview(final, len(decisions), tuple(sorted(unresolved, key=str)))
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,9 @@ OracleMissing = Literal["pending", "irrelevant"]
 Cache = dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]]
 
 
+UNKNOWN_TO_ORACLE = "unknown to the oracle"  # the reason of an entry --oracle left pending
+
+
 @dataclass(frozen=True)
 class Unresolved:
     path: Path
@@ -85,7 +88,9 @@ def read_label_roundtrip(
     return data, text, batches
 
 
-def _has_pending(path: Path) -> bool:
+def has_pending(path: Path) -> bool:
+    """Whether a label file may hold a `pending` block (a file that cannot be read: True,
+    so that the reader reports it)."""
     try:
         if not stat.S_ISREG(path.stat().st_mode) and not path.is_dir():
             # a FIFO would block the read
@@ -96,7 +101,7 @@ def _has_pending(path: Path) -> bool:
     return text.startswith("pending:") or "\npending:" in text
 
 
-def _check_label(cfg: Config, path: Path) -> None:
+def check_label(cfg: Config, path: Path) -> None:
     """Refuse (``path:line:col: ...``) a label file that does not match the label schema."""
     try:
         labelset.load_files(
@@ -187,20 +192,22 @@ def collect(
     oracle: Oracle | None = None,
     oracle_missing: OracleMissing = "pending",
     cache: Cache | None = None,
+    *,
+    attribute: bool = True,
 ) -> tuple[list[_File], list[Decision], list[Unresolved]]:
     """Every pending entry of the repository: decisions to fold (with their judge) and the
-    entries that stay pending."""
+    entries that stay pending; ``attribute=False``: every decision is ``me``'s (no git)."""
     files: list[_File] = []
-    paths = [p for p in labelset.label_files(cfg.labels_dir) if _has_pending(p)]
+    paths = [p for p in labelset.label_files(cfg.labels_dir) if has_pending(p)]
     valid = _all_valid(cfg, paths)  # else each file is checked in turn: the first error wins
     for path in paths:
         try:
             data, text, batches = read_label(path)
         except (KeyError, TypeError, ValueError, AttributeError):  # a shape the schema explains
-            _check_label(cfg, path)
+            check_label(cfg, path)
             raise
         if not valid:
-            _check_label(cfg, path)
+            check_label(cfg, path)
         if not batches:
             continue
         if cache is not None:
@@ -212,7 +219,7 @@ def collect(
         f.path: [e.line for b in f.batches for e in b.entries if e.verdict is not None]
         for f in files
     }
-    by_line = judges(cfg, {p: ls for p, ls in wanted.items() if ls}, me)
+    by_line = judges(cfg, {p: ls for p, ls in wanted.items() if ls}, me) if attribute else {}
     decisions: list[Decision] = []
     unresolved: list[Unresolved] = []
     for f in files:
@@ -226,7 +233,7 @@ def collect(
                     if grade is None and oracle is not None and oracle_missing == "irrelevant":
                         grade, missing = 0, True
                     if grade is None:
-                        reason = "no verdict yet" if oracle is None else "unknown to the oracle"
+                        reason = "no verdict yet" if oracle is None else UNKNOWN_TO_ORACLE
                         unresolved.append(Unresolved(path, e.line, qid, b.batch, e.doc, reason))
                         continue
                     judge = Judge(ORACLE_NAME, ORACLE_EMAIL, oracle=True)

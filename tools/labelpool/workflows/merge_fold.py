@@ -7,6 +7,7 @@ edits. The rules of the fold are in :mod:`labelpool.workflows.merge`'s docstring
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,11 +195,15 @@ def fold(state: State, d: Decision, supersedes: Supersedes | None) -> tuple[str,
     state.judged.add(d.doc)
     state.unjudged.discard(d.doc)
     state.where[d.doc] = here
+    # a class or a list of classes written out of order by hand stays so: the new member or
+    # class is appended (ordering is `labelpool fmt`'s job)
+    ordered = all(a[0] <= b[0] for a, b in itertools.pairwise(state.classes) if a and b)
     if ti is None:
         state.classes.append(sorted([target, d.doc]))
     else:
-        state.classes[ti] = sorted([*cls, d.doc])
-    state.classes.sort(key=lambda c: c[0])
+        state.classes[ti] = sorted([*cls, d.doc]) if cls == sorted(cls) else [*cls, d.doc]
+    if ordered:
+        state.classes.sort(key=lambda c: c[0])
     return "done", None
 
 

@@ -195,16 +195,13 @@ def _insert_key(sections: list[_Section], section: _Section) -> None:
 
 
 def _sorted_insert(s: _Section, item: str, line: str) -> None:
-    """:func:`labelfile.add_to_sorted_list`'s place: before the first item not below it."""
+    """:func:`labelfile.add_to_sorted_list`'s place: before the first item not below it in a
+    sorted list, at the end of one written out of order (which stays as written)."""
     assert s.items is not None
     if s.in_order is None:
         s.in_order = all(a <= b for a, b in zip(s.items, s.items[1:], strict=False))
-    if s.in_order:  # an insertion keeps a sorted list sorted
-        pos = bisect.bisect_left(s.items, item)
-    else:
-        pos = 0
-        while pos < len(s.items) and s.items[pos] < item:
-            pos += 1
+    # an insertion keeps a sorted list sorted; an appended item keeps an unsorted one unsorted
+    pos = bisect.bisect_left(s.items, item) if s.in_order else len(s.items)
     s.items.insert(pos, item)
     s.body.insert(pos, line)
     s.head = f"{s.key}:"

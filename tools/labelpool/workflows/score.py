@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -38,18 +38,23 @@ def score_files(
     k: int = 10,
     relevance_level: int = 1,
     on_progress: Callable[[], None] | None = None,
+    preview: Mapping[Path, str] | None = None,
 ) -> list[SystemScore]:
     """Read and score each run file (named ``names``) against the repository's labels.
 
     The labels (Python YAML, which holds the GIL) load on a thread while pyarrow parses the
     first run (multi-threaded C++, which releases it), so that on a cold start they overlap.
     Raises :class:`labelpool.runs.RunError`, :class:`labelpool.labelset.LabelSetError` or
-    :class:`NothingToScore`; ``on_progress()`` is called after each run.
+    :class:`NothingToScore`; ``on_progress()`` is called after each run. ``preview``: the new
+    text of label files (:func:`labelpool.workflows.merge.preview`) scored instead of the
+    files on disk (``score --with-pending``).
     """
 
     def load_labels() -> labelset.LabelSet:
         with _gc_paused():
             labels = labelset.load(cfg)
+            if preview:
+                labels = labelset.with_texts(labels, preview)
             gc.freeze()  # see _frozen_labels
         prepare(labels, cache_file_for(cfg.labels_dir))
         return labels

@@ -1,0 +1,168 @@
+"""``labelpool todo``: what is left to judge, per batch and question, and where to go next.
+
+The pending entries are read as ``merge`` reads them (:func:`merge_collect.read_label`: the
+one reading, with the entries' lines), so ``todo`` and ``merge`` never disagree on what is
+filled. ``mine`` counts the filled verdict lines whose last change is the current git user's,
+as ``merge`` names judges (:func:`merge_collect.judges`: the author of the line's last
+commit; a line not committed yet is the current user's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from labelpool import gitio, labelset
+from labelpool.config import Config
+from labelpool.errors import InputError, UsageError
+from labelpool.workflows import attribution
+from labelpool.workflows.merge_collect import check_label, has_pending, judges, read_label
+from labelpool.workflows.merge_fold import Judge
+
+__all__ = ["BatchTodo", "QuestionTodo", "Todo", "TodoError", "UnknownBatch", "todo"]
+
+
+class TodoError(InputError):
+    """The pending entries' authors cannot be told (exit 1)."""
+
+
+class UnknownBatch(UsageError):
+    """``--batch`` names no pending batch (exit 2)."""
+
+
+@dataclass(frozen=True)
+class QuestionTodo:
+    qid: str
+    path: Path
+    filled: int
+    total: int
+    next_line: int | None  # the first empty verdict's line (None: all filled)
+    mine: int | None = None  # filled verdict lines last changed by the current user
+
+
+@dataclass(frozen=True)
+class BatchTodo:
+    batch: str
+    questions: tuple[QuestionTodo, ...]
+
+    @property
+    def filled(self) -> int:
+        return sum(q.filled for q in self.questions)
+
+    @property
+    def total(self) -> int:
+        return sum(q.total for q in self.questions)
+
+    @property
+    def mine(self) -> int | None:
+        counts = [q.mine for q in self.questions]
+        return None if any(c is None for c in counts) else sum(c or 0 for c in counts)
+
+
+@dataclass(frozen=True)
+class Todo:
+    batches: tuple[BatchTodo, ...]
+    me: str | None = None  # ``name <email>`` of the current user (with ``mine``)
+
+    @property
+    def filled(self) -> int:
+        return sum(b.filled for b in self.batches)
+
+    @property
+    def total(self) -> int:
+        return sum(b.total for b in self.batches)
+
+    @property
+    def mine(self) -> int | None:
+        return None if self.me is None else sum(b.mine or 0 for b in self.batches)
+
+    @property
+    def next(self) -> tuple[Path, int] | None:
+        """``(path, line)`` of the first empty verdict, in batch then file order."""
+        for b in self.batches:
+            for q in b.questions:
+                if q.next_line is not None:
+                    return q.path, q.next_line
+        return None
+
+
+def todo(cfg: Config, *, batch: str | None = None, mine: bool = False) -> Todo:
+    """Every pending batch (only ``batch`` when given) with each question's filled and total
+    verdicts; ``mine``: also the filled lines whose last change is the current user's."""
+    # batch -> qid -> (path, filled lines, empty lines)
+    found: dict[str, list[tuple[str, Path, list[int], list[int]]]] = {}
+    for path in labelset.label_files(cfg.labels_dir):
+        if not has_pending(path):
+            continue
+        try:
+            data, _, batches = read_label(path)
+        except (KeyError, TypeError, ValueError, AttributeError):  # a shape the schema explains
+            check_label(cfg, path)
+            raise
+        qid = str(data.get("id"))
+        for b in batches:
+            if batch is not None and b.batch != batch:
+                continue
+            filled = [e.line for e in b.entries if e.verdict is not None]
+            empty = [e.line for e in b.entries if e.verdict is None]
+            found.setdefault(b.batch, []).append((qid, path, filled, empty))
+    if batch is not None and batch not in found:
+        known = ", ".join(sorted(_batch_names(cfg))) or "none"
+        raise UnknownBatch(f"--batch {batch}: no pending batch of that name (pending: {known})")
+    me: Judge | None = None
+    owners: dict[Path, dict[int, Judge]] = {}
+    if mine:
+        me, owners = _owners(cfg, found)
+    out = []
+    for name in sorted(found):
+        rows = []
+        for qid, path, filled, empty in sorted(found[name], key=lambda r: (str(r[1]), r[0])):
+            count = None
+            if me is not None:
+                lines = owners.get(path, {})
+                count = sum(1 for n in filled if _same(lines.get(n, me), me))
+            rows.append(
+                QuestionTodo(
+                    qid,
+                    path,
+                    len(filled),
+                    len(filled) + len(empty),
+                    min(empty) if empty else None,
+                    count,
+                )
+            )
+        out.append(BatchTodo(name, tuple(rows)))
+    return Todo(tuple(out), str(me) if me is not None else None)
+
+
+def _batch_names(cfg: Config) -> set[str]:
+    names: set[str] = set()
+    for path in labelset.label_files(cfg.labels_dir):
+        if has_pending(path):
+            names.update(b.batch for b in read_label(path)[2])
+    return names
+
+
+def _owners(
+    cfg: Config, found: dict[str, list[tuple[str, Path, list[int], list[int]]]]
+) -> tuple[Judge, dict[Path, dict[int, Judge]]]:
+    """The current user, and the author of each filled verdict line (a line missing from
+    the answer is not committed: the current user's)."""
+    if gitio.toplevel(cfg.root) is None:
+        raise TodoError("--mine reads who wrote each verdict with git: not a git repository")
+    attribution.refuse_if_shallow(cfg.root, TodoError)
+    name, email = gitio.user_identity(cfg.root)
+    me = Judge(name or "unknown", email or "unknown", uncommitted=True)
+    wanted: dict[Path, list[int]] = {}
+    for rows in found.values():
+        for _, path, filled, _ in rows:
+            if filled:
+                wanted.setdefault(path, []).extend(filled)
+    return me, judges(cfg, wanted, me)
+
+
+def _same(a: Judge, b: Judge) -> bool:
+    """One person: the same email (case-insensitive), else the same name."""
+    if a.email and b.email and a.email != "unknown" and b.email != "unknown":
+        return a.email.lower() == b.email.lower()
+    return a.name == b.name
