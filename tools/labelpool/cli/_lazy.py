@@ -33,6 +33,7 @@ _MODULES = {
     "fmt_workflow": "labelpool.workflows.fmt",
     "history_workflow": "labelpool.workflows.history",
     "import_workflow": "labelpool.workflows.importing",
+    "import_corpus": "labelpool.workflows.import_corpus",
     "init_workflow": "labelpool.workflows.init",
     "merge_workflow": "labelpool.workflows.merge",
     "pool_workflow": "labelpool.workflows.pool",
@@ -67,6 +68,7 @@ __all__ = [
     "gitio",
     "history_report",
     "history_workflow",
+    "import_corpus",
     "import_workflow",
     "init_workflow",
     "labelset",
@@ -115,6 +117,7 @@ if TYPE_CHECKING:
     from labelpool.workflows import exporting as export_workflow
     from labelpool.workflows import fmt as fmt_workflow
     from labelpool.workflows import history as history_workflow
+    from labelpool.workflows import import_corpus, validate_warm
     from labelpool.workflows import importing as import_workflow
     from labelpool.workflows import init as init_workflow
     from labelpool.workflows import merge as merge_workflow
@@ -124,7 +127,6 @@ if TYPE_CHECKING:
     from labelpool.workflows import score as score_workflow
     from labelpool.workflows import trec_eval as trec_eval_workflow
     from labelpool.workflows import validate as validate_workflow
-    from labelpool.workflows import validate_warm
 else:
 
     def __getattr__(name: str) -> object:
