@@ -17,6 +17,9 @@ import importlib
 from typing import TYPE_CHECKING
 
 _MODULES = {
+    "api_compare": "labelpool.api_compare",
+    "api_pool": "labelpool.api_pool",
+    "api_score": "labelpool.api_score",
     "gitio": "labelpool.gitio",
     "labelset": "labelpool.labelset",
     "measures": "labelpool.scoring.measures",
@@ -56,6 +59,9 @@ _MODULES = {
 }
 
 __all__ = [
+    "api_compare",
+    "api_pool",
+    "api_score",
     "bias_report",
     "bias_workflow",
     "check_workflow",
@@ -98,7 +104,7 @@ if TYPE_CHECKING:
     import rich.console as rich_console
     import rich.progress as rich_progress
 
-    from labelpool import gitio, labelset, oracle, runs
+    from labelpool import api_compare, api_pool, api_score, gitio, labelset, oracle, runs
     from labelpool.report import bias as bias_report
     from labelpool.report import compare as compare_report
     from labelpool.report import diff as diff_report

@@ -30,26 +30,21 @@ def compare(
 ) -> None:
     """Compare systems: delta, both unjudged rates and their reading, significance, the range
     over unjudged documents, the judging cost and a verdict."""
-    workflow = _lazy.compare_workflow
     cfg = load_config(repo)
     if len(runs) < 2 and baseline is None:
         usage_error("compare needs two runs (BASELINE CHALLENGER) or --baseline NAME")
     if len(runs) > 2 and baseline is None:
         usage_error("with more than two runs, say which is the baseline: --baseline NAME")
-    parsed = common.comparison_options(measure, k, relevance_level, seed)
-    labels = _lazy.labelset.load(cfg)
-    loaded, base_name = workflow.load_runs(cfg, runs, baseline)
-    result = workflow.compare(
-        cfg,
-        labels,
-        loaded,
-        baseline=base_name,
-        measures=parsed,
+    common.comparison_options(measure, k, relevance_level, seed)
+    result = _lazy.api_compare.compare(
+        runs[0] if baseline is None else baseline,
+        runs[1:] if baseline is None else runs,
+        measures=measure,
         k=k,
         relevance_level=relevance_level,
         seed=seed,
-        labels_commit=_lazy.gitio.head_commit(cfg.root),
-    )
+        repo=cfg.root,
+    ).result
     for note in result.warnings:
         warn(note)
     report = _lazy.compare_report

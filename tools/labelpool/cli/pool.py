@@ -18,10 +18,12 @@ from labelpool.cli._common import (
     usage_error,
     warn,
 )
+from labelpool.report import sanitize
 
 
 class PoolFormat(str, Enum):
     text = "text"
+    json = "json"
     markdown = "markdown"
 
 
@@ -62,21 +64,23 @@ def pool(
         wanted = [q.strip() for q in questions.split(",") if q.strip()]
         if not wanted:
             usage_error(f"--questions {questions!r}: no question id given")
-    labels = _lazy.labelset.load(cfg)
-    result = _lazy.pool_workflow.run(
-        cfg,
-        labels,
+    result = _lazy.api_pool.pool(
         runs,
-        depth,
+        depth=depth,
         max_docs=max_docs,
         questions=wanted,
         with_text=not no_text,
+        write=True,
         commit=not no_commit,
         branch=branch,
-    )
+        repo=cfg.root,
+    ).result
     for note in result.notes:
         if note != "nothing to write":
             warn(note)
     report = _lazy.pool_report
+    if fmt is PoolFormat.json:
+        print(sanitize.json_dumps(report.to_json(result), indent=2))
+        return
     out = report.markdown(result) if fmt is PoolFormat.markdown else report.text(result)
     print(out, end="")

@@ -104,17 +104,18 @@ def score(
                 "use --name to tell them apart"
             )
         seen[system] = path
-    workflow = _lazy.score_workflow
     with _progress(paths) as advance:
-        results = workflow.score_files(
-            cfg,
+        report = _lazy.api_score.score(
             paths,
-            system_names,
-            chosen,
+            measures=measure,
             k=k,
             relevance_level=relevance_level,
+            names=system_names,
+            per_query=per_query,
+            repo=cfg.root,
             on_progress=advance,
         )
+    results, view = list(report.systems), report.view
     for result in results:
         for message in result.warnings:
             warn(message)
@@ -122,11 +123,7 @@ def score(
         if missing:
             warn(f"{result.system}: {missing} judged question(s) missing from the run score 0")
 
-    commit, dirty = _labels_commit(cfg.root)
     render = _lazy.score_report
-    view = render.ScoreView(
-        labels_commit=commit, labels_dirty=dirty, high=cfg.readings.high, per_query=per_query
-    )
     if fmt == "json":
         sys.stdout.write(render.render_json(results, view))
     elif fmt == "csv":
@@ -136,18 +133,6 @@ def score(
     else:
         width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
         sys.stdout.write(_lazy.score_table.render_table(results, view, width=width))
-
-
-def _labels_commit(root: Path) -> tuple[str | None, bool | None]:
-    gitio = _lazy.gitio
-    if gitio.toplevel(root) is None:
-        return None, None
-    commit = gitio.head_commit(root)
-    try:
-        dirty = gitio.is_dirty(root)
-    except gitio.GitError:  # a status git cannot give is "not known", not an error
-        dirty = None
-    return commit, dirty
 
 
 class _progress:

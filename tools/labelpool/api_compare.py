@@ -1,0 +1,91 @@
+"""``labelpool.api.compare``: a challenger (or several) against a baseline, as ``labelpool
+compare`` prints it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from labelpool import gitio
+from labelpool.api_repo import (
+    RepoSpec,
+    RunSpec,
+    check_at_least,
+    check_cutoff,
+    config_of,
+    labels_of,
+    plain,
+    specs,
+)
+from labelpool.errors import UsageError
+from labelpool.report import compare as compare_report
+from labelpool.scoring import measures as measures_mod
+from labelpool.workflows import compare as compare_workflow
+from labelpool.workflows.compare import CompareResult, Comparison
+
+
+@dataclass(frozen=True)
+class CompareReport:
+    """The comparisons of one call: one per (challenger, measure), Holm-adjusted together."""
+
+    result: CompareResult
+
+    @property
+    def comparisons(self) -> tuple[Comparison, ...]:
+        return self.result.comparisons
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.result.warnings
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``labelpool compare --format json`` prints, parsed
+        (``schema/compare-report.schema.json``)."""
+        return plain(compare_report.to_json(self.result))
+
+    def to_markdown(self) -> str:
+        """What ``labelpool compare --format markdown`` prints."""
+        return compare_report.to_markdown(self.result)
+
+
+def compare(
+    baseline: RunSpec,
+    challenger: RunSpec | Sequence[RunSpec],
+    *,
+    measures: Sequence[str] | None = None,
+    k: int = 10,
+    relevance_level: int = 1,
+    seed: int = 0,
+    repo: RepoSpec = ".",
+) -> CompareReport:
+    """Compare ``challenger`` (one run, or several) with ``baseline``: per measure the delta,
+    both unjudged rates and their reading, the sign-flip test (Holm over the whole call),
+    the bootstrap interval, the range of the delta over the unjudged documents, the judging
+    cost and a verdict. Runs are files or system names in ``runs/``; ``baseline`` may also
+    be the system name of one of the challengers' runs. Raises the ``LabelpoolError``
+    classes (``CompareError`` and ``MeasureError`` are usage errors)."""
+    check_at_least("--k", k, 1)
+    check_at_least("--relevance-level", relevance_level, 1)
+    if seed < 0:
+        raise UsageError(f"--seed must be >= 0, not {seed}")
+    check_cutoff("--k", k)
+    check_cutoff("--relevance-level", relevance_level)
+    chosen = measures_mod.parse(list(measures or measures_mod.DEFAULT))
+    for m in chosen:
+        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
+    cfg = config_of(repo)
+    labels = labels_of(repo, cfg)
+    loaded, base_name = compare_workflow.load_runs(cfg, specs(challenger), specs(baseline)[0])
+    result = compare_workflow.compare(
+        cfg,
+        labels,
+        loaded,
+        baseline=base_name,
+        measures=chosen,
+        k=k,
+        relevance_level=relevance_level,
+        seed=seed,
+        labels_commit=gitio.head_commit(cfg.root),
+    )
+    return CompareReport(result)
