@@ -57,13 +57,22 @@ def _write(
         force=force,
         unanswered=unanswered,
     )
+    say(f"imported {len(result.written)} question(s) into {_shown(cfg.labels_dir)}")
     say(
-        f"imported {len(result.written)} question(s) into {cfg.labels_dir}: "
         f"{result.judgments} judged ({result.relevant} relevant), "
         f"{result.unjudged} pooled-unjudged"
         + (f"; overwrote {len(result.overwritten)}" if result.overwritten else "")
-        + (f"; {unanswered} question(s) without judgments skipped" if unanswered else "")
     )
+    if unanswered:
+        say(f"{unanswered} question(s) without judgments skipped")
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working folder when it is under it (a shorter line)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 @import_app.command("trec")
@@ -146,6 +155,6 @@ def import_corpus(
     cfg = load_config(repo)
     done = _lazy.import_corpus.import_corpus(cfg, source, fmt.value, force=force)
     say(
-        f"{'replaced' if done.replaced else 'wrote'} {done.path}: "
-        f"{done.documents:,} documents from {source}"
+        f"{'replaced' if done.replaced else 'wrote'} {_shown(done.path)}: "
+        f"{done.documents:,} documents"
     )
