@@ -11,8 +11,7 @@ from labelpool import gitio
 from labelpool.api_repo import (
     RepoSpec,
     RunSpec,
-    check_at_least,
-    check_cutoff,
+    checked_measures,
     config_of,
     labels_of,
     plain,
@@ -20,7 +19,6 @@ from labelpool.api_repo import (
 )
 from labelpool.errors import UsageError
 from labelpool.report import compare as compare_report
-from labelpool.scoring import measures as measures_mod
 from labelpool.workflows import compare as compare_workflow
 from labelpool.workflows.compare import CompareResult, Comparison
 
@@ -65,15 +63,9 @@ def compare(
     cost and a verdict. Runs are files or system names in ``runs/``; ``baseline`` may also
     be the system name of one of the challengers' runs. Raises the ``LabelpoolError``
     classes (``CompareError`` and ``MeasureError`` are usage errors)."""
-    check_at_least("--k", k, 1)
-    check_at_least("--relevance-level", relevance_level, 1)
     if seed < 0:
         raise UsageError(f"--seed must be >= 0, not {seed}")
-    check_cutoff("--k", k)
-    check_cutoff("--relevance-level", relevance_level)
-    chosen = measures_mod.parse(list(measures or measures_mod.DEFAULT))
-    for m in chosen:
-        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
+    chosen = checked_measures(measures, k, relevance_level)
     cfg = config_of(repo)
     labels = labels_of(repo, cfg)
     loaded, base_name = compare_workflow.load_runs(cfg, specs(challenger), specs(baseline)[0])

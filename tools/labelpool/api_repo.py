@@ -15,6 +15,8 @@ from labelpool.config import Config
 from labelpool.errors import UsageError
 from labelpool.labelset import LabelSet
 from labelpool.model import Label
+from labelpool.scoring import measures as measures_mod
+from labelpool.scoring.measures import Measure
 
 MAX_CUTOFF = 1_000_000_000  # larger cut-offs overflow numpy's integers (as the CLI checks)
 
@@ -79,6 +81,19 @@ def check_at_least(name: str, value: int, low: int) -> None:
 def check_cutoff(name: str, value: int | None) -> None:
     if value is not None and value > MAX_CUTOFF:
         raise UsageError(f"{name} must be at most {MAX_CUTOFF:,}, not {value}")
+
+
+def checked_measures(measures: Sequence[str] | None, k: int, relevance_level: int) -> list[Measure]:
+    """The measures parsed (default: ``R@10 P@10 nDCG@10 RR@10 AP@100 Success@10``), after
+    the checks the CLI makes of ``--k`` and ``--relevance-level``; ``UsageError``s."""
+    check_at_least("--k", k, 1)
+    check_at_least("--relevance-level", relevance_level, 1)
+    check_cutoff("--k", k)
+    check_cutoff("--relevance-level", relevance_level)
+    chosen = measures_mod.parse(list(measures or measures_mod.DEFAULT))
+    for m in chosen:
+        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
+    return chosen
 
 
 def plain(document: dict[str, Any]) -> dict[str, Any]:

@@ -13,8 +13,7 @@ from labelpool.api_repo import (
     Repository,
     RepoSpec,
     RunSpec,
-    check_at_least,
-    check_cutoff,
+    checked_measures,
     config_of,
     plain,
     specs,
@@ -23,7 +22,6 @@ from labelpool.errors import UsageError
 from labelpool.report import score as score_report
 from labelpool.report.score import ScoreView
 from labelpool.scoring import SystemScore
-from labelpool.scoring import measures as measures_mod
 from labelpool.workflows import score as score_workflow
 
 
@@ -67,13 +65,7 @@ def score(
     ``on_progress()`` is called after each run. Raises the ``LabelpoolError`` classes:
     ``UsageError`` for a bad argument, ``RunError`` for a missing or unreadable run,
     ``LabelSetError``, ``NothingToScore``."""
-    check_at_least("--k", k, 1)
-    check_at_least("--relevance-level", relevance_level, 1)
-    check_cutoff("--k", k)
-    check_cutoff("--relevance-level", relevance_level)
-    chosen = measures_mod.parse(list(measures or measures_mod.DEFAULT))
-    for m in chosen:
-        check_cutoff(f"the cut-off of {m.name}", m.depth(k))
+    chosen = checked_measures(measures, k, relevance_level)
     cfg = config_of(repo)
     paths: list[Path] = []
     for spec in specs(runs):

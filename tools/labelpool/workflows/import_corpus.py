@@ -30,7 +30,12 @@ from typing import Any, BinaryIO, cast
 
 from labelpool import atomic
 from labelpool.config import Config
-from labelpool.workflows.import_input import ImportFailed, ImportUsageError, check_doc
+from labelpool.workflows.import_input import (
+    ImportFailed,
+    ImportUsageError,
+    check_doc,
+    json_object,
+)
 
 FORMATS = ("trec", "jsonl", "beir")
 ID_KEYS = ("_id", "id", "docid", "doc_id")
@@ -247,14 +252,7 @@ def _jsonl(path: Path, *, beir: bool) -> Iterator[tuple[_Doc, int]]:
         if not line.strip():
             continue
         any_line = True
-        try:
-            record = json.loads(line.rstrip("\r\n"))
-        except json.JSONDecodeError as exc:
-            raise ImportFailed(
-                f"invalid JSON: {exc.msg}", path=path, line=n, column=exc.colno
-            ) from None
-        if not isinstance(record, dict):
-            raise ImportFailed("expected a JSON object", path=path, line=n, column=1)
+        record = json_object(line.rstrip("\r\n"), path, n)
         yield _json_doc(record, id_keys, text_keys, path, n), n
     if not any_line:
         raise ImportFailed("no document (an empty file)", path=path, line=1, column=1)

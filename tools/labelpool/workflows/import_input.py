@@ -3,9 +3,11 @@ of a question id and a document id before anything is built from them."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from labelpool.errors import InputError, UsageError
 from labelpool.rules.written import doc_id_problem
@@ -71,3 +73,16 @@ def split_lines(text: str) -> list[tuple[int, str]]:
 def lines(path: Path) -> Iterator[tuple[int, str]]:
     """``(1-based line number, line)`` of a text file (:func:`split_lines`)."""
     yield from split_lines(read_text(path))
+
+
+def json_object(line: str, path: Path, n: int) -> dict[str, Any]:
+    """One JSON Lines record, which must be an object; errors name the line (and column)."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ImportFailed(
+            f"invalid JSON: {exc.msg}", path=path, line=n, column=exc.colno
+        ) from None
+    if not isinstance(record, dict):
+        raise ImportFailed("expected a JSON object", path=path, line=n, column=1)
+    return record

@@ -25,6 +25,7 @@ from typing import Any
 from labelpool.workflows.import_input import (
     ImportFailed,
     ImportUsageError,
+    json_object,
     read_text,
     split_lines,
 )
@@ -78,14 +79,7 @@ def _read_jsonl(path: Path, lines: list[tuple[int, str]], text_field: str | None
     for n, line in lines:
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ImportFailed(
-                f"invalid JSON: {exc.msg}", path=path, line=n, column=exc.colno
-            ) from None
-        if not isinstance(record, dict):
-            raise ImportFailed("expected a JSON object", path=path, line=n, column=1)
+        record = json_object(line, path, n)
         qid, text = _flat(record, text_field, path, n)
         _put(out, path, n, qid, text)
     return out

@@ -8,7 +8,6 @@ existing label is never overwritten without ``force``.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterable
@@ -24,6 +23,7 @@ from labelpool.workflows.import_input import (
     ImportUsageError,
     check_doc,
     check_id,
+    json_object,
     lines,
 )
 from labelpool.workflows.import_queries import read_queries
@@ -254,14 +254,7 @@ def read_jsonl(path: Path) -> list[Imported]:
     for n, line in lines(path):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ImportFailed(
-                f"invalid JSON: {exc.msg}", path=path, line=n, column=exc.colno
-            ) from None
-        if not isinstance(record, dict):
-            raise ImportFailed("expected a JSON object", path=path, line=n, column=1)
+        record = json_object(line, path, n)
         qid, question = record.get("id"), record.get("question")
         if not isinstance(qid, str) or not isinstance(question, str):
             raise ImportFailed("expected string `id` and `question`", path=path, line=n, column=1)
