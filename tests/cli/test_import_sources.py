@@ -301,12 +301,19 @@ def test_vaswani_trec_corpus_becomes_the_configured_file(
     )
     assert target.read_bytes() == before
     one = repo.parent / "one.trec"
-    one.write_text("<DOC>\n<DOCNO> x-1 </DOCNO>\n<TEXT>a &amp; <b>b</b></TEXT>\n</DOC>\n")
+    one.write_text(
+        "<DOC>\n<DOCNO> x-1 </DOCNO>\n<TEXT>a &amp; <b>b</b></TEXT>\n</DOC>\n"
+        "<doc><DOCNO>x-2</DOCNO>one line</doc>  <DOC>\n<DOCNO>x-3</DOCNO></DOC>\n"
+    )
     code, out, _ = run(
         capsys, "import", "corpus", str(one), "--format", "trec", "--force", "--repo", str(repo)
     )
     assert code == 0 and out.startswith("replaced ")
-    assert target.read_text() == '{"_id": "x-1", "title": "", "text": "a & b"}\n'
+    assert target.read_text() == (
+        '{"_id": "x-1", "title": "", "text": "a & b"}\n'
+        '{"_id": "x-2", "title": "", "text": "one line"}\n'
+        '{"_id": "x-3", "title": "", "text": ""}\n'
+    )
 
 
 def test_jsonl_and_beir_sources_gzip_and_other_keys(
@@ -369,8 +376,16 @@ def test_jsonl_and_beir_sources_gzip_and_other_keys(
             "trec",
             "hello\n",
             ":1:1:",
-            "text outside a <DOC> ... </DOC> block (a TREC document starts with a line `<DOC>`)",
+            "text outside a <DOC> ... </DOC> block",
         ),
+        (
+            "trec",
+            "<DOC><DOCNO>a</DOCNO></DOC> x\n",
+            ":1:29:",
+            "text outside a <DOC> ... </DOC> block",
+        ),
+        ("trec", "<DOC>\n<DOC>\n", ":2:1:", "<DOC> inside the <DOC> opened on line 1"),
+        ("trec", "  </DOC>\n", ":1:3:", "</DOC> without its <DOC>"),
         (
             "jsonl",
             '{"_id": "a", "text": "x"}\n{"_id": "b"}\n',

@@ -2,10 +2,10 @@
 as BEIR JSON Lines (``{"_id", "title", "text"}``, one document a line), the form
 :mod:`labelpool.corpus` reads.
 
-* ``trec``: ``<DOC> <DOCNO>id</DOCNO> ... </DOC>`` blocks, from a file or every file of a
-  folder (recursively, in name order; hidden files skipped); ``_id`` is the DOCNO, ``text``
-  the rest of the block with its SGML tags stripped, entities decoded and whitespace
-  collapsed; ``title`` is empty.
+* ``trec``: ``<DOC> <DOCNO>id</DOCNO> ... </DOC>`` blocks (the tags anywhere on a line),
+  from a file or every file of a folder (recursively, in name order; hidden files skipped);
+  ``_id`` is the DOCNO, ``text`` the rest of the block with its SGML tags stripped,
+  entities decoded and whitespace collapsed; ``title`` is empty.
 * ``jsonl``: one object a line with an id (``_id``, ``id``, ``docid`` or ``doc_id``), a text
   (``text``, ``contents`` or ``body``) and an optional ``title``.
 * ``beir``: a BEIR folder's ``corpus.jsonl`` (or that file): ``_id``, ``text``, ``title``.
@@ -190,41 +190,58 @@ def _encoded(docs: Iterator[_Doc], counted: list[int]) -> Iterator[bytes]:
 
 _TAG_RE = re.compile(r"<[^>]*>")
 _DOCNO_RE = re.compile(r"<DOCNO>(.*?)</DOCNO>", re.DOTALL | re.IGNORECASE)
-_DOC_OPEN_RE = re.compile(r"^\s*<DOC>\s*$", re.IGNORECASE)
-_DOC_CLOSE_RE = re.compile(r"^\s*</DOC>\s*$", re.IGNORECASE)
+_DOC_TAG_RE = re.compile(r"<(/?)DOC>", re.IGNORECASE)
 
 
 def _trec(path: Path) -> Iterator[tuple[_Doc, int]]:
-    """``<DOC>`` blocks, each on lines of its own (``<DOC>`` ... ``</DOC>``)."""
+    """``<DOC>`` ... ``</DOC>`` blocks, the tags anywhere on a line (each block usually on
+    lines of its own, but ``<DOC><DOCNO>a</DOCNO> text</DOC>`` on one line is read too)."""
     start: int | None = None
     body: list[str] = []
     n = 0
     for n, line in _lines(path):
-        if start is None:
-            if _DOC_OPEN_RE.match(line):
+        pos = 0
+        for tag in _DOC_TAG_RE.finditer(line):
+            before = line[pos : tag.start()]
+            if start is not None:
+                if not tag.group(1):
+                    raise ImportFailed(
+                        f"<DOC> inside the <DOC> opened on line {start}",
+                        path=path,
+                        line=n,
+                        column=tag.start() + 1,
+                    )
+                body.append(before)
+                yield _trec_doc(path, start, "".join(body)), start
+                start = None
+            else:
+                _refuse_outside(path, n, line, pos, tag.start())
+                if tag.group(1):
+                    raise ImportFailed(
+                        "</DOC> without its <DOC>", path=path, line=n, column=tag.start() + 1
+                    )
                 start, body = n, []
-            elif line.strip():
-                raise ImportFailed(
-                    "text outside a <DOC> ... </DOC> block (a TREC document starts with a "
-                    "line `<DOC>`)",
-                    path=path,
-                    line=n,
-                    column=1,
-                )
-            continue
-        if _DOC_CLOSE_RE.match(line):
-            yield _trec_doc(path, start, "".join(body)), start
-            start = None
-        elif _DOC_OPEN_RE.match(line):
-            raise ImportFailed(
-                f"<DOC> inside the <DOC> opened on line {start}", path=path, line=n, column=1
-            )
+            pos = tag.end()
+        if start is None:
+            _refuse_outside(path, n, line, pos, len(line))
         else:
-            body.append(line)
+            body.append(line[pos:])
     if start is not None:
         raise ImportFailed("the <DOC> opened here has no </DOC>", path=path, line=start, column=1)
     if n == 0:
         raise ImportFailed("an empty file", path=path, line=1, column=1)
+
+
+def _refuse_outside(path: Path, n: int, line: str, start: int, end: int) -> None:
+    """Text between documents is an error (a file that is not TREC, or a lost tag)."""
+    text = line[start:end]
+    if text.strip():
+        raise ImportFailed(
+            "text outside a <DOC> ... </DOC> block",
+            path=path,
+            line=n,
+            column=start + len(text) - len(text.lstrip()) + 1,
+        )
 
 
 def _trec_doc(path: Path, start: int, body: str) -> _Doc:
@@ -238,7 +255,7 @@ def _trec_doc(path: Path, start: int, body: str) -> _Doc:
         )
     found = numbers[0]
     doc_id = found.group(1).strip()
-    check_doc(doc_id, path, start + 1 + body.count("\n", 0, found.start()), 1)
+    check_doc(doc_id, path, start + body.count("\n", 0, found.start()), 1)
     rest = body[: found.start()] + " " + body[found.end() :]
     text = " ".join(html.unescape(_TAG_RE.sub(" ", rest)).split())
     return _Doc(doc_id, {"_id": doc_id, "title": "", "text": text})
