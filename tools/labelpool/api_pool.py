@@ -70,13 +70,16 @@ def pool(
     ``labelpool pool`` would write. With ``write=True`` the batch is written into the label
     files and, with ``commit`` (as the CLI), committed on a new branch all or nothing
     (``branch``: its name); ``commit=False`` is ``--no-commit``. ``max_docs``: a budget;
-    ``questions``: only these; ``with_text=False`` is ``--no-text``; ``date`` (YYYY-MM-DD,
-    default today in UTC) names the batch. Raises the ``LabelpoolError`` classes
-    (``PoolUsageError`` for a bad argument, ``PoolError`` when the batch cannot be made)."""
+    ``questions``: only these (a list, or ``"Q1,Q2"``); ``with_text=False`` is
+    ``--no-text``; ``date`` (YYYY-MM-DD, default today in UTC) names the batch. Raises the
+    ``LabelpoolError`` classes (``PoolUsageError`` for a bad argument, ``PoolError`` when
+    the batch cannot be made)."""
     check_at_least("--depth", depth, 1)
     check_cutoff("--depth", depth)
     if max_docs is not None and max_docs < 0:
         raise UsageError(f"--max-docs must be >= 0, not {max_docs}")
+    if isinstance(questions, str):  # "Q1,Q2", as --questions takes them
+        questions = [q.strip() for q in questions.split(",") if q.strip()]
     wanted = None if questions is None else [str(q) for q in questions]
     if wanted is not None and not wanted:
         raise UsageError("--questions: no question id given")

@@ -120,6 +120,10 @@ def test_pool_writes_only_when_asked_and_to_json_is_the_cli_json(
     assert git("branch", "--list").split() == ["*", "main"]
     schema("pool-report.schema.json").validate(planned.to_json())
     assert planned.plan.documents > 0
+    some = api.pool(
+        ["bm25", "dense"], depth=20, questions="cancel-order, lamp-warranty", repo=example
+    )
+    assert [q["question"] for q in some.to_json()["questions"]] == ["cancel-order", "lamp-warranty"]
 
     wanted = cli_json(
         capsys, "pool", "bm25", "dense", "--depth", "20", "--format", "json", "--repo", str(example)
