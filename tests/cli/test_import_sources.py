@@ -198,6 +198,12 @@ def test_a_turn_without_the_field_names_its_line(
             "question '7_1': `text` must be a non-empty string",
         ),
         ("[]", ":1:1:", "expected a non-empty JSON list of questions or of CAsT topics"),
+        (
+            '{\n  "q": [{"qid": "7_1", "text": "a"}]\n}\n',
+            ":1:1:",
+            "one JSON object over many lines; expected JSON Lines (one question object a line) "
+            "or a JSON list of questions",
+        ),
     ],
 )
 def test_bad_json_questions_name_file_and_line(

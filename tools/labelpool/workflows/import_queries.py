@@ -53,7 +53,18 @@ def read_queries(path: Path, text_field: str | None = None) -> dict[str, str]:
         return _read_json(path, text, text_field)
     lines = split_lines(text)
     if first == "{":
-        return _read_jsonl(path, lines, text_field)
+        try:
+            return _read_jsonl(path, lines, text_field)
+        except ImportFailed as exc:
+            if exc.line == 1 and len(lines) > 1 and _one_object(text):
+                raise ImportFailed(
+                    "one JSON object over many lines; expected JSON Lines (one question "
+                    "object a line) or a JSON list of questions",
+                    path=path,
+                    line=1,
+                    column=1,
+                ) from None
+            raise
     out: dict[str, str] = {}
     for n, line in lines:
         if not line.strip():
@@ -63,6 +74,13 @@ def read_queries(path: Path, text_field: str | None = None) -> dict[str, str]:
             raise ImportFailed("expected `qid<TAB>text`", path=path, line=n, column=1)
         _put(out, path, n, qid.strip(), rest)
     return out
+
+
+def _one_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except (json.JSONDecodeError, RecursionError):
+        return False
 
 
 def _put(out: dict[str, str], path: Path, n: int, qid: str, text: str) -> None:
