@@ -1,4 +1,5 @@
-"""TREC CAsT 2021 end to end: real graded qrels -> 158 label files -> the same qrels back."""
+"""TREC CAsT 2021 end to end: real graded qrels and the topics JSON as published (nested
+topics, one question per turn) -> 158 label files -> the same qrels back."""
 
 from __future__ import annotations
 
@@ -30,14 +31,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
     cast_dir = need(CAST)
     work = tmp_path_factory.mktemp("cast")
-    topics = json.loads((cast_dir / TOPICS).read_text(encoding="utf-8"))
-    lines = [
-        f"{topic['number']}_{turn['number']}\t{turn['manual_rewritten_utterance']}\n"
-        for topic in topics
-        for turn in topic["turn"]
-    ]
-    queries = work / "queries.tsv"
-    queries.write_text("".join(lines), encoding="utf-8")
+    queries = cast_dir / TOPICS  # read as published: the nested topics JSON
     repo = work / "repo"
     assert main(["init", str(repo)]) == 0
     code = main(
@@ -62,6 +56,10 @@ def test_cast_import_writes_158_labels(
     files = sorted((repo / "labels").glob("*.yaml"))
     assert len(files) == 158
     label = yamlfile.load_fast(repo / "labels" / "106_1.yaml")
+    topics = json.loads((cast_dir / TOPICS).read_text(encoding="utf-8"))
+    turn = topics[0]["turn"][0]
+    assert (topics[0]["number"], turn["number"]) == (106, 1)
+    assert label["question"] == " ".join(turn["manual_rewritten_utterance"].split())
     rows = {(d, g) for q, d, g in qrels_rows(cast_dir / QRELS) if q == "106_1"}
     assert set(label["judged_ids"]) == {d for d, _ in rows}
     assert set(label["relevant_doc_ids"]) == {d for d, g in rows if g >= 1}

@@ -192,3 +192,26 @@ def test_fmt_on_a_full_disk_keeps_the_file(tmp_path: Path) -> None:
         (mnt / "filler").unlink()
         assert snapshot(root) == before
         assert run(root, "fmt").code == 0
+
+
+def _corpus_setup(root: Path) -> Path:
+    root.mkdir(parents=True)
+    (root / "pyproject.toml").write_text(
+        '[tool.labelpool]\nformat = 1\ncorpus = "corpus/corpus.jsonl"\n'
+    )
+    (root.parent / f"{root.name}.trec").write_text(
+        "".join(f"<DOC>\n<DOCNO>d{i}</DOCNO>\n<TEXT>text {i}</TEXT>\n</DOC>\n" for i in range(50))
+    )
+    return root
+
+
+def test_import_corpus_killed_in_its_write_leaves_no_file(tmp_path: Path) -> None:
+    """New in this version (0.1.0 had no ``import corpus``): the corpus file is written while
+    the source is read, through the one atomic writer; a kill leaves no file and no temporary
+    file, and the rerun writes it."""
+    points = write_matrix(
+        tmp_path,
+        _corpus_setup,
+        lambda r: ("import", "corpus", str(r.parent / f"{r.name}.trec"), "--format", "trec"),
+    )
+    assert points == 1

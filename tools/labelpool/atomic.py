@@ -30,7 +30,7 @@ import errno
 import os
 import secrets
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 KILL_WRITE_ENV = "LABELPOOL_TEST_KILL_WRITE"
@@ -43,11 +43,17 @@ def write_text(path: Path | str, text: str) -> None:
 
 
 def write_bytes(
-    path: Path | str, data: bytes, *, mode_of: Path | None = None, durable: bool = True
+    path: Path | str,
+    data: bytes | Iterable[bytes],
+    *,
+    mode_of: Path | None = None,
+    durable: bool = True,
 ) -> None:
     """Write ``data`` to ``path`` atomically (``os.replace``), keeping its mode (or taking
     the mode of ``mode_of``, the file a staged copy will replace). ``durable=False`` leaves
-    the fsyncs to one :func:`flush` after many writes (atomic all the same)."""
+    the fsyncs to one :func:`flush` after many writes (atomic all the same). ``data`` may be
+    an iterable of chunks, written as they come (a large file is never held whole); an
+    exception raised while iterating leaves the target as it was."""
     path = Path(path)
     try:
         try:
@@ -159,11 +165,15 @@ def flush() -> None:
 
 
 def write_new(
-    path: Path | str, data: str | bytes, *, mode_of: Path | None = None, durable: bool = True
+    path: Path | str,
+    data: str | bytes | Iterable[bytes],
+    *,
+    mode_of: Path | None = None,
+    durable: bool = True,
 ) -> None:
-    """Create ``path`` with ``data`` (a str is written as UTF-8); ``FileExistsError`` and
-    nothing written when ``path`` exists, even when it appeared a moment ago. ``mode_of`` and
-    ``durable`` as for :func:`write_bytes`."""
+    """Create ``path`` with ``data`` (a str is written as UTF-8; chunks as for
+    :func:`write_bytes`); ``FileExistsError`` and nothing written when ``path`` exists, even
+    when it appeared a moment ago. ``mode_of`` and ``durable`` as for :func:`write_bytes`."""
     path = Path(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
@@ -208,10 +218,11 @@ def _naming(exc: OSError, path: Path) -> OSError:
 
 
 def _temp(
-    path: Path, data: bytes, mode: int | None, durable: bool = True
+    path: Path, data: bytes | Iterable[bytes], mode: int | None, durable: bool = True
 ) -> tuple[int, str | None]:
-    """An open temporary file in ``path``'s folder holding ``data`` on disk with ``mode``
-    (None: the umask's default): ``(fd, None)`` for an unnamed file, ``(fd, name)`` else."""
+    """An open temporary file in ``path``'s folder holding ``data`` (bytes, or chunks of it)
+    on disk with ``mode`` (None: the umask's default): ``(fd, None)`` for an unnamed file,
+    ``(fd, name)`` else."""
     if mode is None:
         umask = os.umask(0)
         os.umask(umask)
@@ -227,9 +238,10 @@ def _temp(
             raise
         fd, named = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        for chunk in (data,) if isinstance(data, bytes) else data:
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(fd, view) :]
         if durable:
             os.fsync(fd)
         os.fchmod(fd, mode)

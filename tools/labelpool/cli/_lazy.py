@@ -17,6 +17,9 @@ import importlib
 from typing import TYPE_CHECKING
 
 _MODULES = {
+    "api_compare": "labelpool.api_compare",
+    "api_pool": "labelpool.api_pool",
+    "api_score": "labelpool.api_score",
     "gitio": "labelpool.gitio",
     "labelset": "labelpool.labelset",
     "measures": "labelpool.scoring.measures",
@@ -33,6 +36,7 @@ _MODULES = {
     "fmt_workflow": "labelpool.workflows.fmt",
     "history_workflow": "labelpool.workflows.history",
     "import_workflow": "labelpool.workflows.importing",
+    "import_corpus": "labelpool.workflows.import_corpus",
     "init_workflow": "labelpool.workflows.init",
     "merge_workflow": "labelpool.workflows.merge",
     "pool_workflow": "labelpool.workflows.pool",
@@ -59,6 +63,9 @@ _MODULES = {
 }
 
 __all__ = [
+    "api_compare",
+    "api_pool",
+    "api_score",
     "bias_report",
     "bias_workflow",
     "check_workflow",
@@ -72,6 +79,7 @@ __all__ = [
     "gitio",
     "history_report",
     "history_workflow",
+    "import_corpus",
     "import_workflow",
     "init_workflow",
     "labelset",
@@ -104,7 +112,7 @@ if TYPE_CHECKING:
     import rich.console as rich_console
     import rich.progress as rich_progress
 
-    from labelpool import gitio, labelset, oracle, runs
+    from labelpool import api_compare, api_pool, api_score, gitio, labelset, oracle, runs
     from labelpool.report import bias as bias_report
     from labelpool.report import compare as compare_report
     from labelpool.report import compare_text, score_table
@@ -124,6 +132,7 @@ if TYPE_CHECKING:
     from labelpool.workflows import exporting as export_workflow
     from labelpool.workflows import fmt as fmt_workflow
     from labelpool.workflows import history as history_workflow
+    from labelpool.workflows import import_corpus, validate_warm
     from labelpool.workflows import importing as import_workflow
     from labelpool.workflows import init as init_workflow
     from labelpool.workflows import merge as merge_workflow

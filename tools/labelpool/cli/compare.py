@@ -45,28 +45,24 @@ def compare(
 ) -> None:
     """Compare systems: one table per pair with a row per measure (scores, delta, both
     unjudged rates and their reading, p, verdict), the verdict and the next step."""
-    workflow = _lazy.compare_workflow
     cfg = load_config(repo)
-    parsed = common.comparison_options(measure, k, relevance_level, seed)
+    common.comparison_options(measure, k, relevance_level, seed)
     specs = _runs.select(cfg, runs, measure)
     if len(specs) < 2 and baseline is None:
         usage_error("compare needs two runs (BASELINE CHALLENGER) or --baseline NAME")
     if len(specs) > 2 and baseline is None:
         usage_error("with more than two runs, say which is the baseline: --baseline NAME")
-    labels = _lazy.labelset.load(cfg)
-    loaded, base_name = workflow.load_runs(cfg, specs, baseline)
-    result = workflow.compare(
-        cfg,
-        labels,
-        loaded,
-        baseline=base_name,
-        measures=parsed,
+    compared = _lazy.api_compare.compare(
+        specs[0] if baseline is None else baseline,
+        specs[1:] if baseline is None else specs,
+        measures=measure,
         k=k,
         relevance_level=relevance_level,
         seed=seed,
-        labels_commit=_lazy.gitio.head_commit(cfg.root),
-        display_paths={r.name: _shown(r.path) for r in loaded} if _cwd_in(cfg.root) else None,
+        repo=cfg.root,
+        show_path=_shown if _cwd_in(cfg.root) else None,
     )
+    result, loaded = compared.result, compared.runs
     for note in result.warnings:
         warn(note)
     report = _lazy.compare_report

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,7 +15,10 @@ from labelpool.cli._progress import progress
 if TYPE_CHECKING:
     from labelpool.workflows.importing import Imported
 
-import_app = sub_app("import", "Create label files from TREC qrels, a BEIR folder or JSONL.")
+import_app = sub_app(
+    "import",
+    "Create label files from TREC qrels, a BEIR folder or JSONL; write the corpus file.",
+)
 
 SystemOption = Annotated[
     str, typer.Option("--pool-system", help="System whose top k was judged (default: unknown).")
@@ -30,6 +34,14 @@ DateOption = Annotated[
 ]
 ForceOption = Annotated[
     bool, typer.Option("--force", help="Overwrite label files that exist already.")
+]
+TextFieldOption = Annotated[
+    str | None,
+    typer.Option(
+        "--text-field",
+        help="JSON questions: the field holding the text (default: text, else query; "
+        "CAsT topics: manual_rewritten_utterance, else raw_utterance).",
+    ),
 ]
 
 
@@ -52,13 +64,22 @@ def _write(
             force=force,
             unanswered=unanswered,
         )
+    say(f"imported {len(result.written)} question(s) into {_shown(cfg.labels_dir)}")
     say(
-        f"imported {len(result.written)} question(s) into {cfg.labels_dir}: "
         f"{result.judgments} judged ({result.relevant} relevant), "
         f"{result.unjudged} pooled-unjudged"
         + (f"; overwrote {len(result.overwritten)}" if result.overwritten else "")
-        + (f"; {unanswered} question(s) without judgments skipped" if unanswered else "")
     )
+    if unanswered:
+        say(f"{unanswered} question(s) without judgments skipped")
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working folder when it is under it (a shorter line)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 @import_app.command("trec")
@@ -66,8 +87,13 @@ def import_trec(
     qrels: Annotated[Path, typer.Argument(help="TREC qrels: `qid iter doc grade` lines.")],
     queries: Annotated[
         Path,
-        typer.Option("--queries", help="Question texts: TSV qid<TAB>text, JSONL, or TREC topics."),
+        typer.Option(
+            "--queries",
+            help="Question texts: TSV qid<TAB>text, JSON Lines, a JSON list, TREC CAsT topics "
+            "JSON, or TREC topics.",
+        ),
     ],
+    text_field: TextFieldOption = None,
     pool_system: SystemOption = "unknown",
     pool_k: KOption = None,
     pool_date: DateOption = None,
@@ -76,7 +102,7 @@ def import_trec(
 ) -> None:
     """Import graded TREC qrels (>= 1 relevant, 0 irrelevant, < 0 pooled but unjudged)."""
     workflow = _lazy.import_workflow
-    texts = workflow.read_queries(queries)
+    texts = workflow.read_queries(queries, text_field)
     rows = workflow.read_qrels(qrels)
     items = workflow.from_rows(rows, texts, qrels)
     unanswered = len(set(texts) - {i.id for i in items})
@@ -87,6 +113,7 @@ def import_trec(
 def import_beir(
     folder: Annotated[Path, typer.Argument(help="BEIR folder: queries.jsonl, qrels/<split>.tsv.")],
     split: Annotated[str, typer.Option("--split", help="The qrels split.")] = "test",
+    text_field: TextFieldOption = None,
     pool_system: SystemOption = "unknown",
     pool_k: KOption = None,
     pool_date: DateOption = None,
@@ -94,7 +121,7 @@ def import_beir(
     repo: RepoOption = None,
 ) -> None:
     """Import a BEIR dataset folder's queries and qrels."""
-    items, unanswered = _lazy.import_workflow.read_beir(folder, split)
+    items, unanswered = _lazy.import_workflow.read_beir(folder, split, text_field)
     _write(repo, items, pool_system, pool_k, pool_date, force, unanswered)
 
 
@@ -112,3 +139,29 @@ def import_jsonl(
     """Import one question per JSON line (judged_ids defaults to the relevant ones)."""
     items = _lazy.import_workflow.read_jsonl(file)
     _write(repo, items, pool_system, pool_k, pool_date, force)
+
+
+class CorpusFormat(str, Enum):
+    trec = "trec"
+    jsonl = "jsonl"
+    beir = "beir"
+
+
+@import_app.command("corpus")
+def import_corpus(
+    source: Annotated[
+        Path, typer.Argument(help="A TREC file or folder, a JSON Lines file, a BEIR folder.")
+    ],
+    fmt: Annotated[CorpusFormat, typer.Option("--format", help="The source's format.")],
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the corpus file if it exists.")
+    ] = False,
+    repo: RepoOption = None,
+) -> None:
+    """Write the configured corpus file ([tool.labelpool] corpus) as BEIR JSON Lines."""
+    cfg = load_config(repo)
+    done = _lazy.import_corpus.import_corpus(cfg, source, fmt.value, force=force)
+    say(
+        f"{'replaced' if done.replaced else 'wrote'} {_shown(done.path)}: "
+        f"{done.documents:,} documents"
+    )

@@ -19,10 +19,12 @@ from labelpool.cli._common import (
     warn,
 )
 from labelpool.cli._progress import progress
+from labelpool.report import sanitize
 
 
 class PoolFormat(str, Enum):
     text = "text"
+    json = "json"
     markdown = "markdown"
 
 
@@ -80,23 +82,25 @@ def pool(
         if not wanted:
             usage_error(f"--questions {questions!r}: no question id given")
     specs = _runs.select(cfg, runs, takes_measures=False)
-    labels = _lazy.labelset.load(cfg)
     with progress("pooling"):
-        result = _lazy.pool_workflow.run(
-            cfg,
-            labels,
+        result = _lazy.api_pool.pool(
             specs,
-            depth,
+            depth=depth,
             max_docs=max_docs,
             questions=wanted,
             with_text=not no_text,
+            write=True,
             commit=not no_commit,
             branch=branch,
-        )
+            repo=cfg.root,
+        ).result
     for note in result.notes:
         if note != "nothing to write":
             warn(note)
     report = _lazy.pool_report
+    if fmt is PoolFormat.json:
+        print(sanitize.json_dumps(report.to_json(result), indent=2))
+        return
     if fmt is PoolFormat.markdown:
         out = report.markdown(result)
     else:

@@ -106,35 +106,20 @@ def score(
     chosen = parse_measures(measure or list(_lazy.measures.SCORE_DEFAULT))
     check_measure_cutoffs(chosen, k)
     cfg = load_config(repo)
-    runs_mod = _lazy.runs
     paths = _runs.select_paths(cfg, runs, measure)  # 0.1.0: a missing run is exit 1 here
-    if names and len(names) != len(paths):
-        usage_error(
-            f"--name given {len(names)} time(s) for {len(paths)} run(s); "
-            "give one name per run, in order"
-        )
-    system_names = names or [runs_mod.system_name(p) for p in paths]
-    seen: dict[str, Path] = {}
-    for system, path in zip(system_names, paths, strict=True):
-        if system in seen:
-            usage_error(
-                f"two runs are named {system!r} ({seen[system]}, {path}); "
-                "use --name to tell them apart"
-            )
-        seen[system] = path
-    preview = _lazy.merge_workflow.preview(cfg) if with_pending else None
-    workflow = _lazy.score_workflow
     with progress("scoring", total=len(paths)) as advance:
-        results = workflow.score_files(
-            cfg,
+        report = _lazy.api_score.score(
             paths,
-            system_names,
-            chosen,
+            measures=measure or list(_lazy.measures.SCORE_DEFAULT),
             k=k,
             relevance_level=relevance_level,
+            names=names or None,
+            per_query=per_query,
+            repo=cfg.root,
+            with_pending=with_pending,
             on_progress=advance,
-            preview=preview.texts if preview is not None else None,
         )
+    results, view = list(report.systems), report.view
     notes: list[str] = []
     for result in results:
         notes += result.warnings
@@ -146,18 +131,10 @@ def score(
     for message in dict.fromkeys(notes):  # one warning once (a pending batch: every system)
         warn(message)
 
-    commit, dirty = _labels_commit(cfg.root)
     render = _lazy.score_report
-    view = render.ScoreView(
-        labels_commit=commit,
-        labels_dirty=dirty,
-        high=cfg.readings.high,
-        per_query=per_query,
-        preview=preview.filled if preview is not None else None,
-    )
-    if preview is not None and fmt != "json":
+    if view.preview is not None and fmt != "json":
         # the first line of text and markdown; beside CSV (a table only) on stderr
-        line = f"preview: {preview.filled} filled verdicts not merged"
+        line = f"preview: {view.preview} filled verdicts not merged"
         print(line, file=sys.stderr if fmt == "csv" else sys.stdout)
         if fmt == "markdown":
             print()
@@ -173,13 +150,3 @@ def score(
         )
 
 
-def _labels_commit(root: Path) -> tuple[str | None, bool | None]:
-    gitio = _lazy.gitio
-    if gitio.toplevel(root) is None:
-        return None, None
-    commit = gitio.head_commit(root)
-    try:
-        dirty = gitio.is_dirty(root)
-    except gitio.GitError:  # a status git cannot give is "not known", not an error
-        dirty = None
-    return commit, dirty

@@ -1,6 +1,8 @@
-"""Render a pooling plan (``labelpool pool``) as text or as a pull-request description."""
+"""Render a pooling plan (``labelpool pool``) as text, JSON or a pull-request description."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from labelpool.report import sanitize
 from labelpool.report.sanitize import markdown as md
@@ -88,3 +90,40 @@ def markdown(result: PoolResult) -> str:
             for q in plan.batched
         ]
     return sanitize.lines("\n".join(out) + "\n")
+
+
+def to_json(result: PoolResult) -> dict[str, Any]:
+    """``labelpool pool --format json`` (``schema/pool-report.schema.json``): the batch,
+    its cost, every batched question's documents in review order, and what was written."""
+    plan = result.plan
+    return {
+        "batch": plan.batch,
+        "systems": list(plan.systems),
+        "depth": plan.depth,
+        "date": plan.date,
+        "max_docs": plan.max_docs,
+        "union": plan.union,
+        "judged": plan.judged,
+        "waiting": plan.waiting,
+        "remainder": plan.remainder,
+        "documents": plan.documents,
+        "unjudged_before": {s: plan.unjudged_before.get(s) for s in plan.systems},
+        "questions": [
+            {
+                "question": q.qid,
+                "path": str(q.path),
+                "union": q.union,
+                "judged": q.judged,
+                "waiting": q.waiting,
+                "documents": list(q.docs),
+                "left_out": q.left_out,
+                "full_depth": None if q.full_depth is None else dict(q.full_depth),
+            }
+            for q in plan.batched
+        ],
+        "complete": [q.qid for q in plan.complete],
+        "written": [str(p) for p in result.written],
+        "branch": result.branch,
+        "commit": result.commit,
+        "notes": list(result.notes),
+    }

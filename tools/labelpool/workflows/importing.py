@@ -8,28 +8,47 @@ existing label is never overwritten without ``force``.
 
 from __future__ import annotations
 
-import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from labelpool import atomic, labelfile
-from labelpool.errors import InputError, UsageError
 from labelpool.model import UNKNOWN_SYSTEM
 from labelpool.rules.identity import fold
+from labelpool.workflows.import_input import (
+    ID_RE,
+    ImportFailed,
+    ImportUsageError,
+    check_doc,
+    check_id,
+    json_object,
+    lines,
+)
+from labelpool.workflows.import_queries import read_queries
 
-ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+__all__ = [
+    "ID_RE",
+    "ImportFailed",
+    "ImportResult",
+    "ImportUsageError",
+    "Imported",
+    "Provenance",
+    "QrelRow",
+    "add_question",
+    "check_doc",
+    "check_id",
+    "from_rows",
+    "read_beir",
+    "read_beir_qrels",
+    "read_jsonl",
+    "read_qrels",
+    "read_queries",
+    "write_labels",
+]
+
 DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
-
-
-class ImportFailed(InputError):
-    """Bad input; ``str()`` names the file and line (exit 1)."""
-
-
-class ImportUsageError(UsageError, ImportFailed):
-    """A command-line mistake: a file that cannot be read, a bad option (exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -71,49 +90,28 @@ class ImportResult:
     queries_without_judgments: int
 
 
-def check_id(qid: str, path: Path, line: int | None = None, column: int | None = None) -> None:
-    """Refuse a question id outside the allowlist before any path is built from it."""
-    if not ID_RE.fullmatch(qid):
-        raise ImportFailed(
-            f"question id {qid!r} is not allowed "
-            "(letters, digits, '.', '_', '-'; starting with a letter or digit; at most 128)",
-            path=path,
-            line=line,
-            column=column,
-        )
-
-
-def check_doc(doc: str, path: Path, line: int, column: int) -> None:
-    if not doc or any(c.isspace() for c in doc):
-        raise ImportFailed(
-            f"document id {doc!r} is empty or holds whitespace", path=path, line=line, column=column
-        )
-
-
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise ImportUsageError(f"cannot read: {exc.strerror or exc}", path=path) from None
-    except UnicodeDecodeError as exc:
-        raise ImportFailed(f"not UTF-8 ({exc.reason} at byte {exc.start})", path=path) from None
-    yield from enumerate(text.splitlines(), start=1)
-
-
 # --------------------------------------------------------------------------- qrels
 
 
 def read_qrels(path: Path) -> list[QrelRow]:
-    """TREC qrels ``qid iter doc grade`` (whitespace separated); duplicates are errors."""
+    """TREC qrels ``qid iter doc grade`` (whitespace separated); duplicates are errors.
+
+    A line whose first character is ``#`` is a comment, as trec_eval 10 reads it (trec_eval
+    itself fails on two comment lines in a row and on a comment as the last line; labelpool
+    reads any number, anywhere). A ``#`` after leading blanks or after a judgment is not a
+    comment there either: such a line is refused, naming it."""
     rows: list[QrelRow] = []
     seen: dict[tuple[str, str], int] = {}
-    for n, line in _lines(path):
-        if not line.strip():
+    for n, line in lines(path):
+        if line.startswith("#") or not line.strip():
             continue
         parts = _fields(line, _WORD_RE)
         if len(parts) != 4:
+            hint = ""
+            if any(text.startswith("#") for _, text in parts):
+                hint = " (a comment line starts with `#` in its first column)"
             raise ImportFailed(
-                f"expected 4 fields `qid iter doc grade`, found {len(parts)}",
+                f"expected 4 fields `qid iter doc grade`, found {len(parts)}{hint}",
                 path=path,
                 line=n,
                 column=1,
@@ -158,14 +156,16 @@ def _fields(line: str, pattern: re.Pattern[str]) -> list[tuple[int, str]]:
     return [(m.start() + 1, m.group()) for m in pattern.finditer(line)]
 
 
-_WORD_RE = re.compile(r"\S+")
+# fields are separated by ASCII blanks only, as trec_eval's isspace() in the C locale: a
+# no-break space or NEL stays inside its field (and the document id check refuses it)
+_WORD_RE = re.compile(r"[^ \t\n\r\f\v]+")
 
 
 def read_beir_qrels(path: Path) -> list[QrelRow]:
     """BEIR qrels TSV ``query-id<TAB>corpus-id<TAB>score`` with a header line."""
     rows: list[QrelRow] = []
     seen: dict[tuple[str, str], int] = {}
-    for n, line in _lines(path):
+    for n, line in lines(path):
         if not line.strip():
             continue
         cells = line.split("\t")
@@ -186,86 +186,6 @@ def read_beir_qrels(path: Path) -> list[QrelRow]:
             col += len(cell) + 1
         rows.append(_row(path, n, parts, seen))
     return rows
-
-
-# --------------------------------------------------------------------------- queries
-
-
-def read_queries(path: Path) -> dict[str, str]:
-    """Question texts by id from a TSV ``qid<TAB>text``, a JSONL, or TREC topic files."""
-    lines = list(_lines(path))
-    first = next((line.lstrip() for _, line in lines if line.strip()), "")
-    if first.startswith("<"):
-        return _read_topics(path, "\n".join(line for _, line in lines))
-    if first.startswith("{"):
-        return _read_jsonl_queries(path, lines)
-    out: dict[str, str] = {}
-    for n, line in lines:
-        if not line.strip():
-            continue
-        qid, tab, text = line.partition("\t")
-        if not tab:
-            raise ImportFailed("expected `qid<TAB>text`", path=path, line=n, column=1)
-        _put_query(out, path, n, qid.strip(), text.strip())
-    return out
-
-
-def _put_query(out: dict[str, str], path: Path, n: int, qid: str, text: str) -> None:
-    if qid in out:
-        raise ImportFailed(f"question {qid!r} appears twice", path=path, line=n, column=1)
-    out[qid] = " ".join(text.split())
-
-
-def _read_jsonl_queries(path: Path, lines: list[tuple[int, str]]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for n, line in lines:
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ImportFailed(
-                f"invalid JSON: {exc.msg}", path=path, line=n, column=exc.colno
-            ) from None
-        if not isinstance(record, dict):
-            raise ImportFailed("expected a JSON object", path=path, line=n, column=1)
-        qid = record.get("_id", record.get("id"))
-        text = record.get("text")
-        if qid is None or not isinstance(text, str):
-            raise ImportFailed(
-                "expected `_id` (or `id`) and a string `text`", path=path, line=n, column=1
-            )
-        _put_query(out, path, n, str(qid), text)
-    return out
-
-
-_TOP_RE = re.compile(r"<top>(.*?)</top>", re.DOTALL | re.IGNORECASE)
-_TOPIC_RE = re.compile(r"<topic\s+number=\"([^\"]+)\"[^>]*>(.*?)</topic>", re.DOTALL | re.I)
-_NUM_RE = re.compile(r"<num>\s*(?:Number:)?\s*(.*?)\s*(?:</num>|<|$)", re.DOTALL | re.I)
-_TITLE_RE = re.compile(r"<(title|query)>\s*(?:Topic:)?(.*?)(?:</\1>|<|$)", re.DOTALL | re.I)
-
-
-def _read_topics(path: Path, text: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    blocks: list[tuple[int, str | None, str]] = [
-        (m.start(), None, m.group(1)) for m in _TOP_RE.finditer(text)
-    ] + [(m.start(), m.group(1), m.group(2)) for m in _TOPIC_RE.finditer(text)]
-    if not blocks:
-        raise ImportFailed("no <top> or <topic> blocks found", path=path, line=1, column=1)
-    for start, number, body in sorted(blocks):
-        n = text.count("\n", 0, start) + 1
-        if number is None:
-            num = _NUM_RE.search(body)
-            if not num or not num.group(1).strip():
-                raise ImportFailed("topic without <num>", path=path, line=n, column=1)
-            number = num.group(1)
-        title = _TITLE_RE.search(body)
-        if not title or not title.group(2).strip():
-            raise ImportFailed(
-                f"topic {number.strip()!r} without <title>", path=path, line=n, column=1
-            )
-        _put_query(out, path, n, number.strip(), title.group(2))
-    return out
 
 
 # --------------------------------------------------------------------------- assembling
@@ -311,14 +231,16 @@ def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) ->
     return out
 
 
-def read_beir(folder: Path, split: str = "test") -> tuple[list[Imported], int]:
+def read_beir(
+    folder: Path, split: str = "test", text_field: str | None = None
+) -> tuple[list[Imported], int]:
     """A BEIR folder: ``queries.jsonl`` and ``qrels/<split>.tsv``; also the unjudged count."""
     queries_path = folder / "queries.jsonl"
     qrels_path = folder / "qrels" / f"{split}.tsv"
     for p in (queries_path, qrels_path):
         if not p.is_file():
             raise ImportUsageError("not found (a BEIR folder has queries.jsonl and qrels/)", path=p)
-    queries = read_queries(queries_path)
+    queries = read_queries(queries_path, text_field)
     rows = read_beir_qrels(qrels_path)
     items = from_rows(rows, queries, qrels_path)
     return items, len(set(queries) - {i.id for i in items})
@@ -329,17 +251,10 @@ def read_jsonl(path: Path) -> list[Imported]:
     out: list[Imported] = []
     seen: dict[str, int] = {}
     folded: dict[str, tuple[str, int]] = {}
-    for n, line in _lines(path):
+    for n, line in lines(path):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ImportFailed(
-                f"invalid JSON: {exc.msg}", path=path, line=n, column=exc.colno
-            ) from None
-        if not isinstance(record, dict):
-            raise ImportFailed("expected a JSON object", path=path, line=n, column=1)
+        record = json_object(line, path, n)
         qid, question = record.get("id"), record.get("question")
         if not isinstance(qid, str) or not isinstance(question, str):
             raise ImportFailed("expected string `id` and `question`", path=path, line=n, column=1)

@@ -39,8 +39,10 @@ def score_files(
     relevance_level: int = 1,
     on_progress: Callable[[], None] | None = None,
     preview: Mapping[Path, str] | None = None,
+    labels: labelset.LabelSet | None = None,
 ) -> list[SystemScore]:
-    """Read and score each run file (named ``names``) against the repository's labels.
+    """Read and score each run file (named ``names``) against the repository's labels
+    (``labels``: those already loaded).
 
     The labels (Python YAML, which holds the GIL) load on a thread while pyarrow parses the
     first run (multi-threaded C++, which releases it), so that on a cold start they overlap.
@@ -52,27 +54,27 @@ def score_files(
 
     def load_labels() -> labelset.LabelSet:
         with _gc_paused():
-            labels = labelset.load(cfg)
+            loaded = labelset.load(cfg) if labels is None else labels
             if preview:
-                labels = labelset.with_texts(labels, preview)
+                loaded = labelset.with_texts(loaded, preview)
             gc.freeze()  # see _frozen_labels
-        prepare(labels, cache_file_for(cfg.labels_dir))
-        return labels
+        prepare(loaded, cache_file_for(cfg.labels_dir))
+        return loaded
 
     results: list[SystemScore] = []
     with _frozen_labels(), ThreadPoolExecutor(max_workers=1) as background:
         pending_labels = background.submit(load_labels)
-        labels = None
+        ready_labels: labelset.LabelSet | None = None
 
         def ready() -> labelset.LabelSet:
-            nonlocal labels
-            if labels is None:
-                labels = pending_labels.result()
-                if not len(scored_qids(labels)):
+            nonlocal ready_labels
+            if ready_labels is None:
+                ready_labels = pending_labels.result()
+                if not len(scored_qids(ready_labels)):
                     raise NothingToScore(
                         f"error: no judged question in {cfg.labels_dir}: nothing to score against"
                     )
-            return labels
+            return ready_labels
 
         for system, path in zip(names, paths, strict=True):
             note = None
