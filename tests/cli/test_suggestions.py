@@ -22,12 +22,13 @@ from tests.hostile.injection_scenario import (  # noqa: F401  (fixtures)
     lp,
 )
 
-_SUGGESTED = re.compile(r"`(labelpool [^`]+)`|\((labelpool [^)]+)\)")
+_SUGGESTED = re.compile(r"`(labelpool [^`]+)`|\((labelpool [^)]+)\)|^next: (labelpool .+)$", re.M)
 
 
 def suggestions(text: str) -> list[str]:
-    """Every ``labelpool ...`` command printed in backticks or parentheses."""
-    found = [a or b for a, b in _SUGGESTED.findall(text)]
+    """Every ``labelpool ...`` command printed in backticks, in parentheses or as a line's
+    ``next:`` step."""
+    found = [a or b or c for a, b, c in _SUGGESTED.findall(text)]
     return list(dict.fromkeys(found))
 
 
