@@ -128,8 +128,9 @@ def _install_step(workflow: Path) -> dict[str, object]:
 
 
 def test_init_default_source_is_this_version_and_warns(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
     target = tmp_path / "r"
     assert main(["init", str(target)]) == 0
     err = capsys.readouterr().err
@@ -138,11 +139,12 @@ def test_init_default_source_is_this_version_and_warns(
         "env": {"LABELPOOL_SOURCE": f"labelpool=={__version__}"},
         "run": 'python -m pip install "$LABELPOOL_SOURCE"',
     }
-    assert err == (
+    assert " ".join(err.split()) == (
         f"warning: the CI workflow installs labelpool=={__version__} from PyPI, which assumes "
         "the package is published under that name; if it is not, point it elsewhere with "
-        "--labelpool-source SPEC (or edit .github/workflows/labels.yml)\n"
+        "--labelpool-source SPEC (or edit .github/workflows/labels.yml)"
     )
+    assert max(len(line) for line in err.splitlines()) <= 80  # wrapped at $COLUMNS
 
 
 @pytest.mark.parametrize(

@@ -52,8 +52,7 @@ def test_init_runs_git_init_without_committing(
     assert out.endswith(
         "next:\n"
         f"  cd '{target}'\n"
-        "  labelpool add where-is-my-order 'Where is my order?'  # your first question: ID "
-        "and text\n"
+        "  labelpool add where-is-my-order 'Where is my order?'  # your first question\n"
         "  pre-commit install  # label files formatted and validated before every commit\n"
     )
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 from tests.hostile.injection_scenario import (  # noqa: F401  (fixtures)
     Run,
     commit_all,
@@ -27,8 +29,10 @@ _SUGGESTED = re.compile(r"`(labelpool [^`]+)`|\((labelpool [^)]+)\)|^next: (labe
 
 def suggestions(text: str) -> list[str]:
     """Every ``labelpool ...`` command printed in backticks, in parentheses or as a line's
-    ``next:`` step."""
-    found = [a or b or c for a, b, c in _SUGGESTED.findall(text)]
+    ``next:`` step (a step broken over lines ending in `` \\`` read as the one line a shell
+    reads)."""
+    joined = text.replace(" \\\n  ", " ")
+    found = [a or b or c for a, b, c in _SUGGESTED.findall(joined)]
     return list(dict.fromkeys(found))
 
 
@@ -153,3 +157,37 @@ def test_check_against_another_systems_file_pools_both(example: Path, lp: Run) -
     found = suggestions(out)
     assert found == ["labelpool pool runs/bm25.trec runs/dense.trec --depth 10"], found
     run_as_printed(lp, found[0])
+
+
+def test_a_next_step_too_long_for_the_width_is_broken_and_runs_pasted_into_bash(
+    example: Path,  # noqa: F811
+    lp: Run,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 60 columns the pool step of two long run names is broken between words with a
+    trailing backslash; the printed lines, pasted into bash as they are, run as one command."""
+    for name in ("a rather long baseline name", "an even longer challenger name"):
+        shutil.copy(example / "runs" / "dense.trec", example / "runs" / f"{name}.trec")
+    commit_all(example, "two runs with long names")
+    monkeypatch.setenv("COLUMNS", "60")
+    code, out, _ = lp(
+        "compare",
+        "runs/a rather long baseline name.trec",
+        "runs/an even longer challenger name.trec",
+        "-m",
+        "P@10",
+    )
+    assert code == 0
+    lines = out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("next: labelpool pool"))
+    step = [lines[first]]
+    while step[-1].endswith(" \\"):
+        step.append(lines[first + len(step)])
+    assert len(step) > 1 and all(len(line) <= 60 for line in step), step
+    assert all(line.startswith("  ") for line in step[1:])
+    pasted = "\n".join(step).removeprefix("next: ")
+    done = subprocess.run(
+        ["bash", "-c", pasted], cwd=example, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "batch " in done.stdout

@@ -177,6 +177,6 @@ def test_merge_prints_a_judge_name_escaped(tmp_path: Path, lp: Run) -> None:
     no_raw_control(out, err)
     assert code == 0, err
     assert out.startswith(
-        "QA\\x1b[31m Runner <qa@example.invalid>: 1 verdicts (1 relevant, 0 irrelevant, "
-        "0 duplicates) in 1 files; not committed\n"
+        "QA\\x1b[31m Runner <qa@example.invalid>: 1 verdict, not committed\n"
+        "  1 relevant, 0 irrelevant, 0 duplicates; 1 file\n"
     )

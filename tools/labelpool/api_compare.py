@@ -19,8 +19,8 @@ from labelpool.api_repo import (
     specs,
 )
 from labelpool.errors import UsageError
-from labelpool.runs import Run
 from labelpool.report import compare as compare_report
+from labelpool.runs import Run
 from labelpool.workflows import compare as compare_workflow
 from labelpool.workflows import run_args
 from labelpool.workflows.compare import CompareResult, Comparison

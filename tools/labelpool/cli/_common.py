@@ -19,6 +19,7 @@ import typer
 
 from labelpool import config as config_mod
 from labelpool.cli import _handler, _lazy
+from labelpool.cli._width import output_width
 from labelpool.errors import UsageError
 from labelpool.report import sanitize
 
@@ -161,9 +162,20 @@ def say(message: object = "", *, err: bool = False) -> None:
     print(sanitize.text(message), file=sys.stderr if err else sys.stdout)
 
 
-def warn(message: str) -> None:
-    """``warning: MESSAGE`` on stderr, sanitised like :func:`say`."""
-    print(f"warning: {sanitize.text(message)}", file=sys.stderr)
+def warn(message: str, *, wrap: bool = False) -> None:
+    """``warning: MESSAGE`` on stderr, sanitised like :func:`say`; ``wrap``: prose that
+    continues on lines indented by two spaces, to fit the output width."""
+    line = f"warning: {sanitize.text(message)}"
+    width = output_width() if wrap else None
+    if width is None or len(line) <= width:
+        print(line, file=sys.stderr)
+        return
+    import textwrap
+
+    lines = textwrap.wrap(
+        line, width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
+    )
+    print("\n".join(lines), file=sys.stderr)
 
 
 def load_config(repo: Path | None) -> config_mod.Config:

@@ -132,14 +132,13 @@ if TYPE_CHECKING:
     from labelpool.workflows import exporting as export_workflow
     from labelpool.workflows import fmt as fmt_workflow
     from labelpool.workflows import history as history_workflow
-    from labelpool.workflows import import_corpus, validate_warm
+    from labelpool.workflows import import_corpus, run_args, validate_warm
     from labelpool.workflows import importing as import_workflow
     from labelpool.workflows import init as init_workflow
     from labelpool.workflows import merge as merge_workflow
     from labelpool.workflows import pool as pool_workflow
     from labelpool.workflows import poolinfo as poolinfo_workflow
     from labelpool.workflows import provenance as provenance_workflow
-    from labelpool.workflows import run_args, validate_warm
     from labelpool.workflows import score as score_workflow
     from labelpool.workflows import todo as todo_workflow
     from labelpool.workflows import trec_eval as trec_eval_workflow

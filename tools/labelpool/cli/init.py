@@ -62,7 +62,8 @@ def init_command(
         warn(
             f"the CI workflow installs {result.labelpool_source} from PyPI, which assumes the "
             "package is published under that name; if it is not, point it elsewhere with "
-            "--labelpool-source SPEC (or edit .github/workflows/labels.yml)"
+            "--labelpool-source SPEC (or edit .github/workflows/labels.yml)",
+            wrap=True,
         )
     if result.git_initialised:
         say(f"git init -b main in {folder} (nothing committed)")
@@ -82,6 +83,6 @@ def next_commands(folder: Path) -> list[str]:
     qid, question = EXAMPLE_QUESTION
     return [
         f"cd {shlex.quote(str(folder))}",
-        f"labelpool add {qid} {shlex.quote(question)}  # your first question: ID and text",
+        f"labelpool add {qid} {shlex.quote(question)}  # your first question",
         "pre-commit install  # label files formatted and validated before every commit",
     ]

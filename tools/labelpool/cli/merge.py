@@ -63,9 +63,11 @@ def merge(
     for c in result.commits:
         total = c.relevant + c.irrelevant + c.duplicates
         where = f"commit {c.commit[:12]}" if c.commit else "not committed"
+        files = len(c.files)
+        say(f"{c.judge}: {total} verdict{'' if total == 1 else 's'}, {where}")
         say(
-            f"{c.judge}: {total} verdicts ({c.relevant} relevant, {c.irrelevant} irrelevant, "
-            f"{c.duplicates} duplicates) in {len(c.files)} files; {where}"
+            f"  {c.relevant} relevant, {c.irrelevant} irrelevant, {c.duplicates} duplicates; "
+            f"{files} file{'' if files == 1 else 's'}"
         )
     if not result.commits:
         say("nothing to merge")

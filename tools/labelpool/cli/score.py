@@ -4,7 +4,6 @@ rate and its reading, one row per system."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -148,5 +147,3 @@ def score(
         sys.stdout.write(
             _lazy.score_table.render_table(results, view, width=output_width(wide), bounds=bounds)
         )
-
-

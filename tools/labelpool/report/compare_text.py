@@ -94,6 +94,42 @@ def next_line(pair: Sequence[Comparison], steps: NextSteps, verbose: bool) -> st
     return f"next: {command}" if command else None
 
 
+def command_lines(command: str, width: int | None) -> list[str]:
+    """A suggested command (``next: labelpool ...``, shell-quoted words) on lines that fit
+    ``width``: broken between words only (an option and its value together), each broken
+    line ending in `` \\`` and the next indented, so that the lines pasted into a shell still
+    run as one command. A word longer than the width stays whole."""
+    text = sanitize.text(command)
+    if width is None or len(text) <= width:
+        return [text]
+    import shlex
+
+    head, _, rest = command.partition(" ")  # "next:"
+    words = [shlex.quote(w) for w in shlex.split(rest)]
+    units = [head]  # an option stays on the line of its value
+    i = 0
+    while i < len(words):
+        takes_value = words[i].startswith("-") and i + 1 < len(words)
+        if takes_value and not words[i + 1].startswith("-"):
+            units.append(f"{words[i]} {words[i + 1]}")
+            i += 2
+        else:
+            units.append(words[i])
+            i += 1
+    lines: list[str] = []
+    line = ""
+    for word in (sanitize.text(u) for u in units):
+        indent = "  " if lines else ""
+        candidate = f"{line} {word}" if line else f"{indent}{word}"
+        if line and len(candidate) + 2 > width:  # room for " \"
+            lines.append(f"{line} \\")
+            line = f"  {word}"
+        else:
+            line = candidate
+    lines.append(line)
+    return lines
+
+
 def _row(c: Comparison) -> list[str]:
     return [
         c.measure,
@@ -175,7 +211,7 @@ def render(
         lines += wrap(verdict_line(pair), width)
         step = next_line(pair, steps, verbose)
         if step:
-            lines.append(sanitize.text(step))  # a command is never wrapped
+            lines += command_lines(step, width)
     notes = question_notes(result.no_relevant, result.not_judged)
     if notes:
         lines.append("")

@@ -100,10 +100,12 @@ def render_text(info: PoolInfo, width: int | None = 80) -> str:
         pad = max(len(name) for name in names)
         for name, s in zip(names, info.systems, strict=True):
             fair = "fair" if s.fair else "not fair"
-            out.append(
-                f"  {name:<{pad}}  {s.questions}/{info.judged}  {_depths(s)}  "
-                f"{_dates(s)}  {_measured(s, info.k)}  [{fair} at k={info.k}]"
-            )
+            row = f"  {name:<{pad}}  {s.questions}/{info.judged}  {_depths(s)}  {_dates(s)}"
+            tail = f"{_measured(s, info.k)}  [{fair} at k={info.k}]"
+            if width is None or len(f"{row}  {tail}") <= width:
+                out.append(f"{row}  {tail}")
+            else:  # the measured rate and the reading continue below
+                out += [row, f"    {tail}"]
             if s.disagreement:
                 why = sanitize.text(f"    not fair: {s.disagreement}")
                 out += textwrap.wrap(
