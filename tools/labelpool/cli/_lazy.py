@@ -34,6 +34,7 @@ _MODULES = {
     "history_workflow": "labelpool.workflows.history",
     "import_workflow": "labelpool.workflows.importing",
     "init_workflow": "labelpool.workflows.init",
+    "judge_run": "labelpool.judge.run",
     "merge_workflow": "labelpool.workflows.merge",
     "pool_workflow": "labelpool.workflows.pool",
     "poolinfo_workflow": "labelpool.workflows.poolinfo",
@@ -69,6 +70,7 @@ __all__ = [
     "history_workflow",
     "import_workflow",
     "init_workflow",
+    "judge_run",
     "labelset",
     "measures",
     "merge_workflow",
@@ -97,6 +99,7 @@ if TYPE_CHECKING:
     import rich.progress as rich_progress
 
     from labelpool import gitio, labelset, oracle, runs
+    from labelpool.judge import run as judge_run
     from labelpool.report import bias as bias_report
     from labelpool.report import compare as compare_report
     from labelpool.report import diff as diff_report
