@@ -170,6 +170,7 @@
   async function write(x, d, verdict, reason, isUndo) {
     if (busy) return false;
     busy = true;
+    document.body.dataset.busy = "1";
     try {
       const body = { q: x.qid, batch: S.batch, doc: d.doc, expect: d.block, verdict, reason: reason === undefined ? null : reason };
       const res = await api("POST", "/api/verdict", body);
@@ -202,6 +203,7 @@
       return false;
     } finally {
       busy = false;
+      document.body.dataset.busy = "0";
     }
   }
 
@@ -228,7 +230,9 @@
   }
 
   async function commit() {
-    const res = await api("POST", "/api/commit", {});
+    document.body.dataset.busy = "1";
+    let res;
+    try { res = await api("POST", "/api/commit", {}); } finally { document.body.dataset.busy = "0"; }
     if (res.status === 200) {
       S.uncommitted = 0;
       renderProgress();
