@@ -50,12 +50,14 @@ def pooled_example(where: Path) -> Path:
             shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns(".labelpool-cache"))
         else:
             shutil.copy2(src, repo / name)
-    init_git(repo, JUDGE_NAME, JUDGE_EMAIL)
+    init_git(repo)  # the initial commit and the batch by "Runner"; the judge is someone else
     proc = labelpool(
         repo, "pool", "runs/bm25.trec", "runs/dense.trec", "--depth", "20", "--max-docs", "30"
     )
     assert proc.returncode == 0, proc.stderr
     assert not git(repo, "status", "--porcelain")
+    git(repo, "config", "user.name", JUDGE_NAME)
+    git(repo, "config", "user.email", JUDGE_EMAIL)
     return repo
 
 

@@ -71,7 +71,11 @@ def bind(session: Session, host: str, port: int) -> JudgeServer:
 
 
 def url(server: JudgeServer, host: str) -> str:
-    shown = f"[{host.strip('[]')}]" if ":" in host else host
+    """The page's address: on a wildcard address (``0.0.0.0``, ``::``) the loopback one."""
+    bare = host.strip("[]")
+    if bare in ("0.0.0.0", "::", ""):
+        bare = "127.0.0.1"
+    shown = f"[{bare}]" if ":" in bare else bare
     return f"http://{shown}:{server.server_address[1]}/"
 
 

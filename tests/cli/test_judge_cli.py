@@ -1,0 +1,95 @@
+"""``labelpool judge`` without a browser: starting, refusing, stopping."""
+
+from __future__ import annotations
+
+import signal
+import socket
+from pathlib import Path
+
+import pytest
+
+from judge_scenario import env_without_identity, labelpool, pooled_example, start_server
+from pool_scenario import git, make_repo
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return pooled_example(tmp_path_factory.mktemp("judge-cli"))
+
+
+def test_nothing_pending_says_so_and_serves_nothing(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    proc = labelpool(repo, "judge", "--port", "0", "--no-browser")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "labelpool judge: nothing pending\n"
+
+
+def test_a_port_in_use_is_exit_1(repo: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        proc = labelpool(repo, "judge", "--port", str(port), "--no-browser", timeout=60)
+    assert proc.returncode == 1
+    assert f"port {port} on 127.0.0.1 is in use" in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_commits_without_an_identity_are_exit_2(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r")
+    proc = labelpool(repo, "pool", "runs/a.trec", "runs/b.trec", "--depth", "3")
+    assert proc.returncode == 0, proc.stderr
+    proc = labelpool(repo, "judge", "--port", "0", "--no-browser", "--commit-every", "0")
+    assert proc.returncode == 2
+    assert "--commit-every must be at least 1" in proc.stderr
+    git(repo, "config", "--unset", "user.name")
+    git(repo, "config", "--unset", "user.email")
+    env = env_without_identity(tmp_path / "home")
+    args = ("judge", "--port", "0", "--no-browser")
+    proc = labelpool(repo, *args, "--commit-every", "5", env=env)
+    assert proc.returncode == 2, proc.stderr
+    assert "user.name" in proc.stderr and "user.email" in proc.stderr
+    assert proc.stdout == ""
+    # without --commit-every the page starts (its commit button says what is missing)
+    server = start_server(repo)
+    code, _out, _ = server.stop(signal.SIGINT)
+    assert code == 0
+
+
+def test_unknown_batch_or_question_is_exit_2(repo: Path) -> None:
+    proc = labelpool(repo, "judge", "--port", "0", "--no-browser", "--batch", "nope")
+    assert proc.returncode == 2
+    assert "--batch nope: no such pending batch" in proc.stderr
+    proc = labelpool(repo, "judge", "--port", "0", "--no-browser", "--question", "nope")
+    assert proc.returncode == 2
+    assert "--question nope: no such question" in proc.stderr
+    proc = labelpool(repo, "judge", "--port", "70000", "--no-browser")
+    assert proc.returncode == 2
+
+
+def test_a_question_with_nothing_pending(repo: Path) -> None:
+    proc = labelpool(repo, "judge", "--port", "0", "--no-browser", "--question", "acme-returns")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "labelpool judge: nothing pending\n"
+
+
+def test_a_non_loopback_host_warns(repo: Path) -> None:
+    server = start_server(repo, "--host", "0.0.0.0")
+    code, out, err = server.stop(signal.SIGINT)
+    assert code == 0
+    assert "warning: --host 0.0.0.0 is not a loopback address" in err
+    assert out.splitlines()[-1] == "labelpool judge: stopped; 0 verdicts not committed"
+
+
+def test_sigint_stops_with_exit_0(repo: Path) -> None:
+    server = start_server(repo, "--question", "cookies")
+    code, out, _ = server.stop(signal.SIGINT)
+    assert code == 0
+    assert out.splitlines() == ["labelpool judge: stopped; 0 verdicts not committed"]
+
+
+def test_not_a_git_repository(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", commit=False)
+    proc = labelpool(repo, "judge", "--port", "0", "--no-browser")
+    assert proc.returncode == 1
+    assert "git repository" in proc.stderr
