@@ -24,7 +24,7 @@ from pathlib import Path
 
 from labelpool import atomic, gitio
 from labelpool import batch as batch_mod
-from labelpool.errors import StateError
+from labelpool.errors import LabelpoolError, StateError
 from labelpool.model import Verdict
 from labelpool.workflows.judge_queue import Entry, JudgeInputError, entries_of, read_file
 
@@ -141,7 +141,7 @@ def _check(
     try:
         _d, _t, old_batches = read_file(path, old_text)
         _d, _t, new_batches = read_file(path, new_text)
-    except JudgeInputError:
+    except LabelpoolError:
         raise WriteRefused(
             "the edit would not read back; edit this entry by hand", path=path
         ) from None
