@@ -38,8 +38,31 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return pooled_example(tmp_path_factory.mktemp("judge-page"))
 
 
+GUIDELINES = "Relevant: it answers the question.\nNever <script>alert(1)</script> \u202e here.\n"
+QUESTION = "As an agent, <b>what</b> is my approval limit for refunds?"
+
+
 @pytest.fixture(scope="module")
 def server(repo: Path) -> Iterator[Server]:
+    # guidelines and a question holding HTML, committed before the page starts
+    (repo / "labels" / "GUIDELINES.md").write_text(GUIDELINES, encoding="utf-8")
+    label = repo / "labels" / "agent-refund-limit.yaml"
+    text = label.read_text(encoding="utf-8")
+    old = "question: As an agent, what is my approval limit for refunds?"
+    assert old in text
+    label.write_text(text.replace(old, f"question: {QUESTION}"), encoding="utf-8")
+    git(repo, "add", "-A")
+    git(
+        repo,
+        "-c",
+        "user.name=Runner",
+        "-c",
+        "user.email=runner@example.invalid",
+        "commit",
+        "-q",
+        "-m",
+        "guidelines",
+    )
     s = start_server(repo)
     yield s
     s.stop()
@@ -72,6 +95,19 @@ def entry_line(repo: Path, qid: str, doc: str) -> str:
 
 def token_of(page: Any) -> str:
     return str(page.evaluate("() => document.querySelector('meta[name=labelpool-token]').content"))
+
+
+def test_file_text_is_shown_as_text(page: Any) -> None:
+    assert current(page)[0] == "agent-refund-limit"
+    assert page.text_content("#question") == QUESTION  # the tags as text
+    assert page.locator("#question b").count() == 0
+    page.click("#guidelines-button")
+    shown = page.text_content("#guidelines")
+    assert "<script>alert(1)</script>" in shown and "\\u202e" in shown  # bidi shown escaped
+    assert "\u202e" not in shown
+    assert page.locator("#guidelines-panel script").count() == 0
+    page.click("#guidelines-close")
+    assert not page.errors
 
 
 def test_keys_write_only_the_verdict_token(repo: Path, page: Any) -> None:
@@ -342,13 +378,12 @@ def test_question_text_and_progress_fit_without_scrolling(
         page.close()
 
 
-def test_help_shows_the_keys_and_guidelines_are_absent(page: Any) -> None:
+def test_help_shows_the_keys(page: Any) -> None:
     page.keyboard.press("?")
     assert page.locator("#help").is_visible()
     assert "duplicate of" in page.text_content("#help")
     page.keyboard.press("Escape")
     assert not page.locator("#help").is_visible()
-    assert not page.locator("#guidelines-button").is_visible()  # the example has none
 
 
 def test_sigterm_says_what_is_not_committed(repo: Path, server: Server, page: Any) -> None:

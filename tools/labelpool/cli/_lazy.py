@@ -92,9 +92,12 @@ __all__ = [
     "trec_eval_workflow",
     "validate_warm",
     "validate_workflow",
+    "webbrowser",
 ]
 
 if TYPE_CHECKING:
+    import webbrowser
+
     import rich.console as rich_console
     import rich.progress as rich_progress
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import webbrowser
 from typing import Annotated
 
 import typer
@@ -62,6 +61,6 @@ def judge(
     say(f"labelpool judge: {address}")
     sys.stdout.flush()
     if not no_browser:
-        webbrowser.open(address)
+        _lazy.webbrowser.open(address)
     left = run.serve(server)
     say(f"labelpool judge: stopped; {left} verdicts not committed")
