@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import http.client
+import json
+import re
 import signal
 import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,3 +97,61 @@ def test_not_a_git_repository(tmp_path: Path) -> None:
     proc = labelpool(repo, "judge", "--port", "0", "--no-browser")
     assert proc.returncode == 1
     assert "git repository" in proc.stderr
+
+
+def _call(port: int, method: str, path: str, token: str, body: object = None) -> tuple[int, Any]:
+    host = f"127.0.0.1:{port}"
+    headers = {"Host": host, "X-Labelpool-Token": token}
+    data = None
+    if body is not None:
+        headers.update({"Origin": f"http://{host}", "Content-Type": "application/json"})
+        data = json.dumps(body).encode()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request(method, path, body=data, headers=headers)
+    res = conn.getresponse()
+    raw = res.read()
+    conn.close()
+    return res.status, json.loads(raw) if raw.startswith(b"{") else raw.decode()
+
+
+def test_commit_every_n_writes(tmp_path: Path) -> None:
+    repo = pooled_example(tmp_path)
+    server = start_server(repo, "--commit-every", "2")
+    try:
+        _, html = _call(server.port, "GET", "/", "")
+        token = re.search(r'name="labelpool-token" content="([^"]+)"', html).group(1)  # type: ignore[union-attr]
+        status, state = _call(server.port, "GET", "/api/state", token)
+        assert status == 200
+        docs = [(q["qid"], d) for q in state["questions"] for d in q["docs"]][:3]
+        head = git(repo, "rev-parse", "HEAD").strip()
+        answers = []
+        for (qid, d), verdict in zip(docs, ["relevant", "irrelevant", 2], strict=True):
+            body = {
+                "q": qid,
+                "batch": state["batch"],
+                "doc": d["doc"],
+                "expect": d["block"],
+                "verdict": verdict,
+            }
+            status, answer = _call(server.port, "POST", "/api/verdict", token, body)
+            assert status == 200, answer
+            answers.append(answer)
+        assert answers[0]["committed"] is None
+        assert answers[1]["committed"]["verdicts"] == 2
+        assert answers[2]["uncommitted"] == 1
+        log = git(repo, "log", "--format=%an|%s", f"{head}..HEAD").splitlines()
+        assert log == [f"Jo Judge|labelpool judge: 2 verdicts (batch {state['batch']})"]
+        # the same write again is no change; an old expectation is a conflict
+        body = {
+            "q": docs[0][0],
+            "batch": state["batch"],
+            "doc": docs[0][1]["doc"],
+            "expect": docs[0][1]["block"],
+            "verdict": "irrelevant",
+        }
+        status, answer = _call(server.port, "POST", "/api/verdict", token, body)
+        assert status == 409 and answer["question"]["qid"] == docs[0][0]
+    finally:
+        code, out, _ = server.stop(signal.SIGTERM)
+    assert code == 0
+    assert out.splitlines()[-1] == "labelpool judge: stopped; 1 verdicts not committed"

@@ -195,6 +195,11 @@ def test_duplicate_of_picks_a_relevant_document(repo: Path, page: Any) -> None:
     else:
         pytest.fail("no pending document of a question with a relevant document")
     qid, doc = current(page)
+    page.click("#relevant-summary")  # the relevant documents' text, on demand
+    page.click("#relevant li:first-child button")
+    page.wait_for_selector("#relevant li:first-child pre")
+    assert len(page.text_content("#relevant li:first-child pre")) > 20
+    page.click("#relevant-summary")
     page.keyboard.press("d")
     page.wait_for_selector("#picker", state="visible")
     target = page.text_content("#picker-list li:first-child button").split(" (")[0]

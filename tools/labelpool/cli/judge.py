@@ -58,9 +58,12 @@ def judge(
         return
     server = run.bind(session, host, port)
     address = run.url(server, host)
-    say(f"labelpool judge: {address}")
-    sys.stdout.flush()
-    if not no_browser:
-        _lazy.webbrowser.open(address)
-    left = run.serve(server)
+
+    def ready() -> None:
+        say(f"labelpool judge: {address}")
+        sys.stdout.flush()
+        if not no_browser:
+            _lazy.webbrowser.open(address)
+
+    left = run.serve(server, ready)
     say(f"labelpool judge: stopped; {left} verdicts not committed")

@@ -14,6 +14,7 @@ import secrets
 import signal
 import socket
 import threading
+from collections.abc import Callable
 from types import FrameType
 
 from labelpool import gitio
@@ -79,8 +80,10 @@ def url(server: JudgeServer, host: str) -> str:
     return f"http://{shown}:{server.server_address[1]}/"
 
 
-def serve(server: JudgeServer) -> int:
-    """Serve until SIGINT or SIGTERM; the verdicts not committed."""
+def serve(server: JudgeServer, ready: Callable[[], None] = lambda: None) -> int:
+    """Serve until SIGINT or SIGTERM; the verdicts not committed. ``ready`` (print the
+    address, open a browser) runs once the signals are ours, so a signal at any point after
+    the address is out stops the server cleanly."""
     stopping = threading.Event()
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -88,11 +91,13 @@ def serve(server: JudgeServer) -> int:
             stopping.set()
             threading.Thread(target=server.shutdown, daemon=True).start()
 
-    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    # the handlers stay for the rest of the process: a second signal while the count below is
+    # made changes nothing (the command ends right after)
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, stop)
     try:
+        ready()
         server.serve_forever(poll_interval=0.1)
     finally:
         server.server_close()  # waits for the requests in flight
-        for s, handler in previous.items():
-            signal.signal(s, handler)
     return server.session.uncommitted()
