@@ -125,14 +125,12 @@ def relevant_of(data: Mapping[str, Any]) -> tuple[RelevantDoc, ...]:
     class_of = {m: c for c in classes for m in c}
     relevant = {str(d) for d in data.get("relevant_doc_ids") or ()}
     relevant |= set(class_of)
-    return tuple(
-        RelevantDoc(
-            d,
-            int(grades.get(d, 1)) if not isinstance(grades.get(d), bool) else 1,
-            class_of.get(d, (d,)),
-        )
-        for d in sorted(relevant)
-    )
+
+    def grade(d: str) -> int:
+        g = grades.get(d, 1)
+        return g if isinstance(g, int) and not isinstance(g, bool) else 1
+
+    return tuple(RelevantDoc(d, grade(d), class_of.get(d, (d,))) for d in sorted(relevant))
 
 
 def question_of(
@@ -179,7 +177,8 @@ def load(
             all_batches.add(b.batch)
             if any(e.verdict is None for e in b.entries):
                 open_batches.add(b.batch)
-    if question is not None and not files and not any(True for _ in _ids(cfg, question)):
+    label_paths = labelset.label_files(cfg.labels_dir)
+    if question is not None and not files and not any(p.stem == question for p in label_paths):
         raise JudgeUsageError(f"--question {question}: no such question in {cfg.labels_dir}")
     if batch is not None:
         if batch not in all_batches:
@@ -198,12 +197,6 @@ def load(
     if not questions:
         return None
     return Queue(chosen, tuple(sorted(open_batches)), tuple(questions))
-
-
-def _ids(cfg: Config, qid: str) -> Iterable[Path]:
-    for path in labelset.label_files(cfg.labels_dir):
-        if path.stem == qid:
-            yield path
 
 
 def verdict_json(verdict: Verdict) -> Any:

@@ -193,7 +193,7 @@
       if (res.status === 409) {
         replaceQuestion(res.data.question);
         render();
-        say(`${res.data.error}: the file changed under the page; look again.`);
+        say(`${res.data.error}: look again before you judge it.`);
         return false;
       }
       say(res.data.error || `error ${res.status}`);
