@@ -7,6 +7,7 @@ import json
 import re
 import signal
 import socket
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -155,3 +156,66 @@ def test_commit_every_n_writes(tmp_path: Path) -> None:
         code, out, _ = server.stop(signal.SIGTERM)
     assert code == 0
     assert out.splitlines()[-1] == "labelpool judge: stopped; 1 verdicts not committed"
+
+
+def _token(port: int) -> str:
+    _, html = _call(port, "GET", "/", "")
+    match = re.search(r'name="labelpool-token" content="([^"]+)"', html)
+    assert match is not None
+    return match.group(1)
+
+
+def test_two_pages_on_one_repository_lose_nothing(repo: Path) -> None:
+    """Two servers on one repository write entries of the same files at the same time: every
+    verdict lands (the lock), and a write against what the other page changed is a 409."""
+    servers = [start_server(repo), start_server(repo)]
+    try:
+        tokens = [_token(s.port) for s in servers]
+        status, state = _call(servers[0].port, "GET", "/api/state", tokens[0])
+        assert status == 200
+        busiest = max(state["questions"], key=lambda q: len(q["docs"]))
+        pending = [d for q in state["questions"] for d in q["docs"] if d["status"] == "pending"]
+        jobs = [
+            (q["qid"], d) for q in state["questions"] for d in q["docs"] if d["status"] == "pending"
+        ]
+        assert len(busiest["docs"]) >= 3 and len(jobs) == len(pending)
+        results: list[int] = []
+
+        def write(i: int, qid: str, d: dict[str, Any]) -> None:
+            body = {
+                "q": qid,
+                "batch": state["batch"],
+                "doc": d["doc"],
+                "expect": d["block"],
+                "verdict": "irrelevant",
+            }
+            s = servers[i % 2]
+            results.append(_call(s.port, "POST", "/api/verdict", tokens[i % 2], body)[0])
+
+        threads = [
+            threading.Thread(target=write, args=(i, qid, d)) for i, (qid, d) in enumerate(jobs)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert results == [200] * len(jobs)
+        for qid, d in jobs:
+            text = (repo / "labels" / f"{qid}.yaml").read_text(encoding="utf-8")
+            assert f"{{doc: {d['doc']}, verdict: irrelevant}}" in text
+        # the second page's view is stale now: its write is refused, the file keeps the first
+        qid, d = jobs[0]
+        before = (repo / "labels" / f"{qid}.yaml").read_bytes()
+        body = {
+            "q": qid,
+            "batch": state["batch"],
+            "doc": d["doc"],
+            "expect": d["block"],
+            "verdict": "relevant",
+        }
+        assert _call(servers[1].port, "POST", "/api/verdict", tokens[1], body)[0] == 409
+        assert (repo / "labels" / f"{qid}.yaml").read_bytes() == before
+    finally:
+        for s in servers:
+            s.stop(signal.SIGINT)
+        git(repo, "checkout", "--", "labels")
