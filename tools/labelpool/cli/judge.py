@@ -22,7 +22,11 @@ from labelpool.cli._common import (
 @app.command("judge")
 def judge(
     batch: Annotated[
-        str | None, typer.Option("--batch", help="The batch to judge (default: the oldest open).")
+        str | None,
+        typer.Option(
+            "--batch",
+            help="The batch to judge (default: the first, by name, with an empty verdict).",
+        ),
     ] = None,
     question: Annotated[
         str | None, typer.Option("--question", help="Judge this question only.")
@@ -36,7 +40,7 @@ def judge(
     ] = False,
     commit_every: Annotated[
         int | None,
-        typer.Option("--commit-every", help="Commit the page's files after every N verdicts."),
+        typer.Option("--commit-every", help="Commit the page's files after every N writes."),
     ] = None,
     repo: RepoOption = None,
 ) -> None:
