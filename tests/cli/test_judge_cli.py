@@ -219,3 +219,40 @@ def test_two_pages_on_one_repository_lose_nothing(repo: Path) -> None:
         for s in servers:
             s.stop(signal.SIGINT)
         git(repo, "checkout", "--", "labels")
+
+
+def test_commits_run_the_hooks(tmp_path: Path) -> None:
+    repo = pooled_example(tmp_path)
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho ran >> .git/hook-ran\nexit $(cat .git/hook-exit)\n")
+    hook.chmod(0o755)
+    (repo / ".git" / "hook-exit").write_text("1\n")
+    server = start_server(repo)
+    try:
+        token = _token(server.port)
+        _, state = _call(server.port, "GET", "/api/state", token)
+        q = state["questions"][0]
+        d = q["docs"][0]
+        body = {
+            "q": q["qid"],
+            "batch": state["batch"],
+            "doc": d["doc"],
+            "expect": d["block"],
+            "verdict": "relevant",
+        }
+        assert _call(server.port, "POST", "/api/verdict", token, body)[0] == 200
+        head = git(repo, "rev-parse", "HEAD")
+        status, answer = _call(server.port, "POST", "/api/commit", token, {})
+        assert status == 409 and "the commit failed" in answer["error"]
+        assert git(repo, "rev-parse", "HEAD") == head  # the hook refused: nothing committed
+        (repo / ".git" / "hook-exit").write_text("0\n")
+        status, answer = _call(server.port, "POST", "/api/commit", token, {})
+        assert status == 200 and answer["verdicts"] == 1 and answer["files"] == 1
+        assert git(repo, "rev-parse", "HEAD") != head
+        assert (repo / ".git" / "hook-ran").read_text() == "ran\nran\n"
+        status, answer = _call(server.port, "POST", "/api/commit", token, {})
+        assert status == 200 and answer["commit"] is None  # nothing left to commit
+    finally:
+        code, out, _ = server.stop(signal.SIGTERM)
+    assert code == 0
+    assert out.splitlines()[-1] == "labelpool judge: stopped; 0 verdicts not committed"

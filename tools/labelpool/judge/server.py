@@ -28,6 +28,7 @@ from labelpool.errors import LabelpoolError
 from labelpool.judge import page
 from labelpool.judge.session import BadRequest, NotFound, Session
 from labelpool.report import sanitize
+from labelpool.workflows import judge_commit
 from labelpool.workflows.judge_write import Conflict, WriteRefused
 
 MAX_BODY = 64 * 1024
@@ -189,6 +190,8 @@ class Handler(BaseHTTPRequestHandler):
                 except (LabelpoolError, NotFound, OSError):
                     q = None
             self._error(HTTPStatus.CONFLICT, str(exc), question=q)
+        except (judge_commit.CommitFailed, judge_commit.NoIdentity) as exc:
+            self._error(HTTPStatus.CONFLICT, str(exc))
         except WriteRefused as exc:
             self._error(HTTPStatus.UNPROCESSABLE_ENTITY, str(exc))
         except BadRequest as exc:
