@@ -156,6 +156,32 @@ def test_commit_every_n_writes(tmp_path: Path) -> None:
         code, out, _ = server.stop(signal.SIGTERM)
     assert code == 0
     assert out.splitlines()[-1] == "labelpool judge: stopped; 1 verdicts not committed"
+    # a restart resumes where the files say, blind: judged, but not whose or what
+    server = start_server(repo)
+    try:
+        token = _token(server.port)
+        _, again = _call(server.port, "GET", "/api/state", token)
+    finally:
+        server.stop(signal.SIGTERM)
+    docs_again = {d["doc"]: d for q in again["questions"] for d in q["docs"]}
+    for _qid, d in docs:
+        assert docs_again[d["doc"]]["status"] == "judged"
+        assert docs_again[d["doc"]]["verdict"] is None
+    fields = {
+        "doc",
+        "shown",
+        "block",
+        "status",
+        "verdict",
+        "reason",
+        "title",
+        "text",
+        "source",
+        "supersedes",
+        "superseded_by",
+    }
+    assert all(set(d) == fields for d in docs_again.values())  # no system, rank or score
+    assert not {"systems", "runs", "depth", "rank", "score"} & set(again)
 
 
 def _token(port: int) -> str:
