@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import http.client
 import json
 import re
 import signal
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -282,3 +284,44 @@ def test_commits_run_the_hooks(tmp_path: Path) -> None:
         code, out, _ = server.stop(signal.SIGTERM)
     assert code == 0
     assert out.splitlines()[-1] == "labelpool judge: stopped; 0 verdicts not committed"
+
+
+def test_sigterm_finishes_the_write_in_flight(tmp_path: Path) -> None:
+    """A write waiting for the lock when SIGTERM comes still lands, and is counted."""
+    repo = pooled_example(tmp_path)
+    server = start_server(repo)
+    lock = repo / ".git" / "labelpool" / "judge.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    answers: list[int] = []
+    try:
+        token = _token(server.port)
+        _, state = _call(server.port, "GET", "/api/state", token)
+        q = state["questions"][0]
+        d = q["docs"][0]
+        body = {
+            "q": q["qid"],
+            "batch": state["batch"],
+            "doc": d["doc"],
+            "expect": d["block"],
+            "verdict": "relevant",
+        }
+        with open(lock, "a+") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)  # an editor's write under way, say
+            writer = threading.Thread(
+                target=lambda: answers.append(
+                    _call(server.port, "POST", "/api/verdict", token, body)[0]
+                )
+            )
+            writer.start()
+            time.sleep(0.5)  # the request waits for the lock
+            server.proc.send_signal(signal.SIGTERM)
+            time.sleep(0.5)
+            assert server.proc.poll() is None  # still finishing the write
+        writer.join(timeout=30)
+    finally:
+        code, out, _ = server.stop(signal.SIGTERM)
+    assert answers == [200]
+    assert code == 0
+    assert out.splitlines()[-1] == "labelpool judge: stopped; 1 verdicts not committed"
+    text = (repo / "labels" / f"{q['qid']}.yaml").read_text(encoding="utf-8")
+    assert f"{{doc: {d['doc']}, verdict: relevant}}" in text
