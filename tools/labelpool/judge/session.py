@@ -65,7 +65,9 @@ class Session:
         self.options = options
         self.paths: dict[str, Path] = {q.qid: q.path for q in queue.questions}
         self.order = [q.qid for q in queue.questions]
-        self.facts = Facts(cfg, (d for q in queue.questions for d in [*(e.doc for e in q.entries)]))
+        known = [e.doc for q in queue.questions for e in q.entries]
+        known += [m for q in queue.questions for r in q.relevant for m in r.members]
+        self.facts = Facts(cfg, known)
         self.grades = max_grade(cfg, queue.questions)
         self.lock = threading.Lock()
         self.written: set[Path] = set()
