@@ -17,3 +17,14 @@ def test_python_dash_m_runs_the_cli(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("LP001")
+
+
+def test_python_dash_m_keeps_the_exit_code(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "labelpool", "validate", "--no-such-option"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr

@@ -1,5 +1,5 @@
-"""``python -m labelpool``: the same command line as ``labelpool``."""
+"""``python -m labelpool``: the same command line as ``labelpool``, with its exit code."""
 
 from labelpool.cli import main
 
-main()
+raise SystemExit(main())

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from labelpool.errors import InputError
-from labelpool.model import BatchHead, Verdict, _verdict
+from labelpool.model import BatchHead, DuplicateOf, Verdict, _verdict
 from labelpool.yamlfile import needs_quotes
 
 TEXT_WIDTH = 100  # comment lines are wrapped at about this many characters
@@ -363,3 +363,72 @@ def check_one_line(text: str, batches: Sequence[PendingBatch], path: str = "<tex
     for b in batches:
         for e in b.entries:
             _check_line(lines, e, path)
+
+
+# --- one entry's verdict and notes, edited in place (``labelpool judge``) ----------------------
+
+CANT_JUDGE = "# can't judge:"
+MAX_REASON_CHARS = 500
+
+
+def verdict_token(verdict: Verdict) -> str:
+    """``verdict`` as the token written after ``verdict:`` (ids quoted as :func:`render`)."""
+    if verdict is None:
+        return "null"
+    if isinstance(verdict, DuplicateOf):
+        return f"{{duplicate-of: {quote(verdict.doc)}}}"
+    if isinstance(verdict, bool) or not isinstance(verdict, (int, str)):
+        raise ValueError(f"not a verdict: {verdict!r}")
+    if isinstance(verdict, int):
+        if verdict < 0:
+            raise ValueError(f"a grade is >= 0, not {verdict}")
+        return str(verdict)
+    if verdict not in ("relevant", "irrelevant"):
+        raise ValueError(f"not a verdict: {verdict!r}")
+    return verdict
+
+
+def set_verdict(line: str, token: str) -> str:
+    """The entry line ``line`` (``- {doc: ID, verdict: V}``, maybe with a trailing comment,
+    no line end) with ``V`` replaced by ``token``; every other character kept. Raises
+    :class:`ValueError` for a line not in the one-line layout ``pool`` writes."""
+    head = _ENTRY.match(line)
+    body = re.split(r"\s+#", line, maxsplit=1)[0].rstrip()
+    if head is None or not body.endswith("}") or len(body) <= len(head.group(1)):
+        raise ValueError("not a one-line pending entry `- {doc: ID, verdict: ...}`")
+    return head.group(1) + " " + token + "}" + line[len(body) :]
+
+
+def reason_line(reason: str, indent: int) -> str:
+    """The ``# can't judge: REASON`` comment line (no line end): one line, cleaned, cut."""
+    text = clean_text(reason)[:MAX_REASON_CHARS].rstrip() or "(no reason given)"
+    return f"{' ' * indent}{CANT_JUDGE} {text}"
+
+
+def reason_of(lines: Sequence[str], entry_line: int) -> str | None:
+    """The can't-judge reason written right above the 1-based ``entry_line``, or None."""
+    i = entry_line - 2
+    if i < 0:
+        return None
+    above = lines[i].strip()
+    if above.startswith(CANT_JUDGE):
+        return above[len(CANT_JUDGE) :].strip()
+    return None
+
+
+def text_of(lines: Sequence[str], entry_line: int) -> str | None:
+    """The chunk text of the ``# text:`` comment lines above the 1-based ``entry_line`` (as
+    :func:`render` wrote it, continuation lines joined), or None when there is none."""
+    found = _own_comments(
+        [ln if ln.endswith("\n") else ln + "\n" for ln in lines], entry_line - 1, 0
+    )
+    parts: list[str] = []
+    for j in sorted(found):
+        stripped = lines[j].strip()
+        if stripped.startswith(CANT_JUDGE):
+            continue
+        if stripped.startswith("# text:"):
+            parts = [stripped[len("# text:") :].strip()]
+        elif parts:
+            parts.append(stripped.lstrip("#").strip())
+    return " ".join(p for p in parts if p) if parts else None

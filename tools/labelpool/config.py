@@ -41,6 +41,7 @@ class Config:
     alpha: float = 0.05
     max_file_bytes: int = 4 * 1024 * 1024
     max_depth: int = 32
+    guidelines: Path | None = None  # judging guidelines shown by `labelpool judge`
 
 
 class PatternError(ValueError):
@@ -159,6 +160,7 @@ def load(repo: Path | None = None) -> Config:
         if folder.exists() and not folder.is_dir():
             raise ConfigError(f"[tool.labelpool] {key}: {folder} is not a folder", path=pyproject)
     corpus = path("corpus", None)
+    guidelines = path("guidelines", "labels/GUIDELINES.md")
     versions = path("versions", None)
     if versions is None and (root / "corpus" / "versions.yaml").exists():
         versions = root / "corpus" / "versions.yaml"
@@ -174,4 +176,5 @@ def load(repo: Path | None = None) -> Config:
         version_pattern=pattern,
         readings=readings,
         alpha=alpha,
+        guidelines=guidelines,
     )

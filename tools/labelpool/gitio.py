@@ -616,3 +616,27 @@ def renamed_into(cwd: Path, old: str, new: str) -> set[str]:
         else:
             i += 2
     return found
+
+
+# --- a commit of some files, hooks included (judge) --------------------------------------------
+
+
+def commit_paths(top: Path, paths: list[str], message: str) -> str:
+    """``git commit --only`` of ``paths`` (relative to ``top``, on stdin) with ``message``:
+    the working-tree content of those files and nothing else the index holds; hooks run; the
+    author is the local git identity. Returns the new commit id."""
+    if not paths:
+        raise GitError("nothing to commit")
+    git(
+        top,
+        "--literal-pathspecs",
+        "commit",
+        "--only",
+        "--quiet",
+        "--pathspec-from-file=-",
+        "--pathspec-file-nul",
+        "-m",
+        message,
+        input_bytes=b"".join(p.encode("utf-8", "surrogateescape") + b"\x00" for p in paths),
+    )
+    return git_text(top, "rev-parse", "HEAD").strip()

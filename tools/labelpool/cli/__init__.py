@@ -25,6 +25,7 @@ from labelpool.cli import (  # noqa: F401
     history,
     importing,
     init,
+    judge,
     merge,
     pool,
     poolinfo,

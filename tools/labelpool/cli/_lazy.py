@@ -38,6 +38,7 @@ _MODULES = {
     "import_workflow": "labelpool.workflows.importing",
     "import_corpus": "labelpool.workflows.import_corpus",
     "init_workflow": "labelpool.workflows.init",
+    "judge_run": "labelpool.judge.run",
     "merge_workflow": "labelpool.workflows.merge",
     "pool_workflow": "labelpool.workflows.pool",
     "poolinfo_workflow": "labelpool.workflows.poolinfo",
@@ -82,6 +83,7 @@ __all__ = [
     "import_corpus",
     "import_workflow",
     "init_workflow",
+    "judge_run",
     "labelset",
     "measures",
     "merge_workflow",
@@ -106,13 +108,17 @@ __all__ = [
     "trec_eval_workflow",
     "validate_warm",
     "validate_workflow",
+    "webbrowser",
 ]
 
 if TYPE_CHECKING:
+    import webbrowser
+
     import rich.console as rich_console
     import rich.progress as rich_progress
 
     from labelpool import api_compare, api_pool, api_score, gitio, labelset, oracle, runs
+    from labelpool.judge import run as judge_run
     from labelpool.report import bias as bias_report
     from labelpool.report import compare as compare_report
     from labelpool.report import compare_text, score_table

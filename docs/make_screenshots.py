@@ -1,0 +1,89 @@
+"""Make the README's screenshot of ``labelpool judge`` (run by hand; needs Playwright and
+Debian's ``chromium``): ``python docs/make_screenshots.py`` writes ``docs/judge.png``.
+
+The shipped example is copied into a temp git repository, pooled as the README shows it
+(``labelpool pool runs/bm25.trec runs/dense.trec --depth 20 --max-docs 30``), two documents are
+judged by key, and the page is photographed at 1280x800 on a document with version facts.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "docs" / "judge.png"
+
+
+def run(repo: Path, *args: str) -> None:
+    subprocess.run(args, cwd=repo, check=True, capture_output=True)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = Path(tmp) / "help-centre"
+        repo.mkdir()
+        for name in ("labels", "runs", "corpus", "schema", "pyproject.toml"):
+            src = ROOT / name
+            if src.is_dir():
+                shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns(".labelpool-*"))
+            else:
+                shutil.copy2(src, repo / name)
+        run(repo, "git", "init", "-q", "-b", "main")
+        run(repo, "git", "config", "user.name", "Ana Reviewer")
+        run(repo, "git", "config", "user.email", "ana@example.org")
+        run(repo, "git", "add", "-A")
+        run(repo, "git", "commit", "-q", "-m", "labels")
+        lp = [sys.executable, "-m", "labelpool"]
+        run(
+            repo,
+            *lp,
+            "pool",
+            "runs/bm25.trec",
+            "runs/dense.trec",
+            "--depth",
+            "20",
+            "--max-docs",
+            "30",
+        )
+        server = subprocess.Popen(
+            [*lp, "judge", "--port", "0", "--no-browser"],
+            cwd=repo,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert server.stdout is not None
+            url = server.stdout.readline().split(": ", 1)[1].strip()
+            with sync_playwright() as p:
+                browser = p.chromium.launch(
+                    executable_path=shutil.which("chromium"), args=["--no-sandbox"]
+                )
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                page.goto(url)
+                page.wait_for_selector("body[data-ready='1']")
+                for key in ("1", "0", "j"):
+                    page.keyboard.press(key)
+                    page.wait_for_function("() => document.body.dataset.busy !== '1'")
+                for _ in range(30):  # a document with version facts and relevant ones
+                    facts = page.text_content("#versions") or ""
+                    summary = page.text_content("#relevant-summary") or ""
+                    if "supersede" in facts and "(0)" not in summary:
+                        break
+                    page.keyboard.press("j")
+                page.click("#relevant-summary")
+                page.screenshot(path=str(OUT))
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait()
+    print(f"wrote {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""``labelpool judge``: a local page to judge a pending batch with the keyboard."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from labelpool.cli import _lazy
+from labelpool.cli._common import (
+    RepoOption,
+    app,
+    check_at_least,
+    load_config,
+    say,
+    usage_error,
+    warn,
+)
+
+
+@app.command("judge")
+def judge(
+    batch: Annotated[
+        str | None,
+        typer.Option(
+            "--batch",
+            help="The batch to judge (default: the first, by name, with an empty verdict).",
+        ),
+    ] = None,
+    question: Annotated[
+        str | None, typer.Option("--question", help="Judge this question only.")
+    ] = None,
+    port: Annotated[int, typer.Option("--port", help="Port to listen on; 0: a free one.")] = 8765,
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (warns unless loopback).")
+    ] = "127.0.0.1",
+    no_browser: Annotated[
+        bool, typer.Option("--no-browser", help="Do not open a browser.")
+    ] = False,
+    commit_every: Annotated[
+        int | None,
+        typer.Option("--commit-every", help="Commit the page's files after every N writes."),
+    ] = None,
+    repo: RepoOption = None,
+) -> None:
+    """Serve a local page that judges the pending documents of a batch, one at a time."""
+    if not 0 <= port <= 65535:
+        usage_error(f"--port must be between 0 and 65535, not {port}")
+    if commit_every is not None:
+        check_at_least("--commit-every", commit_every, 1)
+    run = _lazy.judge_run
+    if not run.is_loopback(host):
+        warn(
+            f"--host {host} is not a loopback address: anyone who can reach it and learns "
+            "the page's token can write verdicts"
+        )
+    cfg = load_config(repo)
+    session = run.prepare(cfg, batch, question, commit_every)
+    if session is None:
+        say("labelpool judge: nothing pending")
+        return
+    server = run.bind(session, host, port)
+    address = run.url(server, host)
+
+    def ready() -> None:
+        say(f"labelpool judge: {address}")
+        sys.stdout.flush()
+        if not no_browser:
+            _lazy.webbrowser.open(address)
+
+    left = run.serve(server, ready)
+    say(f"labelpool judge: stopped; {left} verdicts not committed")

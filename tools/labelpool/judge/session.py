@@ -1,0 +1,240 @@
+"""One run of ``labelpool judge``: what the server knows between requests.
+
+The label files are the state: every answer reads them again (:mod:`.judge_queue`), and a
+restart resumes where they say. Kept in memory are only the facts of this run: the batch, the
+question -> file map fixed at start (no path ever comes from a request), the corpus index,
+which files this page wrote, which entries it set (their verdicts the page may show: they
+are this judge's own) and how many writes wait for a commit.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from labelpool import labelset
+from labelpool.config import Config
+from labelpool.errors import LabelpoolError
+from labelpool.report import sanitize
+from labelpool.workflows import judge_commit, judge_queue, judge_write
+from labelpool.workflows.judge_facts import Facts
+from labelpool.workflows.judge_queue import Entry, Question, verdict_from_json, verdict_json
+
+MAX_GRADE_KEYS = 9  # keys 2..9
+
+
+class BadRequest(Exception):
+    """A request the page would never send (400); the message says what."""
+
+
+class NotFound(Exception):
+    """A question or document this run does not serve (404)."""
+
+
+def shown(s: object) -> str:
+    """Text for the page: every line through the sanitiser (controls and bidi characters
+    shown escaped), the line breaks kept."""
+    return "\n".join(sanitize.text(line) for line in str(s).split("\n"))
+
+
+@dataclass(frozen=True)
+class Options:
+    judge_name: str
+    judge_email: str
+    commit_every: int | None = None
+
+
+def max_grade(cfg: Config, questions: tuple[Question, ...]) -> int:
+    """The repository's grade scale: the highest grade its labels use (at least 1)."""
+    try:
+        labels = labelset.load(cfg)
+        grades = [g for label in labels.values() for g in label.grades.values()]
+    except (LabelpoolError, OSError):
+        grades = [r.grade for q in questions for r in q.relevant]
+    return max([1, *grades])
+
+
+class Session:
+    def __init__(self, cfg: Config, queue: judge_queue.Queue, options: Options) -> None:
+        self.cfg = cfg
+        self.batch = queue.batch
+        self.batches = queue.batches
+        self.options = options
+        self.paths: dict[str, Path] = {q.qid: q.path for q in queue.questions}
+        self.order = [q.qid for q in queue.questions]
+        known = [e.doc for q in queue.questions for e in q.entries]
+        known += [m for q in queue.questions for r in q.relevant for m in r.members]
+        self.facts = Facts(cfg, known)
+        self.grades = max_grade(cfg, queue.questions)
+        self.lock = threading.Lock()
+        self.written: set[Path] = set()
+        self.mine: dict[tuple[str, str], Any] = {}  # (qid, doc) -> verdict this page wrote
+        self.pending_writes = 0  # writes since the last commit
+        self.commits: list[str] = []
+        self.guidelines = self._guidelines()
+
+    def _guidelines(self) -> str | None:
+        path = self.cfg.guidelines
+        if path is None or not path.is_file():
+            return None
+        try:
+            return path.read_bytes()[: 256 * 1024].decode("utf-8", "replace")
+        except OSError:
+            return None
+
+    # --- reading -------------------------------------------------------------------------
+
+    def _question(self, qid: str) -> Question | None:
+        path = self.paths.get(qid)
+        if path is None:
+            raise NotFound(f"no question {qid!r} in this batch")
+        return judge_queue.question_of(path, self.batch, self.options.judge_email)
+
+    def _doc_json(self, qid: str, e: Entry) -> dict[str, Any]:
+        text = self.facts.text(e.doc, e.batch_text)
+        versions = self.facts.versions_of(e.doc)
+        status = "pending" if e.verdict is None else "judged"
+        if e.verdict is None and e.reason is not None:
+            status = "cant"
+        mine = (qid, e.doc) in self.mine and self.mine[(qid, e.doc)] == verdict_json(e.verdict)
+        return {
+            "doc": e.doc,
+            "shown": shown(e.doc),
+            "block": e.block,
+            "status": status,
+            "verdict": verdict_json(e.verdict) if mine else None,
+            "reason": None if e.reason is None else shown(e.reason),
+            "title": shown(text.title),
+            "text": shown(text.text),
+            "source": text.source,
+            "supersedes": [shown(d) for d in versions.supersedes],
+            "superseded_by": [shown(d) for d in versions.superseded_by],
+        }
+
+    def question_json(self, qid: str) -> dict[str, Any] | None:
+        q = self._question(qid)
+        if q is None:
+            return None
+        relevant = [
+            {
+                "doc": r.doc,
+                "shown": shown(r.doc),
+                "grade": r.grade,
+                "class": [shown(m) for m in r.members],
+            }
+            for r in q.relevant
+        ]
+        for e in q.entries:  # verdicts this page gave: this judge's own
+            v = self.mine.get((qid, e.doc))
+            own = v is not None and v == verdict_json(e.verdict)
+            if own and v not in ("irrelevant", 0) and not isinstance(v, dict):
+                grade = 1 if v == "relevant" else int(str(v))
+                relevant.append(
+                    {"doc": e.doc, "shown": shown(e.doc), "grade": grade, "class": [shown(e.doc)]}
+                )
+        return {
+            "qid": q.qid,
+            "shown": shown(q.qid),
+            "question": shown(q.question),
+            "docs": [self._doc_json(qid, e) for e in q.entries],
+            "relevant": relevant,
+        }
+
+    def state_json(self) -> dict[str, Any]:
+        questions = []
+        for qid in self.order:
+            try:
+                q = self.question_json(qid)
+            except (LabelpoolError, OSError):
+                q = None
+            if q is not None:
+                questions.append(q)
+        return {
+            "batch": self.batch,
+            "batch_shown": shown(self.batch),
+            "batches": [shown(b) for b in self.batches],
+            "questions": questions,
+            "max_grade": min(self.grades, MAX_GRADE_KEYS),
+            "guidelines": None if self.guidelines is None else shown(self.guidelines),
+            "judge": shown(self.options.judge_name or self.options.judge_email or "you"),
+            "can_commit": bool(self.options.judge_name and self.options.judge_email),
+            "uncommitted": self.pending_writes,
+        }
+
+    def text_json(self, qid: str, doc: str) -> dict[str, Any]:
+        """The text of a document already judged relevant for ``qid`` (on demand)."""
+        q = self._question(qid)
+        if q is None or (
+            not any(doc in r.members for r in q.relevant) and (qid, doc) not in self.mine
+        ):
+            raise NotFound("not a relevant document of this question")
+        text = self.facts.text(doc, None)
+        return {
+            "doc": doc,
+            "title": shown(text.title),
+            "text": shown(text.text),
+            "source": text.source,
+        }
+
+    # --- writing -------------------------------------------------------------------------
+
+    def write(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        qid, doc, expect = payload.get("q"), payload.get("doc"), payload.get("expect")
+        if not all(isinstance(x, str) for x in (qid, doc, expect)):
+            raise BadRequest("q, doc and expect are strings")
+        assert isinstance(qid, str) and isinstance(doc, str) and isinstance(expect, str)
+        if payload.get("batch") != self.batch:
+            raise BadRequest("this page judges another batch")
+        try:
+            verdict = verdict_from_json(payload.get("verdict"))
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
+        if isinstance(verdict, int) and not isinstance(verdict, bool) and verdict > self.grades:
+            raise BadRequest(f"grade {verdict} is above this repository's scale (0..{self.grades})")
+        reason = payload.get("reason")
+        if reason is not None and (not isinstance(reason, str) or verdict is not None):
+            raise BadRequest("a can't-judge reason is a string, with no verdict")
+        path = self.paths.get(qid)
+        if path is None:
+            raise NotFound(f"no question {qid!r} in this batch")
+        with self.lock:
+            done = judge_write.write_verdict(
+                self.cfg.root, path, self.batch, doc, expect, verdict, reason
+            )
+            if done.changed:
+                self.written.add(path)
+                self.pending_writes += 1
+                self.mine[(qid, doc)] = verdict_json(verdict)
+            committed = None
+            every = self.options.commit_every
+            if every is not None and self.pending_writes >= every:
+                committed = self._commit()
+        return {
+            "doc": self._doc_json(qid, done.after),
+            "before": {"verdict": verdict_json(done.before.verdict), "reason": done.before.reason},
+            "uncommitted": self.pending_writes,
+            "committed": committed,
+        }
+
+    def _commit(self) -> dict[str, Any]:
+        result = judge_commit.commit(self.cfg.root, self.written, self.batch)
+        if result.commit is not None:
+            self.commits.append(result.commit)
+        self.written.clear()
+        self.pending_writes = 0
+        return {"commit": result.commit, "verdicts": result.verdicts, "files": result.files}
+
+    def commit(self) -> dict[str, Any]:
+        with self.lock:
+            out = self._commit()
+        out["uncommitted"] = 0
+        return out
+
+    def uncommitted(self) -> int:
+        """Verdicts this page wrote that ``HEAD`` does not hold yet."""
+        with self.lock:
+            _files, n = judge_commit.changed(self.cfg.root, self.written, self.batch)
+        return n
