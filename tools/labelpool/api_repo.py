@@ -14,11 +14,10 @@ from labelpool import config, labelset
 from labelpool.config import Config
 from labelpool.errors import UsageError
 from labelpool.labelset import LabelSet
+from labelpool.limits import CUTOFF_MAX
 from labelpool.model import Label
 from labelpool.scoring import measures as measures_mod
 from labelpool.scoring.measures import Measure
-
-MAX_CUTOFF = 1_000_000_000  # larger cut-offs overflow numpy's integers (as the CLI checks)
 
 RunSpec = str | os.PathLike[str]
 """A run: a file (TREC or JSON Lines, gzip allowed) or a system name in the ``runs`` folder."""
@@ -79,8 +78,8 @@ def check_at_least(name: str, value: int, low: int) -> None:
 
 
 def check_cutoff(name: str, value: int | None) -> None:
-    if value is not None and value > MAX_CUTOFF:
-        raise UsageError(f"{name} must be at most {MAX_CUTOFF:,}, not {value}")
+    if value is not None and value > CUTOFF_MAX:
+        raise UsageError(f"{name} must be at most {CUTOFF_MAX:,}, not {value}")
 
 
 def checked_measures(

@@ -21,6 +21,7 @@ from labelpool import config as config_mod
 from labelpool.cli import _handler, _lazy
 from labelpool.cli._width import output_width
 from labelpool.errors import UsageError
+from labelpool.limits import CUTOFF_MAX
 from labelpool.report import sanitize
 
 if TYPE_CHECKING:
@@ -102,8 +103,6 @@ NoCommitOption = Annotated[
 ]
 LooseFormatOption = Annotated[str, typer.Option("--format", help="text, json or markdown.")]
 
-MAX_CUTOFF = 1_000_000_000  # larger cut-offs (--k, --depth, P@k) overflow numpy's integers
-
 
 def usage_error(message: str) -> NoReturn:
     """The one place an option check refuses the command line (exit 2)."""
@@ -111,9 +110,9 @@ def usage_error(message: str) -> NoReturn:
 
 
 def check_cutoff(option: str, value: int | None) -> None:
-    """Usage error (exit 2) for a cut-off above :data:`MAX_CUTOFF` (numpy cannot hold it)."""
-    if value is not None and value > MAX_CUTOFF:
-        usage_error(f"{option} must be at most {MAX_CUTOFF:,}, not {value}")
+    """Usage error (exit 2) for a cut-off above :data:`CUTOFF_MAX` (numpy cannot hold it)."""
+    if value is not None and value > CUTOFF_MAX:
+        usage_error(f"{option} must be at most {CUTOFF_MAX:,}, not {value}")
 
 
 def check_at_least(option: str, value: int, low: int) -> None:

@@ -14,12 +14,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from labelpool.findings import Finding
+from labelpool.limits import CUTOFF_MAX, GRADE_MAX
 from labelpool.rules.schema import dotted
 from labelpool.rules.view import KeyPath, View
 
 RULE = "LP042"
-GRADE_MAX = 1_000_000
-CUTOFF_MAX = 1_000_000_000  # the command line's cut-off maximum (--k, --depth)
 
 
 def _number(value: Any) -> bool:
