@@ -233,7 +233,7 @@ def test_text_and_markdown_show_the_same_numbers(
         capsys.readouterr()
         assert main(["bias", "--repo", str(repo), "-m", "P@2", "--k", "2", "--format", fmt]) == 0
         out = capsys.readouterr().out
-        assert "pooled: A, B; not pooled: C" in out
+        assert "pooled: A, B; not pooled: C" in " ".join(out.split())  # text: wrapped
         assert "0.7500" in out and "0.2500" in out and "-0.5000" in out
         assert "1 -> 2 (-1)" in out  # A's rank without its own judgments
         assert "-1.0000" in out and "1.0000" in out  # the two taus
@@ -319,10 +319,12 @@ def test_shipped_example_explains_why_it_cannot_run(capsys: pytest.CaptureFixtur
 
 
 def test_shipped_example_after_pooling_the_challenger(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The README's loop: pool dense beside bm25, merge (oracle), then audit both."""
     import shutil
+
+    monkeypatch.setenv("COLUMNS", "80")
 
     root = Path(__file__).resolve().parents[2]
     qrels = root / "corpus" / "ground-truth.qrels"
@@ -349,6 +351,13 @@ def test_shipped_example_after_pooling_the_challenger(
     # under-rate it (the seed's scenario).
     assert loo["dense"]["delta"] < loo["bm25"]["delta"]
     assert loo["dense"]["delta"] < 0
+    # the text fits 80 columns (the width of a pipe), its tables continuing below
+    capsys.readouterr()
+    assert main(["bias", "--repo", repo, "-m", "nDCG@10"]) == 0
+    text = capsys.readouterr().out
+    assert "without dense's own judgments" in text and "Kendall" in text
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    assert all(line == line.rstrip() for line in text.splitlines())
 
 
 # --------------------------------------------------------------------------- CAsT 2021

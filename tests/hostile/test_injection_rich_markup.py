@@ -92,5 +92,5 @@ def test_bias_text_markup(tmp_path: Path, lp: Run) -> None:
         "Leave-one-system-out pool bias, P@2 (unjudged rate at 2); pooled: bm25, [red]alert"
     )
     assert "without [red]alert's own judgments" in lines
-    assert only(out, "[red]alert (left out)").startswith("│ [red]alert (left out) │ 0.5000 │")
+    assert only(out, "[red]alert (left out)").startswith("[red]alert (left out)  0.5000   0.2500")
     no_raw_control(out, err)

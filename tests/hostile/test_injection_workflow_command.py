@@ -128,8 +128,9 @@ def test_bias_text_name_starting_a_command(tmp_path: Path, lp: Run) -> None:
     code, out, err = lp("bias", "--repo", str(repo), "-m", "P@2", "--k", "2")
     assert code == 0
     lines = out.split("\n")
-    assert "without \\x3a:error::forged's own judgments" in lines
-    assert "│ \\x3a:error::forged │ 0.5000 │  0.5000 │ +0.0000 │ 2 -> 1 (+1) │     0.0% │" in out
+    # within a line ``::`` starts no workflow command; at a line's start it is broken
+    assert "without ::error::forged's own judgments" in lines
+    assert "\\x3a:error::forged  0.5000   0.5000  +0.0000  2 -> 1 (+1)      0.0%      0.0%" in lines
     no_raw_control(out, err)
 
 

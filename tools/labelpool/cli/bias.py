@@ -17,6 +17,7 @@ from labelpool.cli._common import (
     usage_error,
 )
 from labelpool.cli._progress import progress
+from labelpool.cli._width import output_width
 
 FORMATS = ("text", "json", "markdown")
 
@@ -69,4 +70,4 @@ def bias(
     elif fmt == "markdown":
         sys.stdout.write(render.render_markdown(report))
     else:
-        sys.stdout.write(render.render_text(report))
+        sys.stdout.write(render.render_text(report, output_width()))

@@ -1,20 +1,17 @@
 """Render a leave-one-system-out :class:`~labelpool.workflows.bias.BiasReport`.
 
-Text (rich tables), JSON (the stable shape of :func:`to_json`) and
-markdown (pipe tables, for a pull-request comment). Rendering only: no computation here.
+Text (tables fitted to a width by :mod:`labelpool.report.layout`), JSON (the stable shape of
+:func:`to_json`) and markdown (pipe tables, for a pull-request comment). Rendering only: no
+computation here.
 """
 
 from __future__ import annotations
 
-import io
 import math
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from labelpool.report import sanitize
-from labelpool.report.console import plain
+from labelpool.report.layout import table, wrap
 from labelpool.workflows.bias import BiasReport, LeaveOut
 
 
@@ -84,6 +81,27 @@ SUMMARY_HEADER = [
     "Kendall tau",
 ]
 DETAIL_HEADER = ["system", "score", "reduced", "change", "rank", "unjudged", "reduced unjudged"]
+# the same headers on two lines in text, so that the tables fit 80 columns
+_TEXT_SUMMARY_HEADER = [
+    "left out",
+    "judgments\nremoved",
+    "relevant\nremoved",
+    "questions",
+    "score",
+    "without its\njudgments",
+    "change",
+    "rank",
+    "Kendall\ntau",
+]
+_TEXT_DETAIL_HEADER = [
+    "system",
+    "score",
+    "reduced",
+    "change",
+    "rank",
+    "unjudged",
+    "reduced\nunjudged",
+]
 
 
 def _detail_rows(lo: LeaveOut) -> list[list[str]]:
@@ -101,28 +119,20 @@ def _detail_rows(lo: LeaveOut) -> list[list[str]]:
     ]
 
 
-def render_text(report: BiasReport, width: int = 120) -> str:
-    """Rich tables: one summary row per left-out system, then every system's scores."""
-    console = Console(file=io.StringIO(), width=width, record=True, color_system=None)
-    console.print(plain(headline(report)), soft_wrap=True)
-    summary = Table(title=None, show_lines=False)
-    for i, name in enumerate(SUMMARY_HEADER):
-        summary.add_column(name, justify="left" if i == 0 else "right")
-    for row in _summary_rows(report):
-        summary.add_row(*(plain(cell) for cell in row))
-    console.print(summary)
+def render_text(report: BiasReport, width: int | None = 80) -> str:
+    """The headline wrapped at ``width``, one summary row per left-out system, then every
+    system's scores without each one's judgments; columns that do not fit continue in a
+    table below (``width`` None: no bound)."""
+    summary = table(
+        _TEXT_SUMMARY_HEADER, _summary_rows(report), width, right=range(1, len(SUMMARY_HEADER))
+    )
+    lines = [*wrap(headline(report), width), "", *summary]
     for lo in report.leave_outs:
-        table = Table(
-            title=plain(f"without {sanitize.text(lo.system)}'s own judgments"),
-            title_justify="left",
+        lines += ["", *wrap(f"without {lo.system}'s own judgments", width)]
+        lines += table(
+            _TEXT_DETAIL_HEADER, _detail_rows(lo), width, right=range(1, len(DETAIL_HEADER))
         )
-        for i, name in enumerate(DETAIL_HEADER):
-            table.add_column(name, justify="left" if i == 0 else "right")
-        for row in _detail_rows(lo):
-            table.add_row(*(plain(cell) for cell in row))
-        console.print(table)
-    text = "".join(line.rstrip() + "\n" for line in console.export_text().splitlines())
-    return sanitize.lines(text)
+    return sanitize.lines("".join(line.rstrip() + "\n" for line in lines))
 
 
 def render_json(report: BiasReport) -> str:
