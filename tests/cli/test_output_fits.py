@@ -378,3 +378,20 @@ def test_compare_next_step_runs_from_a_subfolder(
     assert step == "labelpool pool ../runs/bm25.trec ../runs/dense.trec --depth 10"
     done = shell(repo / "labels", step)
     assert done.returncode == 0, done.stderr
+
+
+def test_history_fits_80_columns(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """History lines name a judge, a date and a commit subject (240 columns on the shipped
+    example): they wrap, the continuation indented; nothing is lost."""
+    texts = []
+    for columns in ("10000", "80"):
+        monkeypatch.setenv("COLUMNS", columns)
+        capsys.readouterr()
+        assert main(["history", "returns-damaged", "--repo", str(repo)]) == 0
+        texts.append(capsys.readouterr().out)
+    whole, fitted = texts
+    assert widest(whole) > 80 >= widest(fitted)
+    assert all(line == line.rstrip() for line in fitted.splitlines())
+    assert " ".join(fitted.split()) == " ".join(whole.split())

@@ -36,6 +36,12 @@ def who(rev: str, repo: Path, with_: str) -> str:
     return f"{author} <{mail}>{with_}, {date}, {sha[:10]} {subject!r}"
 
 
+@pytest.fixture(autouse=True)
+def whole_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read who is named, not the layout: each history line whole (unwrapped)."""
+    monkeypatch.setenv("COLUMNS", "10000")
+
+
 @pytest.fixture
 def suggested(tmp_path: Path) -> Path:
     """Alice's verdict on DOC applied by Bob as a suggestion (Zed and Alice co-authors, Zed

@@ -8,6 +8,7 @@ import typer
 
 from labelpool.cli import _lazy
 from labelpool.cli._common import RepoOption, app, check_format, load_config, usage_error
+from labelpool.cli._width import output_width
 from labelpool.report import sanitize
 
 
@@ -31,4 +32,4 @@ def history(
     if fmt == "json":
         print(sanitize.json_dumps(report.to_json(result), indent=2))
     else:
-        print(sanitize.lines(report.render_text(result)), end="")
+        print(sanitize.lines(report.render_text(result, output_width())), end="")

@@ -26,6 +26,7 @@ JSON shape (stable; keys are only ever added)::
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from labelpool.gitio import CommitInfo
@@ -116,7 +117,19 @@ def _who(info: CommitInfo, co: CoAuthorsOf) -> str:
     return f"{who}, {safe(info.author_date)}, {info.commit[:10]} {info.subject!r}"
 
 
-def render_text(h: QuestionHistory) -> str:
+def _fit(line: str, width: int | None) -> list[str]:
+    """``line`` as it is when it fits ``width`` (None: no bound), else wrapped at word
+    boundaries with the continuation indented four more blanks; words are never cut."""
+    if width is None or len(line) <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
+    return textwrap.wrap(
+        line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    )
+
+
+def render_text(h: QuestionHistory, width: int | None = None) -> str:
+    """The history as text, each line fitted to ``width`` (None: no bound)."""
     co = h.co_authors
     out = [f"{safe(h.question)}: {safe(h.text)}", f"  file: {safe(h.path)}"]
     if h.created is not None:
@@ -144,4 +157,4 @@ def render_text(h: QuestionHistory) -> str:
                 "  ! judged before the question's text was last edited: "
                 "the judge read a different question"
             )
-    return "\n".join(out) + "\n"
+    return "".join(f"{part}\n" for line in out for part in _fit(line, width))
