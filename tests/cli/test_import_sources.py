@@ -283,7 +283,7 @@ def test_vaswani_trec_corpus_becomes_the_configured_file(
     _corpus_repo(repo)
     source = vaswani_dir / "corpus"
     code, out, err = run(
-        capsys, "import", "corpus", str(source), "--from", "trec", "--repo", str(repo)
+        capsys, "import", "corpus", str(source), "--format", "trec", "--repo", str(repo)
     )
     target = repo / "corpus" / "corpus.jsonl"
     assert (code, err) == (0, "")
@@ -298,7 +298,7 @@ def test_vaswani_trec_corpus_becomes_the_configured_file(
     # a second import refuses to overwrite; --force replaces
     before = target.read_bytes()
     code, out, err = run(
-        capsys, "import", "corpus", str(source), "--from", "trec", "--repo", str(repo)
+        capsys, "import", "corpus", str(source), "--format", "trec", "--repo", str(repo)
     )
     assert (code, out) == (1, "")
     assert err == (
@@ -312,7 +312,7 @@ def test_vaswani_trec_corpus_becomes_the_configured_file(
         "<doc><DOCNO>x-2</DOCNO>one line</doc>  <DOC>\n<DOCNO>x-3</DOCNO></DOC>\n"
     )
     code, out, _ = run(
-        capsys, "import", "corpus", str(one), "--from", "trec", "--force", "--repo", str(repo)
+        capsys, "import", "corpus", str(one), "--format", "trec", "--force", "--repo", str(repo)
     )
     assert code == 0 and out.startswith("replaced ")
     assert target.read_text() == (
@@ -331,7 +331,9 @@ def test_jsonl_and_beir_sources_gzip_and_other_keys(
     with gzip.open(src, "wt", encoding="utf-8") as handle:
         handle.write('{"docid": "d1", "contents": "é text", "lang": "fr"}\n\n')
         handle.write('{"id": 2, "title": "T", "body": "two"}\n')
-    code, _, err = run(capsys, "import", "corpus", str(src), "--from", "jsonl", "--repo", str(repo))
+    code, _, err = run(
+        capsys, "import", "corpus", str(src), "--format", "jsonl", "--repo", str(repo)
+    )
     assert (code, err) == (0, "")
     assert [json.loads(x) for x in target.read_text(encoding="utf-8").splitlines()] == [
         {"_id": "d1", "title": "", "text": "é text", "lang": "fr"},
@@ -343,7 +345,7 @@ def test_jsonl_and_beir_sources_gzip_and_other_keys(
         '{"_id": "b1", "title": null, "text": "x", "metadata": {"url": "u"}}\n'
     )
     code, _, err = run(
-        capsys, "import", "corpus", str(beir), "--from", "beir", "--force", "--repo", str(repo)
+        capsys, "import", "corpus", str(beir), "--format", "beir", "--force", "--repo", str(repo)
     )
     assert (code, err) == (0, "")
     assert json.loads(target.read_text()) == {
@@ -419,7 +421,7 @@ def test_bad_corpus_names_file_and_line_and_writes_nothing(
     _corpus_repo(repo)
     src = tmp_path / "src.txt"
     src.write_text(text, encoding="utf-8")
-    code, out, err = run(capsys, "import", "corpus", str(src), "--from", fmt, "--repo", str(repo))
+    code, out, err = run(capsys, "import", "corpus", str(src), "--format", fmt, "--repo", str(repo))
     assert (code, out) == (1, "")
     assert err == f"error: {src}{where} {message}\n"
     assert not (repo / "corpus").exists() or list((repo / "corpus").iterdir()) == []
@@ -430,7 +432,9 @@ def test_no_corpus_configured_is_a_usage_error(
 ) -> None:
     src = tmp_path / "c.jsonl"
     src.write_text('{"_id": "a", "text": "x"}\n')
-    code, _, err = run(capsys, "import", "corpus", str(src), "--from", "jsonl", "--repo", str(repo))
+    code, _, err = run(
+        capsys, "import", "corpus", str(src), "--format", "jsonl", "--repo", str(repo)
+    )
     assert code == 2
     assert err == (
         f"error: {repo / 'pyproject.toml'}: no corpus is configured: add "

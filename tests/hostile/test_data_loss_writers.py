@@ -212,6 +212,6 @@ def test_import_corpus_killed_in_its_write_leaves_no_file(tmp_path: Path) -> Non
     points = write_matrix(
         tmp_path,
         _corpus_setup,
-        lambda r: ("import", "corpus", str(r.parent / f"{r.name}.trec"), "--from", "trec"),
+        lambda r: ("import", "corpus", str(r.parent / f"{r.name}.trec"), "--format", "trec"),
     )
     assert points == 1

@@ -152,7 +152,7 @@ def import_corpus(
     source: Annotated[
         Path, typer.Argument(help="A TREC file or folder, a JSON Lines file, a BEIR folder.")
     ],
-    fmt: Annotated[CorpusFormat, typer.Option("--from", help="The source's format.")],
+    fmt: Annotated[CorpusFormat, typer.Option("--format", help="The source's format.")],
     force: Annotated[
         bool, typer.Option("--force", help="Replace the corpus file if it exists.")
     ] = False,

@@ -1,4 +1,4 @@
-"""``labelpool import corpus SRC --from trec|jsonl|beir``: the configured corpus file, written
+"""``labelpool import corpus SRC --format trec|jsonl|beir``: the configured corpus file, written
 as BEIR JSON Lines (``{"_id", "title", "text"}``, one document a line), the form
 :mod:`labelpool.corpus` reads.
 
@@ -72,7 +72,7 @@ def target(cfg: Config) -> Path:
 def import_corpus(cfg: Config, source: Path, fmt: str, *, force: bool = False) -> CorpusImport:
     """Write ``source`` (in ``fmt``) as the configured corpus file; see the module doc."""
     if fmt not in FORMATS:
-        raise ImportUsageError(f"--from must be trec, jsonl or beir, not {fmt!r}")
+        raise ImportUsageError(f"--format must be trec, jsonl or beir, not {fmt!r}")
     out = target(cfg)
     files = _sources(source, fmt)
     existed = out.exists() or out.is_symlink()
@@ -109,7 +109,7 @@ def _sources(source: Path, fmt: str) -> list[Path]:
         raise ImportUsageError("no corpus.jsonl in this BEIR folder", path=source)
     if source.is_dir():
         if fmt != "trec":
-            raise ImportUsageError(f"a folder; --from {fmt} reads one file", path=source)
+            raise ImportUsageError(f"a folder; --format {fmt} reads one file", path=source)
         files = sorted(
             p
             for p in source.rglob("*")
