@@ -78,7 +78,9 @@ def test_every_format_option_takes_text(example: Path, lp: Run) -> None:  # noqa
         "history": ["returns-damaged"],
         "todo": [],
     }
-    for name in with_format:
+    # import corpus's --format names the format of the file it reads (trec, jsonl or beir, as
+    # the issue spells it), not an output: it prints no report
+    for name in (n for n in with_format if n != "import corpus"):
         code, _, err = lp(*name.split(), *args[name], "--format", "text")
         assert code in (0, 1, 3), (name, err)  # bias: 1 (one pooled system); never 2
         assert "--format" not in err, (name, err)
