@@ -1,0 +1,119 @@
+"""The lower panels: the drill-down per question, the pool, the label history."""
+
+from __future__ import annotations
+
+from labelpool.htmlreport.gather import Doc, ReportData
+from labelpool.htmlreport.html import details, h, pct, table
+from labelpool.htmlreport.timeline import Timeline
+
+MARK_TEXT = {"relevant": "R", "irrelevant": "N", "duplicate": "D", "unjudged": "?"}
+
+
+def _cell(rank: int, doc: Doc) -> str:
+    mark = MARK_TEXT[doc.mark]
+    if doc.mark in ("relevant", "duplicate") and doc.grade is not None and doc.grade > 1:
+        mark += str(doc.grade)
+    head = f'<span class="m m-{doc.mark}">{mark}</span> {rank}. <code>{h(doc.doc)}</code>'
+    if doc.text is None:
+        return head
+    body = (f"<b>{h(doc.text.title)}</b> " if doc.text.title else "") + h(doc.text.text)
+    return f"<details><summary>{head}</summary><p>{body}</p></details>"
+
+
+def drilldown(d: ReportData) -> str:
+    names = [r.name for r in d.runs]
+    deeper = f" (k is {d.k}; the measures read deeper than shown)" if d.drill_depth < d.k else ""
+    out = [
+        "<h2>Per question: the rankings side by side</h2>\n",
+        f"<p>Each question's top {d.drill_depth} of every run{deeper}. Marks: "
+        '<span class="m m-relevant">R</span> relevant (R2, R3: its grade), '
+        '<span class="m m-irrelevant">N</span> judged not relevant, '
+        '<span class="m m-duplicate">D</span> a duplicate of a relevant document (it shares '
+        'its relevance class), <span class="m m-unjudged">?</span> unjudged (never judged, '
+        "or waiting in a batch). Open a question to see its rankings, a document for its "
+        "text (when the repository has a corpus).</p>\n",
+    ]
+    for q in d.questions:
+        depth = max((len(r) for r in q.rankings), default=0)
+        rows = [
+            [_cell(i + 1, r[i]) if i < len(r) else "" for r in q.rankings] for i in range(depth)
+        ]
+        body = table(names, rows, "side") if rows else "<p>No run ranks a document.</p>"
+        out.append(details(f"<code>{h(q.qid)}</code> {h(q.text)}", body, "q"))
+    return "".join(out)
+
+
+def pool(d: ReportData) -> str:
+    p = d.pool
+    rows = []
+    for s in p.systems:
+        depths = ", ".join(f"{'no k' if k is None else k}: {n}" for k, n in s.depths)
+        rate = (
+            "no run in runs/" if s.unjudged_rate is None else f"{pct(s.unjudged_rate)} ({h(s.run)})"
+        )
+        rows.append([h(s.system), str(s.questions), h(depths), rate, "yes" if s.fair else "no"])
+    born = ", ".join(p.born_from) or "nothing"
+    out = [
+        "<h2>The pool</h2>\n",
+        f"<p>Which systems built the judged set ({p.judged} of {p.questions} questions judged), "
+        f"at which depth and on how many questions, and each system's measured unjudged rate "
+        f"at {p.k} (its run in runs/) beside its pooled depth. Fair at {p.k}: pooled at depth "
+        f">= {p.k} on every judged question and nothing of its top {p.k} unjudged. The set was "
+        f"born from {h(born)}" + (f" on {h(p.born_date)}" if p.born_date else "") + ".</p>\n",
+    ]
+    if rows:
+        out.append(
+            table(
+                [
+                    "system",
+                    "questions pooled",
+                    "depth: questions",
+                    f"unjudged at {p.k}",
+                    f"fair at {p.k}",
+                ],
+                rows,
+            )
+        )
+    else:
+        out.append("<p>No pool entry names a system.</p>\n")
+    for s in p.systems:
+        if s.disagreement:
+            out.append(f'<p class="warn">{h(s.system)}: {h(s.disagreement)}</p>\n')
+    if p.unknown_origin:
+        out.append(f"<p>{len(p.unknown_origin)} judged questions have no known origin.</p>\n")
+    return "".join(out)
+
+
+def history(t: Timeline) -> str:
+    out = ["<h2>Label history</h2>\n"]
+    if t.note:
+        out.append(f'<p class="warn">{h(t.note)}</p>\n')
+    if t.days:
+        out.append(
+            "<p>Commits that changed the labels, by day and author, with the verdicts "
+            "<code>labelpool merge</code> folded in.</p>\n"
+            + table(
+                ["day", "judge", "commits", "verdicts merged"],
+                ([h(x.day), h(x.judge), str(x.commits), str(x.verdicts)] for x in t.days),
+            )
+        )
+    if t.merges:
+        out.append(
+            "<h3>Batches merged</h3>\n"
+            + table(
+                ["day", "judge", "verdicts", "batches", "commit"],
+                (
+                    [
+                        h(m.day),
+                        h(m.judge),
+                        str(m.verdicts),
+                        h(", ".join(m.batches) or "-"),
+                        f"<code>{h(m.commit[:12])}</code>",
+                    ]
+                    for m in t.merges
+                ),
+            )
+        )
+    elif t.note is None:
+        out.append("<p>No batch has been merged with <code>labelpool merge</code>.</p>\n")
+    return "".join(out)
