@@ -22,12 +22,12 @@ dl.facts dd{margin:0}.warn{color:#a40000}
 .v-improvement{color:#1b7a3a}.v-regression{color:#a40000}
 .v-relabel,.v-uninterpretable{color:#8a5a00}
 details.q{border-bottom:1px solid #eee;padding:.2rem 0}
-table.side td{min-width:14rem}table.side details{display:inline}
-.m{display:inline-block;min-width:1.6em;text-align:center;border-radius:3px;
-font-weight:bold;font-size:.8em;color:#fff}
-.m-relevant{background:#1b7a3a}.m-irrelevant{background:#777}
-.m-duplicate{background:#1f5fa8}.m-unjudged{background:#fff;color:#b35900;
-border:1px dashed #b35900}
+table.side td{min-width:12rem;font-family:monospace;font-size:.85rem}
+table.side td:first-child{min-width:0;text-align:right}table.side details{display:inline}
+.r i,.n i,.d i,.u i{display:inline-block;min-width:1.8em;text-align:center;border-radius:3px;
+font-style:normal;font-weight:bold;font-size:.8em;color:#fff;font-family:sans-serif}
+.r i{background:#1b7a3a}.n i{background:#777}.d i{background:#1f5fa8}
+.u i{background:#fff;color:#b35900;border:1px dashed #b35900}
 """
 
 

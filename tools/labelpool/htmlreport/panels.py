@@ -7,17 +7,33 @@ from labelpool.htmlreport.html import details, h, pct, table
 from labelpool.htmlreport.timeline import Timeline
 
 MARK_TEXT = {"relevant": "R", "irrelevant": "N", "duplicate": "D", "unjudged": "?"}
+MARK_CLASS = {"relevant": "r", "irrelevant": "n", "duplicate": "d", "unjudged": "u"}
 
 
-def _cell(rank: int, doc: Doc) -> str:
+def _cell(doc: Doc) -> str:
+    """One document of a ranking: its mark (a letter, and the grade above 1) and its id; its
+    text on demand. Kept short: 1,000 questions x 2 runs x 20 documents are 40,000 cells."""
     mark = MARK_TEXT[doc.mark]
     if doc.mark in ("relevant", "duplicate") and doc.grade is not None and doc.grade > 1:
         mark += str(doc.grade)
-    head = f'<span class="m m-{doc.mark}">{mark}</span> {rank}. <code>{h(doc.doc)}</code>'
+    head = f"<i>{mark}</i> {h(doc.doc)}"
     if doc.text is None:
-        return head
+        return f'<td class="{MARK_CLASS[doc.mark]}">{head}'
     body = (f"<b>{h(doc.text.title)}</b> " if doc.text.title else "") + h(doc.text.text)
-    return f"<details><summary>{head}</summary><p>{body}</p></details>"
+    return f'<td class="{MARK_CLASS[doc.mark]}"><details><summary>{head}</summary>{body}</details>'
+
+
+def _rankings(names: list[str], rankings: tuple[tuple[Doc, ...], ...]) -> str:
+    depth = max((len(r) for r in rankings), default=0)
+    if not depth:
+        return "<p>No run ranks a document.</p>"
+    out = ['<table class="side"><tr><th>rank</th>']
+    out += [f"<th>{h(n)}</th>" for n in names]
+    for i in range(depth):
+        out.append(f"\n<tr><td>{i + 1}")
+        out += [_cell(r[i]) if i < len(r) else "<td>" for r in rankings]
+    out.append("\n</table>")
+    return "".join(out)
 
 
 def drilldown(d: ReportData) -> str:
@@ -26,20 +42,17 @@ def drilldown(d: ReportData) -> str:
     out = [
         "<h2>Per question: the rankings side by side</h2>\n",
         f"<p>Each question's top {d.drill_depth} of every run{deeper}. Marks: "
-        '<span class="m m-relevant">R</span> relevant (R2, R3: its grade), '
-        '<span class="m m-irrelevant">N</span> judged not relevant, '
-        '<span class="m m-duplicate">D</span> a duplicate of a relevant document (it shares '
-        'its relevance class), <span class="m m-unjudged">?</span> unjudged (never judged, '
+        '<span class="r"><i>R</i></span> relevant (R2, R3: its grade), '
+        '<span class="n"><i>N</i></span> judged not relevant, '
+        '<span class="d"><i>D</i></span> a duplicate of a relevant document (it shares '
+        'its relevance class), <span class="u"><i>?</i></span> unjudged (never judged, '
         "or waiting in a batch). Open a question to see its rankings, a document for its "
         "text (when the repository has a corpus).</p>\n",
     ]
     for q in d.questions:
-        depth = max((len(r) for r in q.rankings), default=0)
-        rows = [
-            [_cell(i + 1, r[i]) if i < len(r) else "" for r in q.rankings] for i in range(depth)
-        ]
-        body = table(names, rows, "side") if rows else "<p>No run ranks a document.</p>"
-        out.append(details(f"<code>{h(q.qid)}</code> {h(q.text)}", body, "q"))
+        out.append(
+            details(f"<code>{h(q.qid)}</code> {h(q.text)}", _rankings(names, q.rankings), "q")
+        )
     return "".join(out)
 
 
