@@ -30,7 +30,7 @@ def per_question(d: ReportData) -> str:
         ]
         names = (c.baseline, c.challenger)
         out.append(f"<h3>{h(c.challenger)} against {h(c.baseline)}</h3>\n")
-        out.append(figure(plots.delta_bars(f"delta{n}", deltas, first), _delta_caption(c)))
+        out.append(figure(plots.delta_bars(f"delta{n}", deltas, first), _delta_caption(c), True))
         out.append(
             figure(
                 plots.scores(
@@ -45,6 +45,7 @@ def per_question(d: ReportData) -> str:
                 f"baseline {h(c.baseline)}'s {h(first)}; up, {h(c.challenger)}'s. On the grey "
                 f"diagonal both score the same; above it {h(c.challenger)} is better, below it "
                 "worse. Dots are half transparent: a darker dot is several questions.",
+                True,
             )
         )
         out.append(
@@ -61,6 +62,7 @@ def per_question(d: ReportData) -> str:
                 f"{h(c.challenger)}'s (0 at the bottom, all unjudged at the top). Questions are "
                 "sorted by the orange tick. Orange high and blue low: the challenger is "
                 "measured on documents nobody judged.",
+                True,
             )
         )
     return "".join(out)

@@ -36,9 +36,11 @@ def pct(x: float) -> str:
     return f"{x:.0%}"
 
 
-def figure(svg: str, caption: str) -> str:
-    """A plot and its explanation in words (``caption``: HTML already escaped)."""
-    return f"<figure>{svg}\n<figcaption>{caption}</figcaption></figure>\n"
+def figure(svg: str, caption: str, per_question: bool = False) -> str:
+    """A plot and its explanation in words (``caption``: HTML already escaped);
+    ``per_question``: one mark per question, each with ``data-q`` (class ``per-question``)."""
+    cls = ' class="per-question"' if per_question else ""
+    return f"<figure{cls}>{svg}\n<figcaption>{caption}</figcaption></figure>\n"
 
 
 def details(summary: str, body: str, cls: str = "") -> str:
