@@ -20,7 +20,7 @@ import matplotlib
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.cm import ScalarMappable
-from matplotlib.colors import Normalize
+from matplotlib.colors import Normalize, to_hex
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
@@ -36,6 +36,7 @@ FLIP_COLOUR = "#c0392b"  # red: the sign can still flip
 SETTLED_COLOUR = "#7f8c8d"  # grey: settled at zero; the diagonal
 BAND_COLOUR = "#cfd8dc"  # light grey-blue: the delta range
 CMAP = "viridis"  # unjudged share: dark purple 0%, yellow 100%
+SHADES = 200  # unjudged shares are coloured in steps of 1/200
 WIDTH = 9.0  # inches (648 pt); the page scales it to its width
 _RC: dict[Any, Any] = {  # typed loosely: matplotlib types the keys as a Literal of every rcParam
     "svg.fonttype": "none",
@@ -132,8 +133,10 @@ def delta_bars(salt: str, deltas: Sequence[Delta], measure: str) -> str:
     marks = _Marks(ax, salt)
     norm = Normalize(0.0, 1.0)
     cmap = matplotlib.colormaps[CMAP]
+    # the colour of each share in steps of 0.5% as hex, converted once (not once per bar)
+    shades = [to_hex(cmap(i / SHADES)) for i in range(SHADES + 1)]
     for i, d in enumerate(rows):
-        colour = cmap(norm(d.unjudged_share))
+        colour = shades[round(min(1.0, max(0.0, d.unjudged_share)) * SHADES)]
         bar = Rectangle((i - 0.4, min(0.0, d.delta)), 0.8, abs(d.delta), facecolor=colour)
         bar.set_edgecolor("none")
         marks.add(bar, i, 0)
