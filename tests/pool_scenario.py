@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
 from labelpool.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ("labels", "runs", "corpus", "schema", "pyproject.toml")  # the example shipped here
 
 PYPROJECT = """\
 [project]
@@ -152,3 +156,17 @@ def cli(repo: Path, *args: str) -> int:
 
 def snapshot(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def copy_example(where: Path) -> Path:
+    """The example shipped in this checkout, copied to ``where/example`` and committed."""
+    repo = where / "example"
+    repo.mkdir(parents=True)
+    for name in EXAMPLE:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns(".labelpool-*"))
+        else:
+            shutil.copy2(src, repo / name)
+    init_git(repo)
+    return repo

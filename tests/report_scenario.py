@@ -8,14 +8,11 @@ grade -1, so it counts as unjudged); the five baseline runs sit in ``runs/``.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-from pool_scenario import init_git
+from judge_scenario import labelpool
+from pool_scenario import copy_example, init_git
 
-ROOT = Path(__file__).resolve().parents[1]
 CAST_BASELINE = "org_manual_bm25"
 CAST_RUNS = (
     "org_manual_bm25",
@@ -26,28 +23,9 @@ CAST_RUNS = (
 )
 
 
-def labelpool(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "labelpool", *args],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 def example_repo(where: Path) -> Path:
     """The shipped example in a fresh git repository."""
-    repo = where / "example"
-    repo.mkdir()
-    for name in ("labels", "runs", "corpus", "schema", "pyproject.toml"):
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns(".labelpool-*"))
-        else:
-            shutil.copy2(src, repo / name)
-    init_git(repo)
-    return repo
+    return copy_example(where)
 
 
 def _bm25_top10_qrels(cast: Path) -> str:
