@@ -150,3 +150,16 @@ def test_history_outside_git_and_in_a_shallow_clone(tmp_path: Path) -> None:
     assert "not a git repository: no label history" in page
     blob = git(repo, "hash-object", "runs/bm25.trec").strip()
     assert blob in page  # git hash-object outside git too
+
+
+def test_system_names_in_plots_are_text_not_tex_nor_markup(tmp_path: Path) -> None:
+    """A run file named ``d$\\frac{1}{$<b>.trec``: its name reaches axis labels and the
+    forest plot's rows; matplotlib must neither parse it as TeX (a crash) nor pass ``<b>``."""
+    repo = example_repo(tmp_path)
+    name = "d$\\frac{1}{$<b>"
+    (repo / "runs" / f"{name}.trec").write_bytes((repo / RUNS[1]).read_bytes())
+    done = labelpool(repo, "report", RUNS[0], f"runs/{name}.trec", "-o", "r.html")
+    assert done.returncode == 0, done.stderr
+    page = (repo / "r.html").read_text(encoding="utf-8")
+    assert "$<b>" not in page  # the name's markup never reaches the page raw
+    assert "d$\\frac{1}{$&lt;b&gt;" in page

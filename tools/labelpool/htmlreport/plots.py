@@ -5,7 +5,9 @@ fixed per plot (the clip-path and marker ids it derives are then the same on eve
 differ between the plots of one page), no date in the metadata, and ``svg.fonttype = 'none'``:
 text stays ``<text>`` in the font the viewer has for matplotlib's ``DejaVu Sans, sans-serif``
 (no glyph outlines embedded; the page loads no font, its CSP forbids it). Every mark of a
-per-question plot gets a gid that :mod:`svgmarks` turns into ``data-q``.
+per-question plot gets a gid that :mod:`svgmarks` turns into ``data-q``. Text from files
+(system names in labels) passes ``report.sanitize.text`` and is never read as mathtext;
+matplotlib escapes it for XML.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.transforms import TransformedPatchPath
 
 from labelpool.htmlreport import svgmarks
+from labelpool.report import sanitize
 
 P = ParamSpec("P")
 
@@ -40,6 +43,7 @@ SHADES = 200  # unjudged shares are coloured in steps of 1/200
 WIDTH = 9.0  # inches (648 pt); the page scales it to its width
 _RC: dict[Any, Any] = {  # typed loosely: matplotlib types the keys as a Literal of every rcParam
     "svg.fonttype": "none",
+    "text.parse_math": False,  # a `$` in a system name is a dollar sign, not TeX
     "font.family": "sans-serif",
     "font.sans-serif": ["DejaVu Sans"],
     "font.size": 9.0,
@@ -144,7 +148,7 @@ def delta_bars(salt: str, deltas: Sequence[Delta], measure: str) -> str:
     ax.set_ylim(*_span([d.low for d in rows] + [d.high for d in rows]))
     _question_axis(ax, len(rows), f"{len(rows)} questions, sorted by delta")
     ax.axhline(0.0, color="black", linewidth=0.5, zorder=1)
-    ax.set_ylabel(f"delta {measure}")
+    ax.set_ylabel(f"delta {sanitize.text(measure)}")
     bar_axes = fig.add_axes((1 - 0.85 / WIDTH, 0.45 / 3.2, 0.12 / WIDTH, 1 - 0.6 / 3.2))
     colorbar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), cax=bar_axes)
     colorbar.set_label("unjudged share at k")
@@ -174,8 +178,8 @@ def scores(
         marks.add(dot, i, 0)
     ax.set_xlim(-0.02 * top, 1.02 * top)
     ax.set_ylim(-0.02 * top, 1.02 * top)
-    ax.set_xlabel(f"{names[0]} (baseline) {measure}")
-    ax.set_ylabel(f"{names[1]} {measure}")
+    ax.set_xlabel(sanitize.text(f"{names[0]} (baseline) {measure}"))
+    ax.set_ylabel(sanitize.text(f"{names[1]} {measure}"))
     return _per_question(fig, salt, qids)
 
 
@@ -231,7 +235,7 @@ def flips(salt: str, rows: Sequence[FlipRow]) -> str:
                     left + n / 2, y, str(n), ha="center", va="center", color="white", fontsize=8
                 )
             left += n
-    ax.set_yticks(range(len(rows)), [r.label for r in reversed(rows)])
+    ax.set_yticks(range(len(rows)), [sanitize.text(r.label) for r in reversed(rows)])
     ax.set_xlabel("questions")
     return _svg(fig, salt)
 
@@ -256,7 +260,7 @@ def forest(salt: str, rows: Sequence[ForestRow]) -> str:
         ax.plot([r.ci[0], r.ci[1]], [y, y], color="black", linewidth=1.2)
         ax.plot([r.delta], [y], marker="o", markersize=5, color=CHALLENGER_COLOUR)
     ax.axvline(0.0, color="black", linewidth=0.5, zorder=0)
-    ax.set_yticks(range(len(rows)), [r.label for r in reversed(rows)])
+    ax.set_yticks(range(len(rows)), [sanitize.text(r.label) for r in reversed(rows)])
     ax.set_ylim(-0.6, len(rows) - 0.4)
     ax.set_xlabel("delta (challenger - baseline)")
     return _svg(fig, salt)
