@@ -163,3 +163,19 @@ def test_system_names_in_plots_are_text_not_tex_nor_markup(tmp_path: Path) -> No
     page = (repo / "r.html").read_text(encoding="utf-8")
     assert "$<b>" not in page  # the name's markup never reaches the page raw
     assert "d$\\frac{1}{$&lt;b&gt;" in page
+
+
+def test_history_shows_the_batches_merged(tmp_path: Path) -> None:
+    repo = example_repo(tmp_path)
+    pooled = labelpool(repo, "pool", *RUNS, "--depth", "10", "--max-docs", "30")
+    assert pooled.returncode == 0, pooled.stderr
+    oracle = ("--oracle", "corpus/ground-truth.qrels", "--oracle-missing", "irrelevant")
+    merged = labelpool(repo, "merge", *oracle)
+    assert merged.returncode == 0, merged.stderr
+    done = labelpool(repo, "report", *RUNS, "-o", "r.html")
+    assert done.returncode == 0, done.stderr
+    history = (repo / "r.html").read_text("utf-8").split("<h2>Label history</h2>", 1)[1]
+    batch = git(repo, "log", "-1", "--format=%s").split("(", 1)[1].rstrip(")\n")
+    assert "<h3>Batches merged</h3>" in history and batch in history
+    assert "<td>labelpool oracle</td><td>30</td>" in history
+    assert "Who judged how much, and when." in history and "<svg" in history

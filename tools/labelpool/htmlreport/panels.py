@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from labelpool.htmlreport import plots
 from labelpool.htmlreport.gather import Doc, ReportData
-from labelpool.htmlreport.html import details, h, pct, table
+from labelpool.htmlreport.html import details, figure, h, pct, table
 from labelpool.htmlreport.timeline import Timeline
 
 MARK_TEXT = {"relevant": "R", "irrelevant": "N", "duplicate": "D", "unjudged": "?"}
@@ -97,6 +98,27 @@ def pool(d: ReportData) -> str:
     return "".join(out)
 
 
+def _verdicts_plot(t: Timeline) -> str:
+    days = sorted({x.day for x in t.days})
+    judges = sorted({m.judge for m in t.merges})
+    merged = {(m.day, m.judge): 0 for m in t.merges}
+    for m in t.merges:
+        merged[(m.day, m.judge)] += m.verdicts
+    series = []
+    for judge in judges:
+        total, counts = 0, []
+        for day in days:
+            total += merged.get((day, judge), 0)
+            counts.append(total)
+        series.append((judge, counts))
+    return figure(
+        plots.verdicts_over_time("verdicts", days, series),
+        "<b>Who judged how much, and when.</b> One line per judge (named on the right): the "
+        "verdicts <code>labelpool merge</code> folded in so far, on each day a commit changed "
+        "the labels.",
+    )
+
+
 def history(t: Timeline) -> str:
     out = ["<h2>Label history</h2>\n"]
     if t.note:
@@ -111,6 +133,7 @@ def history(t: Timeline) -> str:
             )
         )
     if t.merges:
+        out.append(_verdicts_plot(t))
         out.append(
             "<h3>Batches merged</h3>\n"
             + table(

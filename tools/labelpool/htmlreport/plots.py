@@ -264,3 +264,28 @@ def forest(salt: str, rows: Sequence[ForestRow]) -> str:
     ax.set_ylim(-0.6, len(rows) - 0.4)
     ax.set_xlabel("delta (challenger - baseline)")
     return _svg(fig, salt)
+
+
+@_styled
+def verdicts_over_time(
+    salt: str, days: Sequence[str], judges: Sequence[tuple[str, Sequence[int]]]
+) -> str:
+    """Verdicts merged so far, per judge, on each day a commit changed the labels: one line
+    per judge (its colour named in the legend)."""
+    fig = _figure(2.4, left=0.7, right=2.2, bottom=0.75)
+    ax = fig.subplots()
+    for name, counts in judges:
+        ax.step(
+            range(len(days)),
+            counts,
+            where="post",
+            marker="o",
+            markersize=3,
+            label=sanitize.text(name),
+        )
+    ax.set_xticks(range(len(days)), days, rotation=30, ha="right")
+    ax.set_ylim(0, 1.1 * max([1, *(c for _, counts in judges for c in counts)]))
+    ax.set_xlim(-0.5, len(days) - 0.5)
+    ax.set_ylabel("verdicts merged")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    return _svg(fig, salt)
