@@ -125,7 +125,7 @@ def overview(d: ReportData) -> str:
             "<b>How many questions could still flip sign.</b> Per measure, the questions whose "
             "delta is above zero for every labelling of the unjudged documents (green), below "
             "zero for every labelling (purple), could still land on either side (red), or is "
-            "zero whatever the labelling (grey).",
+            "zero whatever the labelling (grey). The number in a bar is its count of questions.",
         )
         + comparisons(d)
     )
