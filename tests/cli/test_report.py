@@ -73,6 +73,7 @@ def test_sections_in_order(written: str) -> None:
     assert places == sorted(places)
     assert "labelpool pool runs/bm25.trec runs/dense.trec --depth 10 --questions " in written
     assert "dense: 46% of its top 10 is unjudged" in written  # the high-rate warning
+    assert "Runs of this report that built no pool: dense (46% of its top 10 unjudged)" in written
     assert written.count('<figure class="per-question">') == 3
 
 

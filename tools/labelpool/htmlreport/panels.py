@@ -95,6 +95,14 @@ def pool(d: ReportData) -> str:
             out.append(f'<p class="warn">{h(s.system)}: {h(s.disagreement)}</p>\n')
     if p.unknown_origin:
         out.append(f"<p>{len(p.unknown_origin)} judged questions have no known origin.</p>\n")
+    pooled = {s.system for s in p.systems}
+    outside = [
+        f"{h(s.system)} ({pct(s.unjudged_rate)} of its top {d.k} unjudged)"
+        for s in d.scores
+        if s.system not in pooled
+    ]
+    if outside:
+        out.append(f"<p>Runs of this report that built no pool: {', '.join(outside)}.</p>\n")
     return "".join(out)
 
 
