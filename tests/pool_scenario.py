@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
+from api_scenario import copy_example
 from labelpool.cli import main
-
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ("labels", "runs", "corpus", "schema", "pyproject.toml")  # the example shipped here
 
 PYPROJECT = """\
 [project]
@@ -158,22 +155,8 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
-def copy_example_files(root: Path) -> Path:
-    """The example shipped in this checkout (its files, no git) copied into ``root``, which
-    is made; caches and bytecode left out."""
-    root.mkdir(parents=True)
-    for name in EXAMPLE:
-        src = ROOT / name
-        if src.is_dir():
-            ignore = shutil.ignore_patterns("__pycache__", ".labelpool-*")
-            shutil.copytree(src, root / name, ignore=ignore)
-        else:
-            shutil.copy2(src, root / name)
-    return root
-
-
-def copy_example(where: Path) -> Path:
-    """The example copied to ``where/example`` and committed (:func:`init_git`)."""
-    repo = copy_example_files(where / "example")
+def committed_example(where: Path) -> Path:
+    """The example shipped in this checkout, copied to ``where/example`` and committed."""
+    repo = copy_example(where / "example")
     init_git(repo)
     return repo

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge_scenario import labelpool
-from pool_scenario import copy_example, init_git
+from pool_scenario import committed_example, init_git
 
 CAST_BASELINE = "org_manual_bm25"
 CAST_RUNS = (
@@ -25,7 +25,7 @@ CAST_RUNS = (
 
 def example_repo(where: Path) -> Path:
     """The shipped example in a fresh git repository."""
-    return copy_example(where)
+    return committed_example(where)
 
 
 def _bm25_top10_qrels(cast: Path) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 from labelpool import config, labelset, runs, scoring, yamlfile
 from labelpool.cli import main
-from pool_scenario import copy_example, git
+from pool_scenario import committed_example, git
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPTH = 20
@@ -61,7 +61,7 @@ def example(tmp_path: Path) -> Path:
     missing = [n for n in needed if not (ROOT / n).exists()]
     assert not missing, f"the shipped example is incomplete here (missing: {missing})"
     assert (ROOT / "corpus" / "ground-truth.qrels").is_file(), "no corpus/ground-truth.qrels"
-    return copy_example(tmp_path)
+    return committed_example(tmp_path)
 
 
 def test_seed_loop_on_the_example(example: Path, capsys: pytest.CaptureFixture[str]) -> None:

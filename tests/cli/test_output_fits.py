@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from api_scenario import copy_example
 from labelpool.cli import main
-from pool_scenario import copy_example_files
 
 RUNS = ("runs/bm25.trec", "runs/dense.trec", "runs/hybrid.trec")
 NO_RELEVANT = 13  # judged questions of the example whose labels hold no relevant document
@@ -43,7 +43,7 @@ def git(repo: Path, *args: str) -> str:
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("fits") / "example"
-    copy_example_files(root)
+    copy_example(root)
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "example")

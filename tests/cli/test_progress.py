@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from pool_scenario import copy_example_files
+from api_scenario import copy_example
 
 
 @pytest.fixture
 def slow_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     repo = tmp_path / "repo"
-    copy_example_files(repo)
+    copy_example(repo)
     env = {
         **os.environ,
         "GIT_AUTHOR_NAME": "T",

@@ -36,8 +36,8 @@ from pathlib import Path
 
 import pytest
 
+from api_scenario import copy_example
 from labelpool.cli import main
-from pool_scenario import copy_example_files
 
 EXPECTED = Path(__file__).resolve().parent / "expected"
 EXAMPLE = ("pyproject.toml", "labels", "runs", "corpus", "schema")
@@ -62,7 +62,7 @@ def git(repo: Path, *args: str, date: str = "2026-06-02T10:00:00+00:00") -> str:
 
 
 def _example(root: Path) -> Path:
-    copy_example_files(root)
+    copy_example(root)
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.name", GIT_ENV["GIT_AUTHOR_NAME"])
     git(root, "config", "user.email", GIT_ENV["GIT_AUTHOR_EMAIL"])

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from api_scenario import copy_example
 from labelpool.cli import main
-from pool_scenario import copy_example_files
 
 # the hostile names (each a valid file name on Linux)
 FORGE = "x\n::error::forged"  # a line break, then a workflow command
@@ -68,7 +68,7 @@ def commit_all(repo: Path, message: str = "commit", env: dict[str, str] | None =
 
 def example_repo(root: Path) -> Path:
     """The shipped example in a fresh git repository (``runs/hybrid.trec`` left out)."""
-    copy_example_files(root)
+    copy_example(root)
     (root / "runs" / "hybrid.trec").unlink()
     git_init(root)
     commit_all(root, "example")
