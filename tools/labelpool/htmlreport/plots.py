@@ -204,6 +204,11 @@ def unjudged(
     return _per_question(fig, salt, [qids[i] for i in order])
 
 
+def _label_room(rows: Sequence[FlipRow | ForestRow]) -> float:
+    """Inches left of the axes for the row labels (about 0.075 in per character at 9 pt)."""
+    return min(4.0, 0.3 + 0.075 * max((len(r.label) for r in rows), default=1))
+
+
 @dataclass(frozen=True)
 class FlipRow:
     label: str  # the measure
@@ -217,7 +222,7 @@ class FlipRow:
 def flips(salt: str, rows: Sequence[FlipRow]) -> str:
     """Per measure, how many questions could still flip sign (red) and how many are settled
     (green: up, purple: down, grey: zero whatever the labelling)."""
-    fig = _figure(0.6 + 0.3 * len(rows), left=1.3, right=0.3, bottom=0.4)
+    fig = _figure(0.6 + 0.3 * len(rows), left=_label_room(rows), right=0.3, bottom=0.4)
     ax = fig.subplots()
     colours = (
         ("up", "#1b9e77"),
@@ -253,7 +258,7 @@ class ForestRow:
 def forest(salt: str, rows: Sequence[ForestRow]) -> str:
     """Each comparison's delta (dot) with its 95% interval (black line) and its delta range
     (light band), one row per (challenger, measure)."""
-    fig = _figure(0.6 + 0.3 * len(rows), left=2.4, right=0.3, bottom=0.4)
+    fig = _figure(0.6 + 0.3 * len(rows), left=_label_room(rows), right=0.3, bottom=0.4)
     ax = fig.subplots()
     for y, r in enumerate(reversed(rows)):
         ax.plot([r.low, r.high], [y, y], color=BAND_COLOUR, linewidth=7, solid_capstyle="butt")
