@@ -1,5 +1,9 @@
-"""Make the README's screenshot of ``labelpool judge`` (run by hand; needs Playwright and
-Debian's ``chromium``): ``python docs/make_screenshots.py`` writes ``docs/judge.png``.
+"""Make the README's screenshots (run by hand; needs Playwright and Debian's ``chromium``):
+``python docs/make_screenshots.py`` writes ``docs/judge.png`` and ``docs/report.png``.
+
+``docs/report.png``: ``labelpool report runs/bm25.trec runs/dense.trec -o report.html`` on a
+copy of the example, opened from ``file://`` with JavaScript off, photographed at 1280x1400
+from the first per-question plot down (the delta bars, and the scores against each other).
 
 The shipped example is copied into a temp git repository, pooled as the README shows it
 (``labelpool pool runs/bm25.trec runs/dense.trec --depth 20 --max-docs 30``), two documents are
@@ -18,27 +22,60 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "judge.png"
+REPORT_OUT = ROOT / "docs" / "report.png"
 
 
 def run(repo: Path, *args: str) -> None:
     subprocess.run(args, cwd=repo, check=True, capture_output=True)
 
 
-def main() -> None:
+def example(tmp: str) -> Path:
+    """The shipped example, copied into a new git repository."""
+    repo = Path(tmp) / "help-centre"
+    repo.mkdir()
+    for name in ("labels", "runs", "corpus", "schema", "pyproject.toml"):
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns(".labelpool-*"))
+        else:
+            shutil.copy2(src, repo / name)
+    run(repo, "git", "init", "-q", "-b", "main")
+    run(repo, "git", "config", "user.name", "Ana Reviewer")
+    run(repo, "git", "config", "user.email", "ana@example.org")
+    run(repo, "git", "add", "-A")
+    run(repo, "git", "commit", "-q", "-m", "labels")
+    return repo
+
+
+def report() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        repo = Path(tmp) / "help-centre"
-        repo.mkdir()
-        for name in ("labels", "runs", "corpus", "schema", "pyproject.toml"):
-            src = ROOT / name
-            if src.is_dir():
-                shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns(".labelpool-*"))
-            else:
-                shutil.copy2(src, repo / name)
-        run(repo, "git", "init", "-q", "-b", "main")
-        run(repo, "git", "config", "user.name", "Ana Reviewer")
-        run(repo, "git", "config", "user.email", "ana@example.org")
-        run(repo, "git", "add", "-A")
-        run(repo, "git", "commit", "-q", "-m", "labels")
+        repo = example(tmp)
+        lp = [sys.executable, "-m", "labelpool"]
+        run(repo, *lp, "report", "runs/bm25.trec", "runs/dense.trec", "-o", "report.html")
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=shutil.which("chromium"), args=["--no-sandbox"]
+            )
+            context = browser.new_context(
+                java_script_enabled=False, viewport={"width": 1280, "height": 1400}
+            )
+            page = context.new_page()
+            page.goto((repo / "report.html").as_uri())
+            top = page.locator("figure.per-question").first.bounding_box()
+            assert top is not None
+            page.screenshot(
+                path=str(REPORT_OUT),
+                full_page=True,
+                clip={"x": 0, "y": top["y"] - 60, "width": 1280, "height": 1400},
+            )
+            browser.close()
+    print(f"wrote {REPORT_OUT.relative_to(ROOT)}")
+
+
+def main() -> None:
+    report()
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = example(tmp)
         lp = [sys.executable, "-m", "labelpool"]
         run(
             repo,

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import skip_unless
-from pool_scenario import git, init_git
+from pool_scenario import committed_example, git
 
 ROOT = Path(__file__).resolve().parents[1]
 JUDGE_NAME, JUDGE_EMAIL = "Jo Judge", "jo.judge@example.org"
@@ -42,15 +42,7 @@ def labelpool(repo: Path, *args: str, **kw: Any) -> subprocess.CompletedProcess[
 def pooled_example(where: Path) -> Path:
     """The example in ``where`` as a git repository, with a batch of 30 documents on its batch
     branch (``labelpool pool runs/bm25.trec runs/dense.trec --depth 20 --max-docs 30``)."""
-    repo = where / "example"
-    repo.mkdir(parents=True)
-    for name in ("labels", "runs", "corpus", "schema", "pyproject.toml"):
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns(".labelpool-cache"))
-        else:
-            shutil.copy2(src, repo / name)
-    init_git(repo)  # the initial commit and the batch by "Runner"; the judge is someone else
+    repo = committed_example(where)  # committed, and the batch, by "Runner"; the judge is not
     proc = labelpool(
         repo, "pool", "runs/bm25.trec", "runs/dense.trec", "--depth", "20", "--max-docs", "30"
     )

@@ -12,6 +12,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from api_scenario import copy_example
 from labelpool.cli import main
 
 PYPROJECT = """\
@@ -152,3 +153,10 @@ def cli(repo: Path, *args: str) -> int:
 
 def snapshot(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def committed_example(where: Path) -> Path:
+    """The example shipped in this checkout, copied to ``where/example`` and committed."""
+    repo = copy_example(where / "example")
+    init_git(repo)
+    return repo

@@ -137,7 +137,7 @@ def test_init_default_source_is_this_version_and_warns(
     assert _install_step(target / ".github" / "workflows" / "labels.yml") == {
         "name": "Install labelpool",
         "env": {"LABELPOOL_SOURCE": f"labelpool=={__version__}"},
-        "run": 'python -m pip install "$LABELPOOL_SOURCE"',
+        "run": 'python -m pip install "$LABELPOOL_SOURCE" "matplotlib>=3.8"',
     }
     assert " ".join(err.split()) == (
         f"warning: the CI workflow installs labelpool=={__version__} from PyPI, which assumes "

@@ -4,7 +4,6 @@ at 20, judge the batch with the oracle, merge, validate, rescore, compare."""
 from __future__ import annotations
 
 import json
-import shutil
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ import pytest
 
 from labelpool import config, labelset, runs, scoring, yamlfile
 from labelpool.cli import main
-from pool_scenario import git, init_git
+from pool_scenario import committed_example, git
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPTH = 20
@@ -62,16 +61,7 @@ def example(tmp_path: Path) -> Path:
     missing = [n for n in needed if not (ROOT / n).exists()]
     assert not missing, f"the shipped example is incomplete here (missing: {missing})"
     assert (ROOT / "corpus" / "ground-truth.qrels").is_file(), "no corpus/ground-truth.qrels"
-    repo = tmp_path / "example"
-    repo.mkdir()
-    for name in needed:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns(".labelpool-cache"))
-        else:
-            shutil.copy2(src, repo / name)
-    init_git(repo)
-    return repo
+    return committed_example(tmp_path)
 
 
 def test_seed_loop_on_the_example(example: Path, capsys: pytest.CaptureFixture[str]) -> None:

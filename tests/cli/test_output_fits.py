@@ -20,10 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from api_scenario import copy_example
 from labelpool.cli import main
 
-MAIN = Path(__file__).resolve().parents[2]
-EXAMPLE = ("pyproject.toml", "labels", "runs", "corpus", "schema")
 RUNS = ("runs/bm25.trec", "runs/dense.trec", "runs/hybrid.trec")
 NO_RELEVANT = 13  # judged questions of the example whose labels hold no relevant document
 GIT_ENV = {
@@ -44,13 +43,7 @@ def git(repo: Path, *args: str) -> str:
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("fits") / "example"
-    root.mkdir()
-    for name in EXAMPLE:
-        src = MAIN / name
-        if src.is_dir():
-            shutil.copytree(src, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(src, root / name)
+    copy_example(root)
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "example")

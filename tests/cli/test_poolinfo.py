@@ -189,3 +189,29 @@ def test_markdown_and_usage_errors(capsys: pytest.CaptureFixture[str], repo: Pat
     assert not any(line.startswith("::") for line in out.splitlines())
     assert main(["pool-info", "--format", "xml", "--repo", str(repo)]) == 2
     assert main(["pool-info", "--k", "0", "--repo", str(repo)]) == 2
+
+
+def test_baseline_for_ci_config_first_then_most_pooled_run(tmp_path: Path) -> None:
+    """``pool-info --baseline``: ``[tool.labelpool] baseline``, else the system with a run in
+    runs/ pooled on the most questions, else nothing."""
+    from report_scenario import example_repo, labelpool
+
+    repo = example_repo(tmp_path)
+    assert labelpool(repo, "pool-info", "--baseline").stdout == "bm25\n"
+    (repo / "runs" / "bm25.trec").rename(tmp_path / "bm25.trec")
+    done = labelpool(repo, "pool-info", "--baseline")
+    assert (done.returncode, done.stdout) == (0, "")  # no run of a pooled system
+    pyproject = repo / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text(encoding="utf-8").replace(
+            "[tool.labelpool]\n", '[tool.labelpool]\nbaseline = "dense"\n'
+        ),
+        encoding="utf-8",
+    )
+    assert labelpool(repo, "pool-info", "--baseline").stdout == "dense\n"
+    pyproject.write_text(
+        pyproject.read_text(encoding="utf-8").replace('baseline = "dense"', "baseline = 3"),
+        encoding="utf-8",
+    )
+    done = labelpool(repo, "pool-info", "--baseline")
+    assert done.returncode == 2 and "baseline must be a system name" in done.stderr

@@ -18,20 +18,13 @@ from pathlib import Path
 
 import pytest
 
-MAIN = Path(__file__).resolve().parents[2]
-EXAMPLE = ("pyproject.toml", "labels", "runs", "corpus", "schema")
+from api_scenario import copy_example
 
 
 @pytest.fixture
 def slow_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     repo = tmp_path / "repo"
-    repo.mkdir()
-    for name in EXAMPLE:
-        src = MAIN / name
-        if src.is_dir():
-            shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(src, repo / name)
+    copy_example(repo)
     env = {
         **os.environ,
         "GIT_AUTHOR_NAME": "T",

@@ -36,9 +36,9 @@ from pathlib import Path
 
 import pytest
 
+from api_scenario import copy_example
 from labelpool.cli import main
 
-MAIN = Path(__file__).resolve().parents[2]
 EXPECTED = Path(__file__).resolve().parent / "expected"
 EXAMPLE = ("pyproject.toml", "labels", "runs", "corpus", "schema")
 UPDATE = os.environ.get("LABELPOOL_UPDATE_GOLDEN") == "1"
@@ -62,13 +62,7 @@ def git(repo: Path, *args: str, date: str = "2026-06-02T10:00:00+00:00") -> str:
 
 
 def _example(root: Path) -> Path:
-    root.mkdir(parents=True)
-    for name in EXAMPLE:
-        src = MAIN / name
-        if src.is_dir():
-            shutil.copytree(src, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(src, root / name)
+    copy_example(root)
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.name", GIT_ENV["GIT_AUTHOR_NAME"])
     git(root, "config", "user.email", GIT_ENV["GIT_AUTHOR_EMAIL"])

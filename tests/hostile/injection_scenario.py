@@ -22,10 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from api_scenario import copy_example
 from labelpool.cli import main
-
-MAIN = Path(__file__).resolve().parents[2]
-EXAMPLE = ("pyproject.toml", "labels", "runs", "corpus", "schema")
 
 # the hostile names (each a valid file name on Linux)
 FORGE = "x\n::error::forged"  # a line break, then a workflow command
@@ -70,13 +68,7 @@ def commit_all(repo: Path, message: str = "commit", env: dict[str, str] | None =
 
 def example_repo(root: Path) -> Path:
     """The shipped example in a fresh git repository (``runs/hybrid.trec`` left out)."""
-    root.mkdir(parents=True)
-    for name in EXAMPLE:
-        src = MAIN / name
-        if src.is_dir():
-            shutil.copytree(src, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(src, root / name)
+    copy_example(root)
     (root / "runs" / "hybrid.trec").unlink()
     git_init(root)
     commit_all(root, "example")

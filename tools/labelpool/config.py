@@ -42,6 +42,7 @@ class Config:
     max_file_bytes: int = 4 * 1024 * 1024
     max_depth: int = 32
     guidelines: Path | None = None  # judging guidelines shown by `labelpool judge`
+    baseline: str | None = None  # the system CI compares every run against (`pool-info --baseline`)
 
 
 class PatternError(ValueError):
@@ -153,6 +154,12 @@ def load(repo: Path | None = None) -> Config:
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"[tool.labelpool] thresholds: {exc}", path=pyproject) from None
 
+    baseline = table.get("baseline")
+    if baseline is not None and (not isinstance(baseline, str) or not baseline.strip()):
+        raise ConfigError(
+            "[tool.labelpool] baseline must be a system name (a string)", path=pyproject
+        )
+
     labels_dir = path("labels", "labels")
     runs_dir = path("runs", "runs")
     assert labels_dir is not None and runs_dir is not None
@@ -177,4 +184,5 @@ def load(repo: Path | None = None) -> Config:
         readings=readings,
         alpha=alpha,
         guidelines=guidelines,
+        baseline=baseline,
     )

@@ -121,13 +121,14 @@ def test_repo_installs_itself_and_template_installs_its_source() -> None:
     repo = "\n".join(s.get("run", "") for s in steps(load(WORKFLOW)))
     assert "pip install -e" in repo
     (install,) = [s for s in steps(load(TEMPLATE)) if "pip install" in s.get("run", "")]
-    assert install["run"] == 'python -m pip install "$LABELPOOL_SOURCE"'
+    assert install["run"] == 'python -m pip install "$LABELPOOL_SOURCE" "matplotlib>=3.8"'
     assert install["env"] == {"LABELPOOL_SOURCE": "@LABELPOOL_SOURCE@"}  # init replaces it
 
 
 PINS = {
     "actions/checkout": "3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1",
     "actions/setup-python": "5fda3b95a4ea91299a34e894583c3862153e4b97 # v7.0.0",
+    "actions/upload-artifact": "b7c566a772e6b6bfb58ed0dc250532a479d7789f # v6.0.0",
 }
 
 
@@ -236,3 +237,28 @@ def _env() -> dict[str, str]:
     import os
 
     return dict(os.environ)
+
+
+@BOTH
+def test_compare_and_report_step_runs(path: Path, tmp_path: Path) -> None:
+    """The compare-and-report step's shell, run for real on the example: the comparison
+    against the pooling system in the job summary, report.html written for the artifact."""
+    from report_scenario import example_repo
+
+    repo = example_repo(tmp_path)
+    (step,) = [s for s in steps(load(path)) if "labelpool report" in s.get("run", "")]
+    (upload,) = [s for s in steps(load(path)) if "upload-artifact" in s.get("uses", "")]
+    assert upload["with"]["path"] == "report.html"
+    summary = tmp_path / "summary.md"
+    done = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+        cwd=repo,
+        env={**_env(), "GITHUB_STEP_SUMMARY": str(summary)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    text = summary.read_text(encoding="utf-8")
+    assert "**dense vs bm25, R@10**" in text and "**hybrid vs bm25, R@10**" in text
+    assert (repo / "report.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

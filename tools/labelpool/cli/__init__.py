@@ -29,6 +29,7 @@ from labelpool.cli import (  # noqa: F401
     merge,
     pool,
     poolinfo,
+    report,
     score,
     todo,
     validate,

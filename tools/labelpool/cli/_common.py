@@ -98,6 +98,13 @@ RelevanceLevelOption = Annotated[
     int, typer.Option("--relevance-level", help="Lowest grade counted relevant (trec_eval -l).")
 ]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the resampling.")]
+ComparedRunsArgument = Annotated[
+    list[str], typer.Argument(help="Run files or system names in runs/ (baseline first).")
+]
+BaselineOption = Annotated[
+    str | None,
+    typer.Option("--baseline", help="Compare every other run against this system."),
+]
 NoCommitOption = Annotated[
     bool, typer.Option("--no-commit", help="Write into the working tree only.")
 ]

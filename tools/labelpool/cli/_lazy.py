@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 _MODULES = {
     "api_compare": "labelpool.api_compare",
     "api_pool": "labelpool.api_pool",
+    "api_repo": "labelpool.api_repo",
     "api_score": "labelpool.api_score",
     "gitio": "labelpool.gitio",
     "labelset": "labelpool.labelset",
@@ -54,6 +55,7 @@ _MODULES = {
     "diff_report": "labelpool.report.diff",
     "history_report": "labelpool.report.history",
     "pool_report": "labelpool.report.pool",
+    "report_build": "labelpool.htmlreport.build",
     "poolinfo_report": "labelpool.report.poolinfo",
     "score_report": "labelpool.report.score",
     "score_table": "labelpool.report.score_table",
@@ -66,6 +68,7 @@ _MODULES = {
 __all__ = [
     "api_compare",
     "api_pool",
+    "api_repo",
     "api_score",
     "bias_report",
     "bias_workflow",
@@ -93,6 +96,7 @@ __all__ = [
     "poolinfo_report",
     "poolinfo_workflow",
     "provenance_workflow",
+    "report_build",
     "rich_console",
     "rich_progress",
     "rule_registry",
@@ -117,7 +121,8 @@ if TYPE_CHECKING:
     import rich.console as rich_console
     import rich.progress as rich_progress
 
-    from labelpool import api_compare, api_pool, api_score, gitio, labelset, oracle, runs
+    from labelpool import api_compare, api_pool, api_repo, api_score, gitio, labelset, oracle, runs
+    from labelpool.htmlreport import build as report_build
     from labelpool.judge import run as judge_run
     from labelpool.report import bias as bias_report
     from labelpool.report import compare as compare_report

@@ -18,13 +18,8 @@ from labelpool.report import sanitize
 
 @app.command("compare")
 def compare(
-    runs: Annotated[
-        list[str], typer.Argument(help="Run files or system names in runs/ (baseline first).")
-    ],
-    baseline: Annotated[
-        str | None,
-        typer.Option("--baseline", help="Compare every other run against this system."),
-    ] = None,
+    runs: common.ComparedRunsArgument,
+    baseline: common.BaselineOption = None,
     measure: common.MeasuresOption = None,
     k: common.CutoffOption = 10,
     relevance_level: common.RelevanceLevelOption = 1,

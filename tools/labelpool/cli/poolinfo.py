@@ -14,6 +14,7 @@ from labelpool.cli._common import (
     check_format,
     load_config,
     print_report,
+    say,
 )
 from labelpool.cli._width import output_width
 
@@ -22,6 +23,14 @@ from labelpool.cli._width import output_width
 def pool_info(
     k: Annotated[int, typer.Option("--k", help="The cut-off fairness is judged at.", min=1)] = 10,
     fmt: LooseFormatOption = "text",
+    baseline: Annotated[
+        bool,
+        typer.Option(
+            "--baseline",
+            help="Print only the system CI compares against: [tool.labelpool] baseline, else "
+            "the one with a run in runs/ pooled on the most questions (nothing if none).",
+        ),
+    ] = False,
     repo: RepoOption = None,
 ) -> None:
     """Systems pooled (depths, dates, questions), the systems the set can fairly compare at k
@@ -31,6 +40,11 @@ def pool_info(
     cfg = load_config(repo)
     labels = _lazy.labelset.load(cfg)
     workflow = _lazy.poolinfo_workflow
+    if baseline:
+        name = workflow.ci_baseline(cfg, labels)
+        if name is not None:
+            say(name)
+        return
     measured = workflow.measure_runs(cfg, labels, workflow.pooled_systems(labels), k)
     info = workflow.pool_info(labels, k, workflow.run_systems(cfg.runs_dir), measured)
     report = _lazy.poolinfo_report

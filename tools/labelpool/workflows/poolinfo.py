@@ -214,3 +214,15 @@ def pooled_systems(labels: Mapping[str, Label]) -> tuple[str, ...]:
             }
         )
     )
+
+
+def ci_baseline(cfg: Config, labels: Mapping[str, Label]) -> str | None:
+    """The system CI compares the runs against: ``[tool.labelpool] baseline``, else, of the
+    systems with one run file in ``runs/``, the one pooled on the most judged questions (ties:
+    the first by name); None when no run of a pooled system is there."""
+    if cfg.baseline is not None:
+        return cfg.baseline
+    with_runs = set(run_systems(cfg.runs_dir))
+    info = pool_info(labels)
+    counts = [(-s.questions, s.system) for s in info.systems if s.system in with_runs]
+    return min(counts)[1] if counts else None
