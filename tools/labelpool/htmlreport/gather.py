@@ -148,7 +148,9 @@ def _priorities(
             continue
         base = by_name[c.baseline].top(c.cutoff)
         chal = by_name[c.challenger].top(c.cutoff)
-        out.append(priority.rank(c, repo.labels, base, chal))
+        out.append(
+            priority.rank(c, repo.labels, base, chal, relevance_level=result.relevance_level)
+        )
     return tuple(out)
 
 

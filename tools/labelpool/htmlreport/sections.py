@@ -160,9 +160,11 @@ def judge_first(d: ReportData) -> str:
     out = [
         "<h2>Documents to judge first</h2>\n",
         f"<p>The unjudged documents whose labels would narrow the delta range of {h(measure)} "
-        "most: questions with the widest range first, and within a question the documents "
-        "ranked highest by either system. <i>Narrows by at most</i> is the question's share of "
-        "the mean range (its width over the number of questions).</p>\n",
+        "most. For each, the range is computed again with the document judged irrelevant and "
+        "judged relevant: <i>narrows by</i> is the least it takes off the mean range, whatever "
+        "the verdict (of the widest questions' documents, the first listed). <i>Question "
+        "width</i> is the question's whole share of the mean range, what judging all its "
+        "documents could take off.</p>\n",
     ]
     for c, p in zip(
         (c for c in d.compared.comparisons if c.measure == measure), d.priorities, strict=True
@@ -181,6 +183,7 @@ def _priority(p: Priority, c: Comparison) -> str:
             f"<code>{h(t.doc)}</code>",
             h(t.ranks[0] or "-"),
             h(t.ranks[1] or "-"),
+            num(t.narrows, 4),
             num(t.width, 4),
         ]
         for t in p.docs
@@ -192,7 +195,8 @@ def _priority(p: Priority, c: Comparison) -> str:
                 "document",
                 f"rank in {c.baseline}",
                 f"rank in {c.challenger}",
-                "narrows by at most",
+                "narrows by",
+                "question width",
             ],
             rows,
         )
