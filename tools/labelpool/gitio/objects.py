@@ -106,34 +106,31 @@ def _lines(paths: list[str]) -> bytes:
     return "".join(p + "\n" for p in paths).encode("utf-8", "surrogateescape")
 
 
-def tree_entries(top: Path, rev: str, path: str) -> dict[str, tuple[str, str]]:
-    """``path -> (mode, blob id)`` of every file under ``path`` at ``rev``."""
-    out = git(top, "ls-tree", "-r", "-z", "--full-tree", rev, "--", path)
+def _entries(out: bytes, column: int, value: bytes, blob: int) -> dict[str, tuple[str, str]]:
+    """``path -> (mode, blob id)`` of NUL-separated ``META\tPATH`` records whose three-field
+    meta holds ``value`` at ``column`` and the blob id at ``blob``."""
     entries: dict[str, tuple[str, str]] = {}
     for entry in out.split(b"\x00"):
         meta, _, name = entry.partition(b"\t")
         parts = meta.split()
-        if len(parts) == 3 and parts[1] == b"blob":
+        if len(parts) == 3 and parts[column] == value:
             entries[name.decode("utf-8", "surrogateescape")] = (
                 parts[0].decode(),
-                parts[2].decode(),
+                parts[blob].decode(),
             )
     return entries
+
+
+def tree_entries(top: Path, rev: str, path: str) -> dict[str, tuple[str, str]]:
+    """``path -> (mode, blob id)`` of every file under ``path`` at ``rev``."""
+    out = git(top, "ls-tree", "-r", "-z", "--full-tree", rev, "--", path)
+    return _entries(out, 1, b"blob", 2)  # MODE blob ID
 
 
 def index_entries(top: Path, path: str) -> dict[str, tuple[str, str]]:
     """``path -> (mode, blob id)`` of the index's entries under ``path`` (stage 0)."""
     out = git(top, "ls-files", "-s", "-z", "--full-name", "--", path)
-    entries: dict[str, tuple[str, str]] = {}
-    for entry in out.split(b"\x00"):
-        meta, _, name = entry.partition(b"\t")
-        parts = meta.split()
-        if len(parts) == 3 and parts[2] == b"0":
-            entries[name.decode("utf-8", "surrogateescape")] = (
-                parts[0].decode(),
-                parts[1].decode(),
-            )
-    return entries
+    return _entries(out, 2, b"0", 1)  # MODE ID STAGE
 
 
 def _index_info(entries: list[tuple[str, str, str]]) -> bytes:
