@@ -169,6 +169,9 @@ def test_commit_every_n_writes(tmp_path: Path) -> None:
     for _qid, d in docs:
         assert docs_again[d["doc"]]["status"] == "judged"
         assert docs_again[d["doc"]]["verdict"] is None
+        assert re.fullmatch(r"[0-9a-f]{64}", docs_again[d["doc"]]["block"])  # a fingerprint
+    # nowhere in what the page receives: the entry lines held the verdicts written
+    assert "verdict: " not in json.dumps(again)
     fields = {
         "doc",
         "shown",

@@ -47,7 +47,7 @@ def repo(tmp_path: Path) -> Path:
 
 def block(path: Path, doc: str) -> str:
     _d, text, batches = judge_queue.read_file(path)
-    return next(e for e in judge_queue.entries_of(text, batches, "b") if e.doc == doc).block
+    return next(e for e in judge_queue.entries_of(text, batches, "b") if e.doc == doc).expect
 
 
 def test_a_verdict_changes_its_token_only(repo: Path) -> None:
@@ -55,7 +55,7 @@ def test_a_verdict_changes_its_token_only(repo: Path) -> None:
     done = judge_write.write_verdict(repo, path, "b", "d#2", block(path, "d#2"), 2)
     assert done.changed and done.before.verdict is None and done.after.verdict == 2
     assert path.read_text() == TEXT.replace("d#2, verdict: null}", "d#2, verdict: 2}")
-    undo = judge_write.write_verdict(repo, path, "b", "d#2", done.after.block, None)
+    undo = judge_write.write_verdict(repo, path, "b", "d#2", done.after.expect, None)
     assert undo.changed and path.read_text() == TEXT
 
 
@@ -80,13 +80,13 @@ def test_cant_judge_note_added_replaced_and_removed(repo: Path) -> None:
         in (path.read_text())
     )
     assert first.after.reason == "unclear"
-    again = judge_write.write_verdict(repo, path, "b", "d#1", first.after.block, None, "still\nno")
+    again = judge_write.write_verdict(repo, path, "b", "d#1", first.after.expect, None, "still\nno")
     assert again.after.reason == "still no"
     assert path.read_text().count("can't judge") == 1
-    done = judge_write.write_verdict(repo, path, "b", "d#1", again.after.block, "relevant")
+    done = judge_write.write_verdict(repo, path, "b", "d#1", again.after.expect, "relevant")
     assert path.read_text() == TEXT.replace("d#1, verdict: null}", "d#1, verdict: relevant}")
     # undo brings the note back, as the page's undo does
-    judge_write.write_verdict(repo, path, "b", "d#1", done.after.block, None, "still no")
+    judge_write.write_verdict(repo, path, "b", "d#1", done.after.expect, None, "still no")
     assert "# can't judge: still no\n      - {doc: d#1, verdict: null}" in path.read_text()
     # and the queue reads the note back as that entry's
     _d, text, batches = judge_queue.read_file(path)

@@ -103,7 +103,7 @@ class Session:
         return {
             "doc": e.doc,
             "shown": shown(e.doc),
-            "block": e.block,
+            "block": e.expect,  # a fingerprint: the line itself would show others' verdicts
             "status": status,
             "verdict": verdict_json(e.verdict) if mine else None,
             "reason": None if e.reason is None else shown(e.reason),

@@ -43,8 +43,14 @@ class Entry:
     line: int  # 1-based line of the entry
     verdict: Verdict
     reason: str | None  # the can't-judge comment right above it
-    block: str  # the can't-judge line (if any) and the entry line: a write's expected text
+    block: str  # the can't-judge line (if any) and the entry line, as on disk
     batch_text: str | None  # the batch's ``# text:`` comment
+
+    @property
+    def expect(self) -> str:
+        """What the page holds of the block, and sends back with a write: its SHA-256, so
+        that a page never receives the verdict another judge wrote (blind judging)."""
+        return hashlib.sha256(self.block.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 @dataclass(frozen=True)

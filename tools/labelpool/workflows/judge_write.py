@@ -1,9 +1,11 @@
 """``labelpool judge``, the writes: one entry's verdict (and can't-judge note), checked and atomic.
 
-A write names the entry (question, batch, document) and carries the text the page last saw
-for it (its *block*: the can't-judge comment line, if any, and the entry line). Under an
-exclusive ``flock`` on ``.git/labelpool/judge.lock`` the file is read again; only when the
-entry's block is still that text is the new one written (:func:`labelpool.atomic.write_text`),
+A write names the entry (question, batch, document) and carries the fingerprint of the text
+the page last saw for it (its *block*: the can't-judge comment line, if any, and the entry
+line; the SHA-256 of it, :attr:`~labelpool.workflows.judge_queue.Entry.expect`, so that the
+page never holds another judge's verdict). Under an exclusive ``flock`` on
+``.git/labelpool/judge.lock`` the file is read again; only when the entry's block is still
+that text is the new one written (:func:`labelpool.atomic.write_text`),
 otherwise :class:`Conflict` says what is there now. Two pages on one repository, an editor or
 a ``git pull`` never lose a verdict: whoever wrote last saw what they replaced.
 
@@ -95,13 +97,14 @@ def write_verdict(
     reason: str | None = None,
 ) -> Written:
     """Set ``doc``'s verdict in ``batch`` of the label file ``path`` when its block is still
-    ``expect`` (else :class:`Conflict`); ``reason`` is the can't-judge note (verdict None)."""
+    the one ``expect`` fingerprints (:attr:`Entry.expect`; else :class:`Conflict`);
+    ``reason`` is the can't-judge note (verdict None)."""
     if reason is not None and verdict is not None:
         raise ValueError("a can't-judge note goes with an empty verdict")
     with locked(root):
         _data, text, batches = read_file(path)
         entry = _find(text, batches, batch, doc, path)
-        if entry.block != expect:
+        if entry.expect != expect:
             raise Conflict(f"{doc} in batch {batch} changed on disk; reloaded", entry, path=path)
         if entry.verdict == verdict and entry.reason == (
             None if reason is None else _reason_text(reason)
