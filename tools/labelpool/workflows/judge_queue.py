@@ -103,8 +103,13 @@ def read_file(path: Path, text: str | None = None) -> tuple[Any, str, list[batch
         raise JudgeInputError(
             "the pending block is not in the layout `labelpool pool` writes", path=path, line=1
         ) from None
-    if "\r" in text or not isinstance(data, Mapping):
-        raise JudgeInputError("CRLF line ends: run `labelpool fmt` first", path=path, line=1)
+    if not isinstance(data, Mapping):
+        raise JudgeInputError(
+            "not a label: the file's top level is not a mapping", path=path, line=1
+        )
+    if "\r" in text:
+        line = text.count("\n", 0, text.index("\r")) + 1
+        raise JudgeInputError("CRLF line ends: run `labelpool fmt` first", path=path, line=line)
     return data, text, batches
 
 
