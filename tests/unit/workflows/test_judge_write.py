@@ -176,3 +176,13 @@ def test_any_sequence_changes_only_tokens(repo: Path, steps: list[tuple[str, obj
     got = {e.doc: e.verdict for e in judge_queue.entries_of(text, batches, "b")}
     for doc, v in last.items():
         assert got[doc] == v
+
+
+def test_crlf_line_ends_are_read_and_written_back_as_merge_does(repo: Path) -> None:
+    """A CRLF label is read as LF and a verdict writes it back with LF, as ``merge`` and
+    ``pool`` do (merge_collect.read_label_roundtrip): one convention for every writer."""
+    path = repo / "q.yaml"
+    path.write_bytes(TEXT.replace("\n", "\r\n").encode())
+    done = judge_write.write_verdict(repo, path, "b", "d#2", block(path, "d#2"), 2)
+    assert done.changed
+    assert path.read_bytes() == TEXT.replace("d#2, verdict: null}", "d#2, verdict: 2}").encode()
