@@ -10,6 +10,7 @@ through :mod:`labelpool.cli._lazy` only.
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from enum import Enum
 from pathlib import Path
@@ -176,8 +177,6 @@ def warn(message: str, *, wrap: bool = False) -> None:
     if width is None or len(line) <= width:
         print(line, file=sys.stderr)
         return
-    import textwrap
-
     lines = textwrap.wrap(
         line, width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
     )

@@ -81,27 +81,12 @@ SUMMARY_HEADER = [
     "Kendall tau",
 ]
 DETAIL_HEADER = ["system", "score", "reduced", "change", "rank", "unjudged", "reduced unjudged"]
-# the same headers on two lines in text, so that the tables fit 80 columns
-_TEXT_SUMMARY_HEADER = [
-    "left out",
-    "judgments\nremoved",
-    "relevant\nremoved",
-    "questions",
-    "score",
-    "without its\njudgments",
-    "change",
-    "rank",
-    "Kendall\ntau",
-]
-_TEXT_DETAIL_HEADER = [
-    "system",
-    "score",
-    "reduced",
-    "change",
-    "rank",
-    "unjudged",
-    "reduced\nunjudged",
-]
+
+
+def _stacked(header: list[str]) -> list[str]:
+    """The headers in text, a name longer than ``left out`` on two lines (its last word
+    below), so that the tables fit 80 columns."""
+    return [h if len(h) <= len("left out") else "\n".join(h.rsplit(" ", 1)) for h in header]
 
 
 def _detail_rows(lo: LeaveOut) -> list[list[str]]:
@@ -124,13 +109,13 @@ def render_text(report: BiasReport, width: int | None = 80) -> str:
     system's scores without each one's judgments; columns that do not fit continue in a
     table below (``width`` None: no bound)."""
     summary = table(
-        _TEXT_SUMMARY_HEADER, _summary_rows(report), width, right=range(1, len(SUMMARY_HEADER))
+        _stacked(SUMMARY_HEADER), _summary_rows(report), width, right=range(1, len(SUMMARY_HEADER))
     )
     lines = [*wrap(headline(report), width), "", *summary]
     for lo in report.leave_outs:
         lines += ["", *wrap(f"without {lo.system}'s own judgments", width)]
         lines += table(
-            _TEXT_DETAIL_HEADER, _detail_rows(lo), width, right=range(1, len(DETAIL_HEADER))
+            _stacked(DETAIL_HEADER), _detail_rows(lo), width, right=range(1, len(DETAIL_HEADER))
         )
     return sanitize.lines("".join(line.rstrip() + "\n" for line in lines))
 

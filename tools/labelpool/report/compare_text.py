@@ -14,6 +14,7 @@ Every name from a file goes through :mod:`labelpool.report.sanitize` (table cell
 from __future__ import annotations
 
 import math
+import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -102,8 +103,6 @@ def command_lines(command: str, width: int | None) -> list[str]:
     text = sanitize.text(command)
     if width is None or len(text) <= width:
         return [text]
-    import shlex
-
     head, _, rest = command.partition(" ")  # "next:"
     words = [shlex.quote(w) for w in shlex.split(rest)]
     units = [head]  # an option stays on the line of its value
