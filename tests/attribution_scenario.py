@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 from labelpool import gitio
-from labelpool.workflows import attribution
+from labelpool.workflows.audit import attribution
 
 AUTHORS = [
     ("Alice Judge", "alice@example.invalid"),

@@ -16,7 +16,7 @@ from scipy.stats import kendalltau
 
 from labelpool.cli import main
 from labelpool.model import label_from_data
-from labelpool.workflows.bias import (
+from labelpool.workflows.evaluate.bias import (
     competition_ranks,
     kendall_tau_b,
     unique_contributions,

@@ -613,7 +613,7 @@ def test_output_that_cannot_be_written_is_an_error_not_a_traceback(
 def test_a_bug_is_one_line_not_a_traceback(
     repo: Path, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from labelpool.workflows import poolinfo
+    from labelpool.workflows.audit import poolinfo
 
     def broken(*_args: object, **_kwargs: object) -> None:
         raise ZeroDivisionError("a bug")

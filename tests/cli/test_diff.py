@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from history_scenario import BOB, Scenario, build, commit_all
 from labelpool.cli import main
 from labelpool.model import label_from_data
-from labelpool.workflows.diff import diff_labels
+from labelpool.workflows.audit.diff import diff_labels
 
 
 @pytest.fixture(scope="module")
@@ -294,7 +294,7 @@ def test_diff_matches_set_arithmetic_and_ignores_order(
 def test_scores_move_with_the_labels(fresh: Scenario, capsys: pytest.CaptureFixture[str]) -> None:
     import pytrec_eval
 
-    from labelpool.workflows.revisions import labels_at
+    from labelpool.workflows.audit.revisions import labels_at
 
     runs = fresh.repo / "runs"
     (runs / "make_runs.py").write_text("print('not a run')\n", encoding="utf-8")
@@ -420,7 +420,7 @@ def test_broken_label_is_a_positioned_error(
 
 
 def test_markdown_table_is_capped_for_the_job_summary() -> None:
-    from labelpool.report.diff import render_markdown
+    from labelpool.render.diff import render_markdown
 
     before = lab(judged_ids=[])
     after = lab(judged_ids=[f"d{i:04d}" for i in range(1200)], pool=[])

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from labelpool import config, labelset, yamlfile
 from labelpool.cli import main
-from labelpool.workflows import exporting, importing
+from labelpool.workflows import exporting
+from labelpool.workflows.importing import labels as importing
 
 QRELS = """\
 q1 0 doc-b 1

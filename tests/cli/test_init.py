@@ -13,7 +13,7 @@ import yaml
 
 from labelpool import __version__, config
 from labelpool.cli import main
-from labelpool.report.sanitize import text as safe
+from labelpool.render.sanitize import text as safe
 
 PACKAGE_DATA = Path(__file__).resolve().parents[2] / "tools" / "labelpool" / "data"
 

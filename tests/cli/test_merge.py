@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from labelpool import config, yamlfile
 from labelpool.model import label_from_data
-from labelpool.workflows import merge as merge_wf
+from labelpool.workflows.merge import commits as merge_wf
 from pool_scenario import cli, git, make_repo, snapshot
 
 ALICE = {"GIT_AUTHOR_NAME": "Alice Judge", "GIT_AUTHOR_EMAIL": "alice@example.invalid"}

@@ -13,7 +13,7 @@ import yaml
 from conftest import ROOT
 from labelpool.cli import main
 from labelpool.model import label_from_data
-from labelpool.workflows.poolinfo import pool_info
+from labelpool.workflows.audit.poolinfo import pool_info
 
 
 def info_json(capsys: pytest.CaptureFixture[str], repo: Path, *args: str) -> Any:

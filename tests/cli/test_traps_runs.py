@@ -150,7 +150,7 @@ def test_streamed_runs_read_fields_alike(
     """The windowed reader (runs over 64 MiB; here every run) agrees with the whole read on
     fields after the sixth, one tab or one space between fields; a run mixing separators is
     read whole, with a note and the same values; fewer than six fields are refused alike."""
-    from labelpool.workflows import score as score_workflow
+    from labelpool.workflows.evaluate import score as score_workflow
 
     rows = _rows(example)
     runs = {

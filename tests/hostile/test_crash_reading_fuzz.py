@@ -20,8 +20,8 @@ from labelpool import config, labelset, schemas, yamlfile
 from labelpool.errors import LabelpoolError
 from labelpool.findings import Finding
 from labelpool.rules.check import check_bytes
-from labelpool.workflows import revisions
-from labelpool.workflows import validate as validate_wf
+from labelpool.workflows.audit import revisions
+from labelpool.workflows.validate import full as validate_wf
 
 SEED = (
     b"# judged\nid: q1\nquestion: 'no'\nrelevant_doc_ids:\n  - d1\njudged_ids:\n  - '0o17'\n"

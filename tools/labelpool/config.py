@@ -45,7 +45,7 @@ class Config:
     baseline: str | None = None  # the system CI compares every run against (`pool-info --baseline`)
 
 
-class PatternError(ValueError):
+class PatternError(UsageError, ValueError):
     """RE2 refuses a pattern; the message is RE2's."""
 
 

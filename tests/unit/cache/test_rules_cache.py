@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from labelpool import config
-from labelpool.workflows.validate import default_cache_dir, validate
+from labelpool.workflows.validate.full import default_cache_dir, validate
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -6,8 +6,8 @@ import subprocess
 from pathlib import Path
 
 from labelpool import gitio, journal
-from labelpool.workflows.merge import JudgeCommit, commit_message
-from labelpool.workflows.merge_fold import Judge
+from labelpool.workflows.merge.commits import JudgeCommit, commit_message
+from labelpool.workflows.merge.fold import Judge
 
 
 def _git(repo: Path, *args: str) -> str:

@@ -20,7 +20,7 @@ from attribution_scenario import (
     walk_answer,
 )
 from labelpool import gitio
-from labelpool.workflows import attribution
+from labelpool.workflows.audit import attribution
 
 ALICE = ("Alice Judge", "alice@example.invalid")
 BOB = ("Bob Reviewer", "bob@example.invalid")

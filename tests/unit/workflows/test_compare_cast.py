@@ -21,7 +21,7 @@ from labelpool import config, labelset, yamlfile
 from labelpool.cli import main
 from labelpool.runs import read_run
 from labelpool.scoring.measures import parse
-from labelpool.workflows.compare import compare
+from labelpool.workflows.evaluate.compare import compare
 
 POOLED = "org_manual_bm25"
 OTHER = "org_manual_ance"

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from history_scenario import BOB, Q1, build, commit_all, label
 from labelpool import config
-from labelpool.workflows.diff import _both
-from labelpool.workflows.revisions import labels_at
+from labelpool.workflows.audit.diff import _both
+from labelpool.workflows.audit.revisions import labels_at
 
 
 def test_both_revisions_equal_two_full_reads(tmp_path: Path) -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labelpool.workflows import importing
-from labelpool.workflows.import_input import ImportFailed
+from labelpool.workflows.importing import labels as importing
+from labelpool.workflows.importing.input import ImportFailed
 
 TEXT = st.text(
     st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from labelpool import config
 from labelpool.batch import NOT_IN_CORPUS
-from labelpool.workflows.judge_facts import BATCH, CORPUS, NONE, NOT_IN_CORPUS_TEXT, Facts
+from labelpool.workflows.judge.facts import BATCH, CORPUS, NONE, NOT_IN_CORPUS_TEXT, Facts
 
 ROOT = Path(__file__).resolve().parents[3]
 

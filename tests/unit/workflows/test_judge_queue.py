@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from labelpool.workflows.judge_queue import seed_order
+from labelpool.workflows.judge.queue import seed_order
 
 
 def test_the_order_is_seeded_by_question_batch_and_judge() -> None:

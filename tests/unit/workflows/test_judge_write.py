@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from labelpool import batch
 from labelpool.model import DuplicateOf
-from labelpool.workflows import judge_queue, judge_write
-from labelpool.workflows.judge_write import Conflict, WriteRefused
+from labelpool.workflows.judge import queue as judge_queue
+from labelpool.workflows.judge import write as judge_write
+from labelpool.workflows.judge.write import Conflict, WriteRefused
 from pool_scenario import git
 
 TEXT = """\

@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from labelpool import batch as batch_mod
-from labelpool.workflows import merge_read
-from labelpool.workflows.merge_collect import read_label_roundtrip
-from labelpool.workflows.merge_file import fold_tree, plan
-from labelpool.workflows.merge_fold import Decision, Judge, fold, state_of
-from labelpool.workflows.merge_text import fold_text
-from labelpool.workflows.pool_entries import new_entries
+from labelpool.workflows.merge import read as merge_read
+from labelpool.workflows.merge.collect import read_label_roundtrip
+from labelpool.workflows.merge.file import fold_tree, plan
+from labelpool.workflows.merge.fold import Decision, Judge, fold, state_of
+from labelpool.workflows.merge.text import fold_text
+from labelpool.workflows.pool.entries import new_entries
 
 PATH = Path("labels/q.yaml")
 JUDGE = Judge("Jo", "jo@example.invalid")

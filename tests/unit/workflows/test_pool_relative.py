@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from labelpool.workflows import pool
+from labelpool.workflows.pool import write as pool
 
 
 def test_relative_is_resolve_per_file(tmp_path: Path) -> None:

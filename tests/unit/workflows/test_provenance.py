@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from labelpool import config, labelset
-from labelpool.workflows import provenance
+from labelpool.workflows.validate import provenance
 from provenance_scenario import (
     commit_all,
     git,

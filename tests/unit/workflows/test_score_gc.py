@@ -12,7 +12,7 @@ import pytest
 from labelpool import config
 from labelpool.labelset import LabelSetError
 from labelpool.scoring import measures
-from labelpool.workflows import score
+from labelpool.workflows.evaluate import score
 from provenance_scenario import write_label, write_run
 
 

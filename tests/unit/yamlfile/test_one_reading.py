@@ -22,8 +22,10 @@ from hypothesis import strategies as st
 
 from labelpool import config, labelset, schemas, yamlfile
 from labelpool.model import Label
-from labelpool.workflows import exporting, merge_collect, revisions
-from labelpool.workflows import validate as validate_wf
+from labelpool.workflows import exporting
+from labelpool.workflows.audit import revisions
+from labelpool.workflows.merge import collect as merge_collect
+from labelpool.workflows.validate import full as validate_wf
 
 AMBIGUOUS = [
     "0o17",

@@ -23,7 +23,7 @@ from labelpool.cli import _handler, _lazy
 from labelpool.cli._width import output_width
 from labelpool.errors import UsageError
 from labelpool.limits import CUTOFF_MAX
-from labelpool.report import sanitize
+from labelpool.render import sanitize
 
 if TYPE_CHECKING:
     from labelpool.scoring.measures import Measure
@@ -165,7 +165,7 @@ def print_report(
 
 def say(message: object = "", *, err: bool = False) -> None:
     """Print one line that may hold names from files (paths, ids, judges): through
-    :func:`labelpool.report.sanitize.text` (controls and bidi shown escaped, no ``::``)."""
+    :func:`labelpool.render.sanitize.text` (controls and bidi shown escaped, no ``::``)."""
     print(sanitize.text(message), file=sys.stderr if err else sys.stdout)
 
 

@@ -1,6 +1,6 @@
 """The one error handler: how an exception leaving a command becomes stderr and an exit code.
 
-Every message passes :func:`labelpool.report.sanitize.text` first: an error quotes file names,
+Every message passes :func:`labelpool.render.sanitize.text` first: an error quotes file names,
 ids and lines of the files it read (controls and bidi characters shown escaped, a line break
 as ``\\x0a``, no ``::`` starting a workflow command).
 
@@ -27,7 +27,7 @@ from typing import Any, NoReturn, TypeVar
 import typer
 
 from labelpool.errors import EXIT_FINDINGS, EXIT_INTERNAL, LabelpoolError, UsageError
-from labelpool.report.sanitize import text as safe
+from labelpool.render.sanitize import text as safe
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -17,10 +17,10 @@ import importlib
 from typing import TYPE_CHECKING
 
 _MODULES = {
-    "api_compare": "labelpool.api_compare",
-    "api_pool": "labelpool.api_pool",
-    "api_repo": "labelpool.api_repo",
-    "api_score": "labelpool.api_score",
+    "api_compare": "labelpool.api.comparison",
+    "api_pool": "labelpool.api.pooling",
+    "api_repo": "labelpool.api.repository",
+    "api_score": "labelpool.api.scoring",
     "gitio": "labelpool.gitio",
     "labelset": "labelpool.labelset",
     "measures": "labelpool.scoring.measures",
@@ -29,40 +29,40 @@ _MODULES = {
     "rule_registry": "labelpool.rules.registry",
     "rich_console": "rich.console",
     "rich_progress": "rich.progress",
-    "bias_workflow": "labelpool.workflows.bias",
-    "check_workflow": "labelpool.workflows.check",
-    "compare_workflow": "labelpool.workflows.compare",
-    "diff_workflow": "labelpool.workflows.diff",
+    "bias_workflow": "labelpool.workflows.evaluate.bias",
+    "check_workflow": "labelpool.workflows.evaluate.check",
+    "compare_workflow": "labelpool.workflows.evaluate.compare",
+    "diff_workflow": "labelpool.workflows.audit.diff",
     "export_workflow": "labelpool.workflows.exporting",
     "fmt_workflow": "labelpool.workflows.fmt",
-    "history_workflow": "labelpool.workflows.history",
-    "import_workflow": "labelpool.workflows.importing",
-    "import_corpus": "labelpool.workflows.import_corpus",
+    "history_workflow": "labelpool.workflows.audit.history",
+    "import_workflow": "labelpool.workflows.importing.labels",
+    "import_corpus": "labelpool.workflows.importing.corpus",
     "init_workflow": "labelpool.workflows.init",
     "judge_run": "labelpool.judge.run",
-    "merge_workflow": "labelpool.workflows.merge",
-    "pool_workflow": "labelpool.workflows.pool",
-    "poolinfo_workflow": "labelpool.workflows.poolinfo",
-    "provenance_workflow": "labelpool.workflows.provenance",
-    "run_args": "labelpool.workflows.run_args",
-    "score_workflow": "labelpool.workflows.score",
+    "merge_workflow": "labelpool.workflows.merge.commits",
+    "pool_workflow": "labelpool.workflows.pool.write",
+    "poolinfo_workflow": "labelpool.workflows.audit.poolinfo",
+    "provenance_workflow": "labelpool.workflows.validate.provenance",
+    "run_args": "labelpool.workflows.evaluate.run_args",
+    "score_workflow": "labelpool.workflows.evaluate.score",
     "todo_workflow": "labelpool.workflows.todo",
-    "validate_workflow": "labelpool.workflows.validate",
-    "validate_warm": "labelpool.workflows.validate_warm",
-    "bias_report": "labelpool.report.bias",
-    "compare_report": "labelpool.report.compare",
-    "compare_text": "labelpool.report.compare_text",
-    "diff_report": "labelpool.report.diff",
-    "history_report": "labelpool.report.history",
-    "pool_report": "labelpool.report.pool",
-    "report_build": "labelpool.htmlreport.build",
-    "poolinfo_report": "labelpool.report.poolinfo",
-    "score_report": "labelpool.report.score",
-    "score_table": "labelpool.report.score_table",
-    "todo_report": "labelpool.report.todo",
+    "validate_workflow": "labelpool.workflows.validate.full",
+    "validate_warm": "labelpool.workflows.validate.warm",
+    "bias_report": "labelpool.render.bias",
+    "compare_report": "labelpool.render.compare",
+    "compare_text": "labelpool.render.compare_text",
+    "diff_report": "labelpool.render.diff",
+    "history_report": "labelpool.render.history",
+    "pool_report": "labelpool.render.pool",
+    "report_build": "labelpool.report.build",
+    "poolinfo_report": "labelpool.render.poolinfo",
+    "score_report": "labelpool.render.score",
+    "score_table": "labelpool.render.score_table",
+    "todo_report": "labelpool.render.todo",
     "trec_eval": "labelpool.scoring.trec_eval",
-    "trec_eval_report": "labelpool.report.trec_eval",
-    "trec_eval_workflow": "labelpool.workflows.trec_eval",
+    "trec_eval_report": "labelpool.render.trec_eval",
+    "trec_eval_workflow": "labelpool.workflows.evaluate.trec_eval",
 }
 
 __all__ = [
@@ -121,39 +121,45 @@ if TYPE_CHECKING:
     import rich.console as rich_console
     import rich.progress as rich_progress
 
-    from labelpool import api_compare, api_pool, api_repo, api_score, gitio, labelset, oracle, runs
-    from labelpool.htmlreport import build as report_build
+    from labelpool import gitio, labelset, oracle, runs
+    from labelpool.api import comparison as api_compare
+    from labelpool.api import pooling as api_pool
+    from labelpool.api import repository as api_repo
+    from labelpool.api import scoring as api_score
     from labelpool.judge import run as judge_run
-    from labelpool.report import bias as bias_report
-    from labelpool.report import compare as compare_report
-    from labelpool.report import compare_text, score_table
-    from labelpool.report import diff as diff_report
-    from labelpool.report import history as history_report
-    from labelpool.report import pool as pool_report
-    from labelpool.report import poolinfo as poolinfo_report
-    from labelpool.report import score as score_report
-    from labelpool.report import todo as todo_report
-    from labelpool.report import trec_eval as trec_eval_report
+    from labelpool.render import bias as bias_report
+    from labelpool.render import compare as compare_report
+    from labelpool.render import compare_text, score_table
+    from labelpool.render import diff as diff_report
+    from labelpool.render import history as history_report
+    from labelpool.render import pool as pool_report
+    from labelpool.render import poolinfo as poolinfo_report
+    from labelpool.render import score as score_report
+    from labelpool.render import todo as todo_report
+    from labelpool.render import trec_eval as trec_eval_report
+    from labelpool.report import build as report_build
     from labelpool.rules import registry as rule_registry
     from labelpool.scoring import measures, trec_eval
-    from labelpool.workflows import bias as bias_workflow
-    from labelpool.workflows import check as check_workflow
-    from labelpool.workflows import compare as compare_workflow
-    from labelpool.workflows import diff as diff_workflow
     from labelpool.workflows import exporting as export_workflow
     from labelpool.workflows import fmt as fmt_workflow
-    from labelpool.workflows import history as history_workflow
-    from labelpool.workflows import import_corpus, run_args, validate_warm
-    from labelpool.workflows import importing as import_workflow
     from labelpool.workflows import init as init_workflow
-    from labelpool.workflows import merge as merge_workflow
-    from labelpool.workflows import pool as pool_workflow
-    from labelpool.workflows import poolinfo as poolinfo_workflow
-    from labelpool.workflows import provenance as provenance_workflow
-    from labelpool.workflows import score as score_workflow
     from labelpool.workflows import todo as todo_workflow
-    from labelpool.workflows import trec_eval as trec_eval_workflow
-    from labelpool.workflows import validate as validate_workflow
+    from labelpool.workflows.audit import diff as diff_workflow
+    from labelpool.workflows.audit import history as history_workflow
+    from labelpool.workflows.audit import poolinfo as poolinfo_workflow
+    from labelpool.workflows.evaluate import bias as bias_workflow
+    from labelpool.workflows.evaluate import check as check_workflow
+    from labelpool.workflows.evaluate import compare as compare_workflow
+    from labelpool.workflows.evaluate import run_args
+    from labelpool.workflows.evaluate import score as score_workflow
+    from labelpool.workflows.evaluate import trec_eval as trec_eval_workflow
+    from labelpool.workflows.importing import corpus as import_corpus
+    from labelpool.workflows.importing import labels as import_workflow
+    from labelpool.workflows.merge import commits as merge_workflow
+    from labelpool.workflows.pool import write as pool_workflow
+    from labelpool.workflows.validate import full as validate_workflow
+    from labelpool.workflows.validate import provenance as provenance_workflow
+    from labelpool.workflows.validate import warm as validate_warm
 else:
 
     def __getattr__(name: str) -> object:

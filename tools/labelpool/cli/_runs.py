@@ -1,4 +1,4 @@
-"""The run arguments of a command, read once (:mod:`labelpool.workflows.run_args`): what is
+"""The run arguments of a command, read once (:mod:`labelpool.workflows.evaluate.run_args`): what is
 not a run is left out with one note on stderr."""
 
 from __future__ import annotations

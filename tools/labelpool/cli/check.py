@@ -11,7 +11,7 @@ from labelpool.cli import _common as common
 from labelpool.cli import _lazy, _runs
 from labelpool.cli._common import app, load_config, say, usage_error, warn
 from labelpool.cli._width import output_width
-from labelpool.report import sanitize
+from labelpool.render import sanitize
 
 
 @app.command("check")

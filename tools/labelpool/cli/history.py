@@ -9,7 +9,7 @@ import typer
 from labelpool.cli import _lazy
 from labelpool.cli._common import RepoOption, app, check_format, load_config, usage_error
 from labelpool.cli._width import output_width
-from labelpool.report import sanitize
+from labelpool.render import sanitize
 
 
 @app.command("history")

@@ -13,7 +13,7 @@ from labelpool.cli._common import RepoOption, load_config, say, sub_app
 from labelpool.cli._progress import progress
 
 if TYPE_CHECKING:
-    from labelpool.workflows.importing import Imported
+    from labelpool.workflows.importing.labels import Imported
 
 import_app = sub_app(
     "import",

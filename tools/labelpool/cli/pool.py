@@ -19,7 +19,7 @@ from labelpool.cli._common import (
     warn,
 )
 from labelpool.cli._progress import progress
-from labelpool.report import sanitize
+from labelpool.render import sanitize
 
 
 class PoolFormat(str, Enum):

@@ -9,7 +9,7 @@ import typer
 
 from labelpool.cli import _lazy
 from labelpool.cli._common import RepoOption, app, load_config
-from labelpool.report import sanitize
+from labelpool.render import sanitize
 
 
 class TodoFormat(str, Enum):

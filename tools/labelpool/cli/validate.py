@@ -13,7 +13,7 @@ from labelpool.cli import _lazy
 from labelpool.cli._common import RepoOption, app, load_config, say, usage_error
 from labelpool.cli._progress import progress
 from labelpool.errors import EXIT_FINDINGS
-from labelpool.report import sanitize
+from labelpool.render import sanitize
 
 
 class Format(str, Enum):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
-from labelpool.report import sanitize
+from labelpool.render import sanitize
 
 TOKEN_MARK = "{{TOKEN}}"
 

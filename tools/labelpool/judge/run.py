@@ -22,7 +22,8 @@ from labelpool.config import Config
 from labelpool.errors import StateError
 from labelpool.judge.server import JudgeServer
 from labelpool.judge.session import Options, Session
-from labelpool.workflows import judge_commit, judge_queue
+from labelpool.workflows.judge import commit as judge_commit
+from labelpool.workflows.judge import queue as judge_queue
 
 
 class PortInUse(StateError):

@@ -27,9 +27,9 @@ from urllib.parse import parse_qs, urlsplit
 from labelpool.errors import LabelpoolError
 from labelpool.judge import page
 from labelpool.judge.session import BadRequest, NotFound, Session
-from labelpool.report import sanitize
-from labelpool.workflows import judge_commit
-from labelpool.workflows.judge_write import Conflict, WriteRefused
+from labelpool.render import sanitize
+from labelpool.workflows.judge import commit as judge_commit
+from labelpool.workflows.judge.write import Conflict, WriteRefused
 
 MAX_BODY = 64 * 1024
 TOKEN_HEADER = "X-Labelpool-Token"
@@ -187,7 +187,7 @@ class Handler(BaseHTTPRequestHandler):
             if isinstance(qid, str):
                 try:
                     q = session.question_json(qid)
-                except (LabelpoolError, NotFound, OSError):
+                except (LabelpoolError, OSError):
                     q = None
             self._error(HTTPStatus.CONFLICT, str(exc), question=q)
         except (judge_commit.CommitFailed, judge_commit.NoIdentity) as exc:

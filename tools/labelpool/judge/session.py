@@ -17,20 +17,22 @@ from typing import Any
 
 from labelpool import labelset
 from labelpool.config import Config
-from labelpool.errors import LabelpoolError
-from labelpool.report import sanitize
-from labelpool.workflows import judge_commit, judge_queue, judge_write
-from labelpool.workflows.judge_facts import Facts
-from labelpool.workflows.judge_queue import Entry, Question, verdict_from_json, verdict_json
+from labelpool.errors import InputError, LabelpoolError, UsageError
+from labelpool.render import sanitize
+from labelpool.workflows.judge import commit as judge_commit
+from labelpool.workflows.judge import queue as judge_queue
+from labelpool.workflows.judge import write as judge_write
+from labelpool.workflows.judge.facts import Facts
+from labelpool.workflows.judge.queue import Entry, Question, verdict_from_json, verdict_json
 
 MAX_GRADE_KEYS = 9  # keys 2..9
 
 
-class BadRequest(Exception):
+class BadRequest(UsageError):
     """A request the page would never send (400); the message says what."""
 
 
-class NotFound(Exception):
+class NotFound(InputError):
     """A question or document this run does not serve (404)."""
 
 

@@ -15,21 +15,26 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from labelpool.errors import InputError
 from labelpool.runs.arrow import arrow_array, numpy_of, ranks_within
 
 # (int32 codes, dictionary) of one column
 Encoded = tuple[np.ndarray, pa.Array]
 
 
-class _DuplicateFound(Exception):
-    """A document appears twice for one question (internal: the line reader names the lines)."""
+class DuplicateFound(InputError):
+    """A document appears twice for one question (control flow: the readers that catch it,
+    :mod:`labelpool.runs.read` and :mod:`labelpool.runs.stream`, name the lines)."""
+
+    def __init__(self, message: str = "a document appears twice for one question") -> None:
+        super().__init__(message)
 
 
 def order(
     qid: Encoded | pa.Array, doc: Encoded | pa.Array, scores: np.ndarray, check_duplicates: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, pa.Array, np.ndarray]:
     """Put rows in trec_eval order; check duplicates; (qids, offsets, doc codes, vocabulary,
-    scores). A duplicate raises :class:`_DuplicateFound` when ``check_duplicates``."""
+    scores). A duplicate raises :class:`DuplicateFound` when ``check_duplicates``."""
     scores = np.asarray(scores, dtype=np.float64)
     q_codes, q_dict = qid if isinstance(qid, tuple) else _encode(qid)
     qrank = _sort_ranks(q_dict)
@@ -111,7 +116,7 @@ def _presorted_order(
 
 
 def _check_duplicates(row_q: np.ndarray, codes: np.ndarray, n_vocab: int) -> None:
-    """Raise :class:`_DuplicateFound` when a doc id appears twice for one question."""
+    """Raise :class:`DuplicateFound` when a doc id appears twice for one question."""
     if len(codes) < 2:
         return
     width = max(n_vocab, 1)
@@ -121,4 +126,4 @@ def _check_duplicates(row_q: np.ndarray, codes: np.ndarray, n_vocab: int) -> Non
     key += codes
     key.sort()
     if bool((key[1:] == key[:-1]).any()):
-        raise _DuplicateFound()
+        raise DuplicateFound()

@@ -26,7 +26,7 @@ from labelpool.runs.jsonl import parse_jsonl, parse_jsonl_rows
 from labelpool.runs.lines import BOM, Columns, read_lines, split_lines
 from labelpool.runs.model import Run
 from labelpool.runs.naming import resolve, system_name
-from labelpool.runs.order import _DuplicateFound, order
+from labelpool.runs.order import DuplicateFound, order
 from labelpool.runs.trec import parse_trec, parse_trec_rows
 
 
@@ -61,7 +61,7 @@ def read_run(path: Path, name: str | None = None) -> Run:
             qids, offsets, codes, vocab, ordered = order(
                 qid, doc, scores, check_duplicates=not checked
             )
-        except _DuplicateFound:
+        except DuplicateFound:
             parse_trec(path, read_lines(path, gz))  # raises RunError naming both lines
             raise AssertionError("a duplicate the line reader did not find") from None
         del qid, doc, scores

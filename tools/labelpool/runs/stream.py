@@ -23,18 +23,19 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from labelpool.errors import LabelpoolError
 from labelpool.runs import gzipped
 from labelpool.runs.arrow import arrow_array, numpy_of
 from labelpool.runs.fast import columns_of, csv_options, layout
 from labelpool.runs.model import Run
 from labelpool.runs.naming import system_name
-from labelpool.runs.order import _DuplicateFound, order
+from labelpool.runs.order import DuplicateFound, order
 from labelpool.runs.read import careful_head
 
 WINDOW_ROWS = 1 << 20  # about 50 MiB of parsed rows
 
 
-class Unstreamable(Exception):
+class Unstreamable(LabelpoolError):
     """This file is read whole instead (the reason is the message)."""
 
 
@@ -111,7 +112,7 @@ def _window(path: Path, system: str, table: pa.Table, seen: set[str]) -> Run:
     qid = (q_codes, q_dict)
     try:
         qids, offsets, codes, vocab, ordered = order(qid, doc, scores, check_duplicates=True)
-    except _DuplicateFound:
+    except DuplicateFound:
         raise Unstreamable("a duplicate document to name") from None
     names = {str(q) for q in qids}
     if names & seen:

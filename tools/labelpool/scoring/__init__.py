@@ -1,7 +1,7 @@
 """Scoring: the judgments as arrays, a run joined to them, and the measures.
 
 * :mod:`labelpool.scoring.qrels`: the labels' judgments as sorted arrays (built once per set);
-* :mod:`labelpool.scoring.cache`: those arrays on disk between commands;
+  kept on disk between commands (:func:`prepare`);
 * :mod:`labelpool.scoring.join`: a run's rows that can matter, with their grades;
 * :mod:`labelpool.scoring.evaluate`: every measure raw, judged-only and optimistic, and the
   unjudged rate (:func:`score`);
@@ -11,9 +11,8 @@
 
 from __future__ import annotations
 
-from labelpool.scoring.cache import cache_file_for, prepare
 from labelpool.scoring.evaluate import MeasureMeans, SystemScore, score, unjudged_at
-from labelpool.scoring.qrels import scored_qids
+from labelpool.scoring.qrels import cache_file_for, prepare, scored_qids
 
 __all__ = [
     "MeasureMeans",

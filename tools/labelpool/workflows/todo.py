@@ -15,9 +15,9 @@ from pathlib import Path
 from labelpool import gitio, labelset
 from labelpool.config import Config
 from labelpool.errors import InputError, UsageError
-from labelpool.workflows import attribution
-from labelpool.workflows.merge_collect import check_label, has_pending, judges, read_label
-from labelpool.workflows.merge_fold import Judge
+from labelpool.workflows.audit import attribution
+from labelpool.workflows.merge.collect import check_label, has_pending, judges, read_label
+from labelpool.workflows.merge.fold import Judge
 
 __all__ = ["BatchTodo", "QuestionTodo", "Todo", "TodoError", "UnknownBatch", "todo"]
 

@@ -10,13 +10,19 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from labelpool.errors import LabelpoolError
 from labelpool.yamlfile.fast import ODD, PlainText, resolve_11, suspect_11
 
 Suspect = Callable[[str], Any]
 
 
-class NotCanonical(Exception):
-    """The text leaves the small YAML subset :func:`read_canonical` reads: use the event pass."""
+class NotCanonical(LabelpoolError):
+    """The text leaves the small YAML subset :func:`read_canonical` reads: use the event pass.
+
+    Control flow between this module and :mod:`labelpool.yamlfile.reading`, never shown."""
+
+    def __init__(self, message: str = "outside the canonical subset") -> None:
+        super().__init__(message)
 
 
 # Characters a plain scalar in this subset never starts with (YAML indicators: anchors,

@@ -16,7 +16,7 @@ trec_eval's order, logarithms from the C library):
 * :mod:`.evaluate`: :func:`evaluate` ``(run, labels, measures, options) -> TrecEval``;
 * :mod:`.cnum`: C's ``atol``, ``atof``, ``lround`` and ``%6.4f``.
 
-The renderer is :mod:`labelpool.report.trec_eval`.
+The renderer is :mod:`labelpool.render.trec_eval`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,114 @@
+"""``labelpool.api.pool``: the judging batch of what the runs disagree on; written (as
+``labelpool pool`` does) only when asked."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from labelpool.api.repository import (
+    RepoSpec,
+    RunSpec,
+    check_at_least,
+    check_cutoff,
+    config_of,
+    labels_of,
+    plain,
+    specs,
+)
+from labelpool.errors import UsageError
+from labelpool.render import pool as pool_report
+from labelpool.workflows.evaluate import run_args
+from labelpool.workflows.pool import write as pool_workflow
+from labelpool.workflows.pool.write import PoolPlan, PoolResult
+
+
+@dataclass(frozen=True)
+class PoolReport:
+    """The batch (:attr:`plan`) and what was written: files, branch, commit, notes."""
+
+    result: PoolResult
+
+    @property
+    def plan(self) -> PoolPlan:
+        return self.result.plan
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return self.result.notes
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``labelpool pool --format json`` prints, parsed
+        (``schema/pool-report.schema.json``)."""
+        return plain(pool_report.to_json(self.result))
+
+    def to_text(self) -> str:
+        """What ``labelpool pool`` prints."""
+        return pool_report.text(self.result)
+
+    def to_markdown(self) -> str:
+        """What ``labelpool pool --format markdown`` prints: a pull-request description."""
+        return pool_report.markdown(self.result)
+
+
+def pool(
+    runs: RunSpec | Sequence[RunSpec],
+    *,
+    depth: int,
+    max_docs: int | None = None,
+    questions: Sequence[str] | None = None,
+    with_text: bool = True,
+    write: bool = False,
+    commit: bool = True,
+    branch: str | None = None,
+    date: str | None = None,
+    repo: RepoSpec = ".",
+) -> PoolReport:
+    """The unjudged union of the runs' top ``depth`` per question, as a judging batch.
+
+    With ``write=False`` (the default) nothing is written: the report holds the plan, what
+    ``labelpool pool`` would write. With ``write=True`` the batch is written into the label
+    files and, with ``commit`` (as the CLI), committed on a new branch all or nothing
+    (``branch``: its name); ``commit=False`` is ``--no-commit``. ``max_docs``: a budget;
+    ``questions``: only these (a list, or ``"Q1,Q2"``); ``with_text=False`` is
+    ``--no-text``; ``date`` (YYYY-MM-DD, default today in UTC) names the batch. Raises the
+    ``LabelpoolError`` classes (``PoolUsageError`` for a bad argument, ``PoolError`` when
+    the batch cannot be made)."""
+    check_at_least("--depth", depth, 1)
+    check_cutoff("--depth", depth)
+    if max_docs is not None and max_docs < 0:
+        raise UsageError(f"--max-docs must be >= 0, not {max_docs}")
+    if isinstance(questions, str):  # "Q1,Q2", as --questions takes them
+        questions = [q.strip() for q in questions.split(",") if q.strip()]
+    wanted = None if questions is None else [str(q) for q in questions]
+    if wanted is not None and not wanted:
+        raise UsageError("--questions: no question id given")
+    cfg = config_of(repo)
+    labels = labels_of(repo, cfg)
+    names = run_args.select(cfg, specs(runs), takes_measures=False).specs
+    if write:
+        result = pool_workflow.run(
+            cfg,
+            labels,
+            names,
+            depth,
+            max_docs=max_docs,
+            questions=wanted,
+            with_text=with_text,
+            commit=commit,
+            branch=branch,
+            date=date,
+        )
+        return PoolReport(result)
+    loaded = pool_workflow.load_runs(cfg, names, depth)
+    plan = pool_workflow.plan(
+        labels,
+        loaded,
+        depth,
+        date or pool_workflow.today(),
+        max_docs=max_docs,
+        questions=wanted,
+    )
+    notes = () if plan.batched or plan.complete else ("nothing to write",)
+    return PoolReport(PoolResult(plan=plan, notes=notes))

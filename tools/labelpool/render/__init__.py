@@ -1,0 +1,1 @@
+"""Rendering: result objects as text, JSON, CSV or markdown (no logic, no I/O)."""

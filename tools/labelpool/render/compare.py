@@ -1,0 +1,148 @@
+"""Render a :class:`labelpool.workflows.evaluate.compare.CompareResult`: JSON and markdown (the text
+for a terminal is :mod:`labelpool.render.compare_text`).
+
+The JSON is described by ``schema/compare-report.schema.json``. Numbers that are undefined
+(the minimum detectable effect with fewer than two questions) are ``null``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from labelpool.render import sanitize
+from labelpool.render.fields import pick
+from labelpool.render.questions import question_notes
+from labelpool.render.sanitize import markdown as md
+from labelpool.render.sanitize import measure_name
+from labelpool.scoring.delta_range import METHOD_TEXT
+from labelpool.workflows.evaluate.compare import CompareResult, Comparison
+
+SIDES = ("raw", "judged_only", "optimistic")
+
+
+def _num(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+def comparison_json(c: Comparison) -> dict[str, Any]:
+    return {
+        **pick(c, ("baseline", "challenger", "measure", "cutoff", "depth", "questions")),
+        "baseline_score": pick(c.baseline_score, SIDES),
+        "challenger_score": pick(c.challenger_score, SIDES),
+        **pick(
+            c,
+            ("delta", "baseline_unjudged", "challenger_unjudged", "reading", "reading_why"),
+        ),
+        "test": f"paired randomization (sign flip), {c.test.method}",
+        "test_method": c.test.method,
+        "test_samples": c.test.samples,
+        "p_value": c.test.p_value,
+        "p_adjusted": c.p_adjusted,
+        "ci95": [_num(c.ci95[0]), _num(c.ci95[1])],
+        "mde": _num(c.mde),
+        "sign_can_flip": c.sign_can_flip,
+        "robust_sign": c.robust_sign,
+        "unjudged_in_range": c.unjudged_in_range,
+        "delta_range": [c.delta_range.low, c.delta_range.high],
+        "delta_range_method": c.delta_range.method,
+        "judge_cost": {
+            "documents": c.judge_cost.documents,
+            "questions": c.judge_cost.questions,
+            "fraction": c.judge_cost.fraction,
+        },
+        "pooled": dict(c.pooled),
+        "wins": c.wins,
+        "ties": c.ties,
+        "losses": c.losses,
+        "most_changed": [{"question": q, "delta": d} for q, d in c.most_changed],
+        "pool_command": c.pool_command,
+        "verdict": c.verdict,
+        "verdict_code": c.verdict_code,
+    }
+
+
+def to_json(result: CompareResult) -> dict[str, Any]:
+    return {
+        **pick(result, ("labels_commit", "k", "seed", "alpha", "relevance_level")),
+        "built_by": list(result.built_by),
+        "pool_systems": dict(result.pool_systems),
+        "delta_range_methods": dict(METHOD_TEXT),
+        "no_relevant": list(result.no_relevant),
+        "not_judged": list(result.not_judged),
+        "comparisons": [comparison_json(c) for c in result.comparisons],
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{x:.0%}" if x >= 0.01 or x == 0 else f"{x:.1%}"
+
+
+def _ci(c: Comparison) -> str:
+    lo, hi = c.ci95
+    return "n/a" if math.isnan(lo) else f"[{lo:+.3f}, {hi:+.3f}]"
+
+
+def _mde(c: Comparison) -> str:
+    return "n/a" if math.isnan(c.mde) else f"{c.mde:.3f}"
+
+
+def _changed(c: Comparison) -> str:
+    return ", ".join(f"{sanitize.text(q)} ({d:+.2f})" for q, d in c.most_changed) or "none"
+
+
+def to_markdown(result: CompareResult) -> str:
+    """A pull-request comment or ``$GITHUB_STEP_SUMMARY`` section."""
+    lines = ["## labelpool compare", ""]
+    built = ", ".join(md(s) for s in result.built_by) or "no recorded pool"
+    commit = sanitize.code_span((result.labels_commit or "uncommitted")[:12])
+    lines.append(
+        f"Labels `{commit}`, k = {result.k}, "
+        f"alpha = {result.alpha:g}, seed = {result.seed}; the judged set was built by: {built}."
+    )
+    for note in question_notes(result.no_relevant, result.not_judged):
+        lines += ["", md(note) + "."]
+    lines.append("")
+    lines.append("### Verdicts")
+    lines.append("")
+    for c in result.comparisons:
+        lines.append(
+            f"- **{md(c.challenger)} vs {md(c.baseline)}, {measure_name(c.measure)}**: "
+            f"{md(c.verdict)}"
+        )
+    lines.append("")
+    lines.append(
+        "| challenger | baseline | measure | challenger (raw / judged-only / optimistic) "
+        "| baseline (raw / judged-only / optimistic) | delta | unjudged (chal. / base.) "
+        "| reading | p (Holm) | 95% CI | MDE | delta range | sign can flip | robust sign "
+        "| to judge "
+        "| W / T / L |"
+    )
+    lines.append("|" + "---|" * 16)
+    for c in result.comparisons:
+        cs, bs = c.challenger_score, c.baseline_score
+        lines.append(
+            f"| {md(c.challenger)} | {md(c.baseline)} | {measure_name(c.measure)} "
+            f"| {cs.raw:.3f} / {cs.judged_only:.3f} / {cs.optimistic:.3f} "
+            f"| {bs.raw:.3f} / {bs.judged_only:.3f} / {bs.optimistic:.3f} "
+            f"| {c.delta:+.3f} | {_pct(c.challenger_unjudged)} / {_pct(c.baseline_unjudged)} "
+            f"| {c.reading} | {c.p_adjusted:.3g} | {_ci(c)} | {_mde(c)} "
+            f"| [{c.delta_range.low:+.3f}, {c.delta_range.high:+.3f}] ({c.delta_range.method}) "
+            f"| {'yes' if c.sign_can_flip else 'no'} | {'yes' if c.robust_sign else 'no'} "
+            f"| {c.judge_cost.documents} docs / {c.judge_cost.questions} q "
+            f"| {c.wins} / {c.ties} / {c.losses} |"
+        )
+    lines.append("")
+    lines.append("<details><summary>Pool membership and most changed questions</summary>")
+    lines.append("")
+    for c in result.comparisons:
+        pooled = ", ".join(f"{md(s)}: {n}" for s, n in c.pooled.items())
+        lines.append(
+            f"- {md(c.challenger)} vs {md(c.baseline)}, {measure_name(c.measure)}: "
+            f"pooled at k >= {c.cutoff} on "
+            f"{pooled} of {c.questions} questions; most changed: {md(_changed(c))}"
+        )
+    lines.append("")
+    lines.append("</details>")
+    lines.append("")
+    return sanitize.lines("\n".join(lines))

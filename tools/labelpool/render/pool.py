@@ -1,0 +1,129 @@
+"""Render a pooling plan (``labelpool pool``) as text, JSON or a pull-request description."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from labelpool.render import sanitize
+from labelpool.render.sanitize import markdown as md
+from labelpool.workflows.pool.write import PoolResult
+
+
+def _pct(x: float) -> str:
+    return f"{100.0 * x:.1f}%"
+
+
+def text(result: PoolResult, verbose: bool = False) -> str:
+    """The summary first; each question's line only when ``verbose``. The notes are not
+    repeated here: the command prints each once, as a warning."""
+    plan = result.plan
+    lines = [
+        f"batch {plan.batch}: systems {', '.join(plan.systems)} at depth {plan.depth}",
+        f"union of the top {plan.depth}: {plan.union} documents over {len(plan.questions)} "
+        "questions",
+        f"already judged: {plan.judged} ({_pct(plan.judged_fraction)})",
+        f"waiting in earlier batches: {plan.waiting}",
+        f"remainder: {plan.remainder}; in this batch: {plan.documents} documents in "
+        f"{len(plan.batched)} questions",
+    ]
+    if plan.max_docs is not None:
+        lines.append(
+            f"budget --max-docs {plan.max_docs}: {plan.remainder - plan.documents} left for later"
+        )
+    lines.append(f"unjudged rate at {plan.depth} before judging:")
+    lines += [f"  {s}: {plan.unjudged_before.get(s, float('nan')):.3f}" for s in plan.systems]
+    if plan.complete:
+        lines.append(f"judged in full already (pool entries added): {len(plan.complete)} questions")
+    if result.branch:
+        lines.append(f"branch: {result.branch}")
+    if result.commit:
+        lines.append(f"commit: {result.commit}")
+    elif result.written:
+        lines.append(f"wrote {len(result.written)} label files (not committed)")
+    if plan.batched and verbose:
+        lines.append("per question (to judge / union):")
+        lines += [f"  {q.qid}: {len(q.docs)} / {q.union}" for q in plan.batched]
+    elif plan.batched:
+        lines.append(f"per question: --verbose lists the {len(plan.batched)} questions")
+    # every line: names shown escaped, no line starting a workflow command
+    return "\n".join(sanitize.text(line) for line in lines) + "\n"
+
+
+def markdown(result: PoolResult) -> str:
+    """A pull-request description: what to judge, how, and what it costs."""
+    plan = result.plan
+    batch = sanitize.code_span(plan.batch)  # a code span: no escape works inside
+    out = [
+        f"## Judging batch `{batch}`",
+        "",
+        f"Pooled **{', '.join(md(s) for s in plan.systems)}** at depth **{plan.depth}** "
+        f"on {md(plan.date)}.",
+        "",
+        "| | documents |",
+        "|---|---:|",
+        f"| union of the top {plan.depth} | {plan.union} |",
+        f"| already judged | {plan.judged} ({_pct(plan.judged_fraction)}) |",
+        f"| waiting in earlier batches | {plan.waiting} |",
+        f"| **to judge in this batch** | **{plan.documents}** in {len(plan.batched)} questions |",
+    ]
+    if plan.max_docs is not None:
+        out.append(f"| left for a later batch (budget) | {plan.remainder - plan.documents} |")
+    out += [
+        "",
+        f"Unjudged rate at {plan.depth} before judging:",
+        "",
+        "| system | unjudged |",
+        "|---|---:|",
+        *(f"| {md(s)} | {plan.unjudged_before.get(s, float('nan')):.3f} |" for s in plan.systems),
+        "",
+        "### How to judge",
+        "",
+        "Each document is one line `- {doc: ID, verdict: null}` under its chunk text. Replace "
+        "`null` with `relevant`, `irrelevant`, a grade (`0` irrelevant, `1`, `2`, ...) or "
+        "`{duplicate-of: ID}` (a GitHub suggestion per line works). Your commit names you as "
+        "the judge: `labelpool merge` keeps that author on the folded judgments.",
+    ]
+    if plan.batched:
+        out += ["", "### Questions", "", "| question | to judge | union |", "|---|---:|---:|"]
+        out += [
+            f"| `{sanitize.code_span(q.qid, table=True)}` | {len(q.docs)} | {q.union} |"
+            for q in plan.batched
+        ]
+    return sanitize.lines("\n".join(out) + "\n")
+
+
+def to_json(result: PoolResult) -> dict[str, Any]:
+    """``labelpool pool --format json`` (``schema/pool-report.schema.json``): the batch,
+    its cost, every batched question's documents in review order, and what was written."""
+    plan = result.plan
+    return {
+        "batch": plan.batch,
+        "systems": list(plan.systems),
+        "depth": plan.depth,
+        "date": plan.date,
+        "max_docs": plan.max_docs,
+        "union": plan.union,
+        "judged": plan.judged,
+        "waiting": plan.waiting,
+        "remainder": plan.remainder,
+        "documents": plan.documents,
+        "unjudged_before": {s: plan.unjudged_before.get(s) for s in plan.systems},
+        "questions": [
+            {
+                "question": q.qid,
+                "path": str(q.path),
+                "union": q.union,
+                "judged": q.judged,
+                "waiting": q.waiting,
+                "documents": list(q.docs),
+                "left_out": q.left_out,
+                "full_depth": None if q.full_depth is None else dict(q.full_depth),
+            }
+            for q in plan.batched
+        ],
+        "complete": [q.qid for q in plan.complete],
+        "written": [str(p) for p in result.written],
+        "branch": result.branch,
+        "commit": result.commit,
+        "notes": list(result.notes),
+    }

@@ -1,0 +1,441 @@
+"""Import judgments into label files: TREC qrels, BEIR folders, JSONL; and ``add`` one question.
+
+Graded qrels: a grade >= 1 is relevant (a grade other than 1 goes to ``grades``), 0 is judged
+irrelevant, a negative grade means pooled but never judged (``pooled_unjudged_ids``).
+Every error names its file and line; nothing is written when anything is wrong, and an
+existing label is never overwritten without ``force``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from labelpool import atomic, labelfile
+from labelpool.model import UNKNOWN_SYSTEM
+from labelpool.rules.identity import fold
+from labelpool.workflows.importing.input import (
+    ID_RE,
+    ImportFailed,
+    ImportUsageError,
+    check_doc,
+    check_id,
+    json_object,
+    lines,
+)
+from labelpool.workflows.importing.queries import read_queries
+
+__all__ = [
+    "ID_RE",
+    "ImportFailed",
+    "ImportResult",
+    "ImportUsageError",
+    "Imported",
+    "Provenance",
+    "QrelRow",
+    "add_question",
+    "check_doc",
+    "check_id",
+    "from_rows",
+    "read_beir",
+    "read_beir_qrels",
+    "read_jsonl",
+    "read_qrels",
+    "read_queries",
+    "write_labels",
+]
+
+DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where the judgments came from: one ``pool`` entry."""
+
+    system: str = UNKNOWN_SYSTEM
+    k: int | None = None
+    date: str | None = None
+
+
+@dataclass(frozen=True)
+class QrelRow:
+    qid: str
+    doc: str
+    grade: int
+    line: int  # 1-based line in the qrels file
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One question's judgments, ready to become a label file."""
+
+    id: str
+    question: str
+    relevant: tuple[str, ...] = ()
+    judged: tuple[str, ...] = ()
+    grades: dict[str, int] = field(default_factory=dict)
+    pooled_unjudged: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    written: tuple[Path, ...]
+    overwritten: tuple[Path, ...]
+    judgments: int  # judged (grade >= 0) rows
+    relevant: int
+    unjudged: int  # pooled-unjudged rows
+    queries_without_judgments: int
+
+
+# --------------------------------------------------------------------------- qrels
+
+
+def read_qrels(path: Path) -> list[QrelRow]:
+    """TREC qrels ``qid iter doc grade`` (whitespace separated); duplicates are errors.
+
+    A line whose first character is ``#`` is a comment, as trec_eval 10 reads it (trec_eval
+    itself fails on two comment lines in a row and on a comment as the last line; labelpool
+    reads any number, anywhere). A ``#`` after leading blanks or after a judgment is not a
+    comment there either: such a line is refused, naming it."""
+    rows: list[QrelRow] = []
+    seen: dict[tuple[str, str], int] = {}
+    for n, line in lines(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        parts = _fields(line, _WORD_RE)
+        if len(parts) != 4:
+            hint = ""
+            if any(text.startswith("#") for _, text in parts):
+                hint = " (a comment line starts with `#` in its first column)"
+            raise ImportFailed(
+                f"expected 4 fields `qid iter doc grade`, found {len(parts)}{hint}",
+                path=path,
+                line=n,
+                column=1,
+            )
+        rows.append(_row(path, n, [parts[0], parts[2], parts[3]], seen))
+    if not rows:
+        raise ImportFailed(
+            "no `qid iter doc grade` line (an empty qrels file)", path=path, line=1, column=1
+        )
+    return rows
+
+
+def _row(
+    path: Path,
+    n: int,
+    fields: list[tuple[int, str]],
+    seen: dict[tuple[str, str], int],
+) -> QrelRow:
+    """One judgment from its (1-based column, text) fields: question, document, grade."""
+    (qcol, qid), (dcol, doc), (gcol, grade) = fields
+    check_id(qid, path, n, qcol)
+    check_doc(doc, path, n, dcol)
+    try:
+        value = int(grade)
+    except ValueError:
+        raise ImportFailed(
+            f"grade {grade!r} is not an integer", path=path, line=n, column=gcol
+        ) from None
+    first = seen.get((qid, doc))
+    if first is not None:
+        raise ImportFailed(
+            f"duplicate judgment of {doc!r} for question {qid!r} (first on line {first})",
+            path=path,
+            line=n,
+            column=dcol,
+        )
+    seen[(qid, doc)] = n
+    return QrelRow(qid, doc, value, n)
+
+
+def _fields(line: str, pattern: re.Pattern[str]) -> list[tuple[int, str]]:
+    return [(m.start() + 1, m.group()) for m in pattern.finditer(line)]
+
+
+# fields are separated by ASCII blanks only, as trec_eval's isspace() in the C locale: a
+# no-break space or NEL stays inside its field (and the document id check refuses it)
+_WORD_RE = re.compile(r"[^ \t\n\r\f\v]+")
+
+
+def read_beir_qrels(path: Path) -> list[QrelRow]:
+    """BEIR qrels TSV ``query-id<TAB>corpus-id<TAB>score`` with a header line."""
+    rows: list[QrelRow] = []
+    seen: dict[tuple[str, str], int] = {}
+    for n, line in lines(path):
+        if not line.strip():
+            continue
+        cells = line.split("\t")
+        if n == 1 and cells[0].strip().lower() in ("query-id", "query_id", "qid"):
+            continue
+        if len(cells) != 3:
+            raise ImportFailed(
+                "expected 3 tab-separated fields `query-id corpus-id score`",
+                path=path,
+                line=n,
+                column=1,
+            )
+        parts: list[tuple[int, str]] = []
+        col = 1
+        for cell in cells:
+            lead = len(cell) - len(cell.lstrip())
+            parts.append((col + lead, cell.strip()))
+            col += len(cell) + 1
+        rows.append(_row(path, n, parts, seen))
+    return rows
+
+
+# --------------------------------------------------------------------------- assembling
+
+
+def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) -> list[Imported]:
+    """One :class:`Imported` per question of ``rows`` (in first-seen order)."""
+    by_qid: dict[str, list[QrelRow]] = {}
+    folded: dict[str, QrelRow] = {}
+    for row in rows:
+        if row.qid not in by_qid:
+            first = folded.setdefault(fold(row.qid), row)
+            if first.qid != row.qid:
+                raise _case_clash(row.qid, f"{first.qid!r} (line {first.line})", source, row.line)
+        by_qid.setdefault(row.qid, []).append(row)
+    missing = [(rs[0].line, q) for q, rs in by_qid.items() if q not in queries]
+    if missing:
+        line, qid = min(missing)
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise ImportFailed(
+            f"question {qid!r} has no text in the queries file{more}",
+            path=source,
+            line=line,
+            column=1,
+        )
+    out: list[Imported] = []
+    for qid, qrows in by_qid.items():
+        relevant = sorted(r.doc for r in qrows if r.grade >= 1)
+        out.append(
+            Imported(
+                id=qid,
+                question=queries[qid],
+                relevant=tuple(relevant),
+                judged=tuple(sorted(r.doc for r in qrows if r.grade >= 0)),
+                grades={
+                    r.doc: r.grade
+                    for r in sorted(qrows, key=lambda r: r.doc)
+                    if r.grade >= 1 and r.grade != 1
+                },
+                pooled_unjudged=tuple(sorted(r.doc for r in qrows if r.grade < 0)),
+            )
+        )
+    return out
+
+
+def read_beir(
+    folder: Path, split: str = "test", text_field: str | None = None
+) -> tuple[list[Imported], int]:
+    """A BEIR folder: ``queries.jsonl`` and ``qrels/<split>.tsv``; also the unjudged count."""
+    queries_path = folder / "queries.jsonl"
+    qrels_path = folder / "qrels" / f"{split}.tsv"
+    for p in (queries_path, qrels_path):
+        if not p.is_file():
+            raise ImportUsageError("not found (a BEIR folder has queries.jsonl and qrels/)", path=p)
+    queries = read_queries(queries_path, text_field)
+    rows = read_beir_qrels(qrels_path)
+    items = from_rows(rows, queries, qrels_path)
+    return items, len(set(queries) - {i.id for i in items})
+
+
+def read_jsonl(path: Path) -> list[Imported]:
+    """Records ``{id, question, relevant_doc_ids, judged_ids?}``, one per line."""
+    out: list[Imported] = []
+    seen: dict[str, int] = {}
+    folded: dict[str, tuple[str, int]] = {}
+    for n, line in lines(path):
+        if not line.strip():
+            continue
+        record = json_object(line, path, n)
+        qid, question = record.get("id"), record.get("question")
+        if not isinstance(qid, str) or not isinstance(question, str):
+            raise ImportFailed("expected string `id` and `question`", path=path, line=n, column=1)
+        check_id(qid, path, n, 1)
+        other = folded.setdefault(fold(qid), (qid, n))
+        if other[0] != qid:
+            raise _case_clash(qid, f"{other[0]!r} (line {other[1]})", path, n)
+        if qid in seen:
+            raise ImportFailed(
+                f"question {qid!r} appears twice (first on line {seen[qid]})",
+                path=path,
+                line=n,
+                column=1,
+            )
+        seen[qid] = n
+        relevant = _id_list(record, "relevant_doc_ids", path, n, required=True)
+        judged = _id_list(record, "judged_ids", path, n, required=False)
+        out.append(
+            Imported(
+                id=qid,
+                question=" ".join(question.split()),
+                relevant=tuple(sorted(set(relevant))),
+                judged=tuple(sorted(set(judged) | set(relevant))),
+            )
+        )
+    return out
+
+
+def _id_list(
+    record: dict[str, object], key: str, path: Path, n: int, *, required: bool
+) -> list[str]:
+    value = record.get(key)
+    if value is None and not required:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ImportFailed(f"`{key}` must be a list of strings", path=path, line=n, column=1)
+    for doc in value:
+        check_doc(doc, path, n, 1)
+    return list(value)
+
+
+def _case_clash(qid: str, other: str, path: Path, line: int | None = None) -> ImportFailed:
+    """Two question ids that differ only by case: one label file would replace the other on
+    a case-insensitive disk (macOS, Windows)."""
+    return ImportFailed(
+        f"question id {qid!r} differs only by case from {other}: on a case-insensitive disk "
+        "one label file would replace the other; nothing written",
+        path=path,
+        line=line,
+        column=None if line is None else 1,
+    )
+
+
+def refuse_case_clashes(labels_dir: Path, qids: Iterable[str]) -> None:
+    """Refuse question ids naming, once case is ignored, an existing label file other than
+    their own (``Q1`` when ``labels/q1.yaml`` exists; also ``q1`` against ``q1.yml``)."""
+    try:
+        names = os.listdir(labels_dir)
+    except OSError:  # no labels folder yet (or none readable): nothing to collide with
+        return
+    existing: dict[str, str] = {}
+    for name in sorted(names):
+        stem, dot, suffix = name.rpartition(".")
+        if dot and suffix in ("yaml", "yml"):
+            existing.setdefault(fold(stem), name)
+    for qid in qids:
+        clash = existing.get(fold(qid))
+        if clash is None or clash == f"{qid}.yaml":
+            continue
+        if clash.rpartition(".")[0] == qid:
+            raise ImportFailed(
+                f"question {qid!r} has a label file already ({clash}); nothing written",
+                path=labels_dir / clash,
+            )
+        raise _case_clash(qid, f"the label file {clash}", labels_dir / clash)
+
+
+def label_text(item: Imported, prov: Provenance) -> str:
+    """The text of a new label file for ``item``."""
+    return labelfile.new_label_text(
+        item.id,
+        item.question,
+        relevant=item.relevant,
+        judged=item.judged,
+        grades=item.grades,
+        pooled_unjudged=item.pooled_unjudged,
+        pool=labelfile.PoolEntry(prov.system, prov.k, prov.date),
+    )
+
+
+def check_provenance(prov: Provenance) -> None:
+    if not prov.system or any(c.isspace() for c in prov.system):
+        raise ImportUsageError(f"--pool-system {prov.system!r}: a name without spaces")
+    if prov.k is not None and prov.k < 1:
+        raise ImportUsageError(f"--pool-depth {prov.k}: must be at least 1")
+    if prov.date is not None and not DATE_RE.fullmatch(prov.date):
+        raise ImportUsageError(f"--pool-date {prov.date!r}: expected YYYY-MM-DD")
+
+
+def write_labels(
+    labels_dir: Path,
+    items: list[Imported],
+    prov: Provenance,
+    *,
+    force: bool = False,
+    unanswered: int = 0,
+) -> ImportResult:
+    """Write one label file per item; refuses (writing nothing) to overwrite without ``force``."""
+    check_provenance(prov)
+    for item in items:
+        check_id(item.id, labels_dir)
+    seen: dict[str, str] = {}
+    for item in items:  # the readers refuse these already; items may come from elsewhere
+        first = seen.setdefault(fold(item.id), item.id)
+        if first != item.id:
+            raise _case_clash(item.id, repr(first), labels_dir)
+    refuse_case_clashes(labels_dir, [i.id for i in items])
+    texts = [(labels_dir / f"{i.id}.yaml", label_text(i, prov)) for i in items]
+    # a file holding exactly what would be written (a killed run's) is no conflict: a rerun
+    # completes the import
+    existing = [p for p, t in texts if (p.exists() or p.is_symlink()) and not _holds(p, t)]
+    if existing and not force:
+        shown = ", ".join(str(p) for p in existing[:5])
+        more = f" and {len(existing) - 5} more" if len(existing) > 5 else ""
+        raise ImportFailed(
+            f"{len(existing)} label file(s) exist already: {shown}{more}; "
+            "nothing written (use --force to overwrite)"
+        )
+    labels_dir.mkdir(parents=True, exist_ok=True)
+    # each file atomically (old or new); one sync per chunk of files, not two fsyncs per file
+    atomic.write_many([(p, t.encode("utf-8")) for p, t in texts if not _holds(p, t)])
+    written = [path for path, _ in texts]
+    return ImportResult(
+        written=tuple(written),
+        overwritten=tuple(existing),
+        judgments=sum(len(i.judged) for i in items),
+        relevant=sum(len(i.relevant) for i in items),
+        unjudged=sum(len(i.pooled_unjudged) for i in items),
+        queries_without_judgments=unanswered,
+    )
+
+
+def _holds(path: Path, text: str) -> bool:
+    """True when ``path`` is a regular file (not a symlink) holding exactly ``text``."""
+    try:
+        return not path.is_symlink() and path.read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
+
+
+def add_question(labels_dir: Path, qid: str, question: str) -> Path:
+    """Create ``labels/<qid>.yaml`` for a question not judged yet; refuses an existing file
+    (but one holding exactly this question's new label: a rerun, done already)."""
+    if not ID_RE.fullmatch(qid):
+        raise ImportUsageError(
+            f"question id {qid!r} is not allowed (letters, digits, '.', '_', '-'; "
+            "starting with a letter or digit; at most 128)"
+        )
+    text = " ".join(question.split())
+    if not text:
+        raise ImportUsageError("the question text is empty")
+    path = labels_dir / f"{qid}.yaml"
+    content = label_text(Imported(id=qid, question=text), Provenance())
+    if _holds(path, content):  # a rerun of an add killed after its write: done already
+        return path
+    if path.exists() or path.is_symlink():
+        raise ImportFailed("exists already", path=path)
+    refuse_case_clashes(labels_dir, [qid])
+    try:
+        labels_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # e.g. a file where the labels folder should be
+        raise ImportFailed(
+            f"cannot create the labels folder: {exc.strerror}", path=labels_dir
+        ) from None
+    try:
+        create_exclusive(path, content)
+    except FileExistsError:
+        raise ImportFailed("exists already", path=path) from None
+    return path
+
+
+def create_exclusive(path: Path, text: str) -> None:
+    """Write a new file atomically; FileExistsError (and nothing written) if ``path`` exists."""
+    atomic.write_new(path, text)

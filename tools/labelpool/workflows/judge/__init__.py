@@ -1,0 +1,7 @@
+"""The judging page's workflows (``labelpool judge``): read a batch, write a verdict, commit.
+
+* :mod:`.queue`: ``load`` (the pending documents of one batch, as the page shows them);
+* :mod:`.facts`: ``Facts`` (a document's text and version facts);
+* :mod:`.write`: ``write_verdict`` (one verdict, checked and atomic, under the judge lock);
+* :mod:`.commit`: ``commit`` (the files the page changed, as the local git identity).
+"""

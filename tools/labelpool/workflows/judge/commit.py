@@ -1,0 +1,104 @@
+"""``labelpool judge``, the commits: the files the page changed, as the local git identity.
+
+Only the label files this page wrote go into the commit (``git commit --only``: whatever else
+is staged stays staged and out of it); the hooks run; the message is
+``labelpool judge: N verdicts (batch B)``, N the entries of the batch whose verdict differs
+from ``HEAD``'s copy of the file. ``labelpool merge`` then credits the author of each verdict
+line, the judge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from labelpool import gitio
+from labelpool.errors import StateError, UsageError
+from labelpool.workflows.judge.queue import JudgeInputError, read_file
+
+
+class NoIdentity(UsageError):
+    """Commits asked for without ``user.name`` and ``user.email`` (exit 2)."""
+
+
+class CommitFailed(StateError):
+    """git refused the commit (a hook failed, ...): the message is git's."""
+
+
+@dataclass(frozen=True)
+class Committed:
+    commit: str | None  # None: nothing differed from HEAD
+    verdicts: int
+    files: int
+
+
+def identity(root: Path) -> tuple[str, str]:
+    """The local git identity, or :class:`NoIdentity`."""
+    name, email = gitio.user_identity(root)
+    if not name or not email:
+        raise NoIdentity(
+            "commits need a git identity: set `git config user.name` and `git config user.email`"
+        )
+    return name, email
+
+
+def _rel(top: Path, path: Path) -> str:
+    return (path.parent.resolve() / path.name).relative_to(top).as_posix()
+
+
+def changed(root: Path, paths: Iterable[Path], batch: str) -> tuple[list[Path], int]:
+    """Of ``paths``, those whose content differs from ``HEAD``, and how many entries of
+    ``batch`` in them hold a verdict other than ``HEAD``'s."""
+    top = gitio.toplevel(root)
+    if top is None:
+        return [], 0
+    top = top.resolve()
+    paths = sorted(set(paths))
+    rels = [_rel(top, p) for p in paths]
+    head = gitio.head_commit(root)
+    olds = gitio.cat_blobs(top, [f"HEAD:{r}" for r in rels]) if head else [None] * len(rels)
+    out: list[Path] = []
+    verdicts = 0
+    for path, old in zip(paths, olds, strict=True):
+        try:
+            new_text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        old_text = old.decode("utf-8", "replace") if old is not None else None
+        if old_text == new_text:
+            continue
+        out.append(path)
+        verdicts += _count(path, old_text, new_text, batch)
+    return out, verdicts
+
+
+def _count(path: Path, old_text: str | None, new_text: str, batch: str) -> int:
+    def verdicts(text: str | None) -> dict[str, object]:
+        if text is None:
+            return {}
+        try:
+            _d, _t, batches = read_file(path, text)
+        except JudgeInputError:
+            return {}
+        return {e.doc: e.verdict for b in batches if b.batch == batch for e in b.entries}
+
+    old, new = verdicts(old_text), verdicts(new_text)
+    return sum(1 for d, v in new.items() if v is not None and old.get(d) != v)
+
+
+def commit(root: Path, paths: Iterable[Path], batch: str) -> Committed:
+    """Commit the files of ``paths`` that differ from ``HEAD``."""
+    identity(root)
+    files, n = changed(root, paths, batch)
+    if not files:
+        return Committed(None, 0, 0)
+    top = gitio.toplevel(root)
+    assert top is not None
+    top = top.resolve()
+    message = f"labelpool judge: {n} verdicts (batch {batch})"
+    try:
+        sha = gitio.commit_paths(top, [_rel(top, p) for p in files], message)
+    except gitio.GitError as exc:
+        raise CommitFailed(f"the commit failed: {exc}") from None
+    return Committed(sha, n, len(files))

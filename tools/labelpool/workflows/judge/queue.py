@@ -1,0 +1,233 @@
+"""``labelpool judge``, the reading: the pending documents of one batch, as the page shows them.
+
+Every label file with a ``pending`` block is read with merge's reading
+(:func:`labelpool.workflows.merge.collect.read_label`: the one YAML reading and the strict
+scan of the block ``pool`` writes). One batch is chosen (``--batch``, else the first by name
+that still has an empty verdict); its documents are grouped by question, each question's in an
+order shuffled with a seed from (question, batch, judge email): ``pool`` writes them in rank
+order, and the page is blind to rank, system and score.
+
+Nothing here is kept between calls: the page's state is the label files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from labelpool import batch as batch_mod
+from labelpool import labelset
+from labelpool.config import Config
+from labelpool.errors import InputError, UsageError
+from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf, Verdict
+from labelpool.workflows.merge import collect as merge_collect
+
+
+class JudgeUsageError(UsageError):
+    """``--batch`` or ``--question`` names nothing pending (exit 2)."""
+
+
+class JudgeInputError(InputError):
+    """A label file cannot be judged in the page (exit 1 at start; a 422 answer later)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One pending document of a label file, as it is on disk now."""
+
+    doc: str
+    line: int  # 1-based line of the entry
+    verdict: Verdict
+    reason: str | None  # the can't-judge comment right above it
+    block: str  # the can't-judge line (if any) and the entry line, as on disk
+    batch_text: str | None  # the batch's ``# text:`` comment
+
+    @property
+    def expect(self) -> str:
+        """What the page holds of the block, and sends back with a write: its SHA-256, so
+        that a page never receives the verdict another judge wrote (blind judging)."""
+        return hashlib.sha256(self.block.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+@dataclass(frozen=True)
+class RelevantDoc:
+    """A document already judged relevant for the question (merged into the label)."""
+
+    doc: str
+    grade: int
+    members: tuple[str, ...]  # its relevance class (itself alone when it has none)
+
+
+@dataclass(frozen=True)
+class Question:
+    qid: str
+    question: str
+    path: Path
+    batch: str
+    entries: tuple[Entry, ...]  # shuffled (see :func:`shuffled`)
+    relevant: tuple[RelevantDoc, ...]
+
+
+def seed_order(docs: Sequence[str], qid: str, batch: str, judge_email: str) -> list[str]:
+    """``docs`` shuffled with a seed from (question, batch, judge email): the same judge sees
+    the same order on every start, another judge another one."""
+    seed = hashlib.sha256("\x00".join((qid, batch, judge_email)).encode("utf-8")).digest()
+    out = sorted(docs)
+    random.Random(int.from_bytes(seed[:8], "big")).shuffle(out)
+    return out
+
+
+def pending_files(cfg: Config) -> list[Path]:
+    """Label files holding a ``pending`` key (a cheap text test; the reading checks)."""
+    out = []
+    for path in labelset.label_files(cfg.labels_dir):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if text.startswith("pending:") or "\npending:" in text:
+            out.append(path)
+    return out
+
+
+def read_file(path: Path, text: str | None = None) -> tuple[Any, str, list[batch_mod.PendingBatch]]:
+    """(plain data, text, batches) of one label file, by merge's reading; a problem is a
+    :class:`JudgeInputError` naming file and line."""
+    try:
+        data, text, batches = merge_collect.read_label(path, text)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise JudgeInputError(
+            "the pending block is not in the layout `labelpool pool` writes", path=path, line=1
+        ) from None
+    if not isinstance(data, Mapping):
+        raise JudgeInputError(
+            "not a label: the file's top level is not a mapping", path=path, line=1
+        )
+    if "\r" in text:
+        line = text.count("\n", 0, text.index("\r")) + 1
+        raise JudgeInputError("CRLF line ends: run `labelpool fmt` first", path=path, line=line)
+    return data, text, batches
+
+
+def entries_of(text: str, batches: Iterable[batch_mod.PendingBatch], batch: str) -> list[Entry]:
+    """The entries of ``batch`` in a file, with their block, reason and batch text."""
+    lines = text.split("\n")
+    out = []
+    for b in batches:
+        if b.batch != batch:
+            continue
+        for e in b.entries:
+            reason = batch_mod.reason_of(lines, e.line)
+            first = e.line - 2 if reason is not None else e.line - 1
+            block = "\n".join(lines[first : e.line])
+            text_ = batch_mod.text_of(lines, e.line)
+            out.append(Entry(e.doc, e.line, e.verdict, reason, block, text_))
+    return out
+
+
+def relevant_of(data: Mapping[str, Any]) -> tuple[RelevantDoc, ...]:
+    """Documents judged relevant in the label's lists (``relevant_doc_ids`` and classes)."""
+    grades = data.get("grades") or {}
+    classes = [tuple(str(m) for m in c) for c in data.get("relevant_classes") or ()]
+    class_of = {m: c for c in classes for m in c}
+    relevant = {str(d) for d in data.get("relevant_doc_ids") or ()}
+    relevant |= set(class_of)
+
+    def grade(d: str) -> int:
+        g = grades.get(d, 1)
+        return g if isinstance(g, int) and not isinstance(g, bool) else 1
+
+    return tuple(RelevantDoc(d, grade(d), class_of.get(d, (d,))) for d in sorted(relevant))
+
+
+def question_of(
+    path: Path, batch: str, judge_email: str, text: str | None = None
+) -> Question | None:
+    """The question of one label file for ``batch`` (None when it has no entry in it)."""
+    data, text, batches = read_file(path, text)
+    entries = entries_of(text, batches, batch)
+    if not entries:
+        return None
+    qid = str(data.get("id"))
+    by_doc = {e.doc: e for e in entries}
+    order = seed_order(list(by_doc), qid, batch, judge_email)
+    return Question(
+        qid=qid,
+        question=str(data.get("question") or ""),
+        path=path,
+        batch=batch,
+        entries=tuple(by_doc[d] for d in order),
+        relevant=relevant_of(data),
+    )
+
+
+@dataclass(frozen=True)
+class Queue:
+    batch: str
+    batches: tuple[str, ...]  # every batch with an empty verdict, by name
+    questions: tuple[Question, ...]
+
+
+def load(
+    cfg: Config, judge_email: str, batch: str | None = None, question: str | None = None
+) -> Queue | None:
+    """The batch to judge and its questions; None when nothing is pending."""
+    files: list[tuple[Path, Any, str, list[batch_mod.PendingBatch]]] = []
+    open_batches: set[str] = set()
+    all_batches: set[str] = set()
+    for path in pending_files(cfg):
+        data, text, batches = read_file(path)
+        if question is not None and str(data.get("id")) != question:
+            continue
+        files.append((path, data, text, batches))
+        for b in batches:
+            all_batches.add(b.batch)
+            if any(e.verdict is None for e in b.entries):
+                open_batches.add(b.batch)
+    label_paths = labelset.label_files(cfg.labels_dir)
+    if question is not None and not files and not any(p.stem == question for p in label_paths):
+        raise JudgeUsageError(f"--question {question}: no such question in {cfg.labels_dir}")
+    if batch is not None:
+        if batch not in all_batches:
+            known = ", ".join(sorted(all_batches)) or "none"
+            raise JudgeUsageError(f"--batch {batch}: no such pending batch (pending: {known})")
+        chosen = batch
+    elif open_batches:
+        chosen = sorted(open_batches)[0]
+    else:
+        return None
+    questions = []
+    for path, _data, text, _batches in files:
+        q = question_of(path, chosen, judge_email, text)
+        if q is not None:
+            questions.append(q)
+    if not questions:
+        return None
+    return Queue(chosen, tuple(sorted(open_batches)), tuple(questions))
+
+
+def verdict_json(verdict: Verdict) -> Any:
+    """A verdict as JSON: ``"relevant"``, ``"irrelevant"``, a grade, ``{"duplicate-of": ID}``
+    or None."""
+    if isinstance(verdict, DuplicateOf):
+        return {"duplicate-of": verdict.doc}
+    return verdict
+
+
+def verdict_from_json(value: Any) -> Verdict:
+    """The inverse of :func:`verdict_json`; :class:`ValueError` for anything else."""
+    if value is None or value in (RELEVANT, IRRELEVANT):
+        return value  # type: ignore[no-any-return]
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value <= 1_000_000:
+            raise ValueError("a grade is between 0 and 1,000,000")
+        return value
+    if isinstance(value, dict) and set(value) == {"duplicate-of"}:
+        target = value["duplicate-of"]
+        if isinstance(target, str) and target:
+            return DuplicateOf(target)
+    raise ValueError("a verdict is relevant, irrelevant, a grade or {duplicate-of: ID}")

@@ -1,0 +1,161 @@
+"""``labelpool judge``, the writes: one entry's verdict (and can't-judge note), checked and atomic.
+
+A write names the entry (question, batch, document) and carries the fingerprint of the text
+the page last saw for it (its *block*: the can't-judge comment line, if any, and the entry
+line; the SHA-256 of it, :attr:`~labelpool.workflows.judge.queue.Entry.expect`, so that the
+page never holds another judge's verdict). Under an exclusive ``flock`` on
+``.git/labelpool/judge.lock`` the file is read again; only when the entry's block is still
+that text is the new one written (:func:`labelpool.atomic.write_text`),
+otherwise :class:`Conflict` says what is there now. Two pages on one repository, an editor or
+a ``git pull`` never lose a verdict: whoever wrote last saw what they replaced.
+
+Only the token after ``verdict:`` changes (:func:`labelpool.batch.set_verdict`), and the
+can't-judge comment right above the entry line is added, replaced or removed; the new text is
+read back with merge's reading before it is written: the entry must hold the new verdict and
+every other entry of the file its old one, and nothing else may differ.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from labelpool import atomic, gitio
+from labelpool import batch as batch_mod
+from labelpool.errors import LabelpoolError, StateError
+from labelpool.model import Verdict
+from labelpool.workflows.judge.queue import Entry, JudgeInputError, entries_of, read_file
+
+LOCK_NAME = "judge.lock"
+
+
+class Conflict(StateError):
+    """The entry is not what the page saw (the page reloads it): HTTP 409."""
+
+    def __init__(self, message: str, current: Entry | None, *, path: Path) -> None:
+        super().__init__(message, path=path)
+        self.current = current
+
+
+class WriteRefused(JudgeInputError):
+    """The edit would change more than the entry (a layout the page cannot edit): HTTP 422."""
+
+
+@dataclass(frozen=True)
+class Written:
+    before: Entry
+    after: Entry
+    changed: bool  # False when the file already said so (nothing written)
+
+
+def lock_path(root: Path) -> Path:
+    return gitio.git_dir(root) / "labelpool" / LOCK_NAME
+
+
+@contextmanager
+def locked(root: Path) -> Iterator[None]:
+    """Hold the repository's judge lock (``flock`` on ``.git/labelpool/judge.lock``)."""
+    path = lock_path(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def edit(text: str, entry: Entry, verdict: Verdict, reason: str | None) -> str:
+    """``text`` with ``entry``'s verdict token set and its can't-judge line as ``reason`` says
+    (None: no such line)."""
+    lines = text.split("\n")
+    i = entry.line - 1
+    line = lines[i]
+    try:
+        new_line = batch_mod.set_verdict(line, batch_mod.verdict_token(verdict))
+    except ValueError as exc:
+        raise WriteRefused(str(exc), line=entry.line) from None
+    indent = len(line) - len(line.lstrip(" "))
+    new_block = [new_line]
+    if reason is not None:
+        new_block.insert(0, batch_mod.reason_line(reason, indent))
+    start = i - 1 if entry.reason is not None else i
+    return "\n".join([*lines[:start], *new_block, *lines[i + 1 :]])
+
+
+def write_verdict(
+    root: Path,
+    path: Path,
+    batch: str,
+    doc: str,
+    expect: str,
+    verdict: Verdict,
+    reason: str | None = None,
+) -> Written:
+    """Set ``doc``'s verdict in ``batch`` of the label file ``path`` when its block is still
+    the one ``expect`` fingerprints (:attr:`Entry.expect`; else :class:`Conflict`);
+    ``reason`` is the can't-judge note (verdict None)."""
+    if reason is not None and verdict is not None:
+        raise ValueError("a can't-judge note goes with an empty verdict")
+    with locked(root):
+        _data, text, batches = read_file(path)
+        entry = _find(text, batches, batch, doc, path)
+        if entry.expect != expect:
+            raise Conflict(f"{doc} in batch {batch} changed on disk; reloaded", entry, path=path)
+        if entry.verdict == verdict and entry.reason == (
+            None if reason is None else _reason_text(reason)
+        ):
+            return Written(entry, entry, changed=False)
+        new_text = edit(text, entry, verdict, reason)
+        after = _check(path, text, new_text, batch, doc, verdict, reason is not None)
+        atomic.write_text(path, new_text)
+        return Written(entry, after, changed=True)
+
+
+def _reason_text(reason: str) -> str:
+    return batch_mod.reason_line(reason, 0)[len(batch_mod.CANT_JUDGE) + 1 :]
+
+
+def _find(
+    text: str, batches: list[batch_mod.PendingBatch], batch: str, doc: str, path: Path
+) -> Entry:
+    found = [e for e in entries_of(text, batches, batch) if e.doc == doc]
+    if len(found) != 1:
+        what = "is no longer pending" if not found else "is pending twice"
+        raise Conflict(f"{doc} {what} in batch {batch}; reloaded", None, path=path)
+    return found[0]
+
+
+def _check(
+    path: Path,
+    old_text: str,
+    new_text: str,
+    batch: str,
+    doc: str,
+    verdict: Verdict,
+    with_reason: bool,
+) -> Entry:
+    """The new text read back: ``doc`` holds ``verdict``, every other entry what it held, and
+    (without a note) nothing but verdict tokens differs."""
+    try:
+        _d, _t, old_batches = read_file(path, old_text)
+        _d, _t, new_batches = read_file(path, new_text)
+    except LabelpoolError:
+        raise WriteRefused(
+            "the edit would not read back; edit this entry by hand", path=path
+        ) from None
+    old = {(b.batch, e.doc): e.verdict for b in old_batches for e in b.entries}
+    new = {(b.batch, e.doc): e.verdict for b in new_batches for e in b.entries}
+    expected = dict(old)
+    expected[(batch, doc)] = verdict
+    if new != expected:
+        raise WriteRefused("the edit would change another entry; edit it by hand", path=path)
+    if not with_reason and old_text.count("\n") == new_text.count("\n"):
+        line = batch_mod.first_change_beyond_verdicts(old_text, new_text)
+        if line is not None:
+            raise WriteRefused("the edit would change more than the verdict", path=path, line=line)
+    return _find(new_text, new_batches, batch, doc, path)
