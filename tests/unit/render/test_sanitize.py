@@ -1,4 +1,4 @@
-"""report/sanitize.py and report/console.py: one sanitiser per output channel."""
+"""render/sanitize.py and render/console.py: one sanitiser per output channel."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""htmlreport.priority: the documents to judge first are ranked by what judging each one is
+"""report.priority: the documents to judge first are ranked by what judging each one is
 sure to take off the mean delta range, computed with compare's own delta range."""
 
 from __future__ import annotations

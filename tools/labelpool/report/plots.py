@@ -6,7 +6,7 @@ differ between the plots of one page), no date in the metadata, and ``svg.fontty
 text stays ``<text>`` in the font the viewer has for matplotlib's ``DejaVu Sans, sans-serif``
 (no glyph outlines embedded; the page loads no font, its CSP forbids it). Every mark of a
 per-question plot gets a gid that :mod:`svgmarks` turns into ``data-q``. Text from files
-(system names in labels) passes ``report.sanitize.text`` and is never read as mathtext;
+(system names in labels) passes ``render.sanitize.text`` and is never read as mathtext;
 matplotlib escapes it for XML.
 """
 
