@@ -277,12 +277,15 @@ def test_pool_without_a_git_identity_touches_nothing(
     assert git(repo, "branch", "--list").split() == ["*", "main"]
 
 
-def test_compare_warns_when_a_run_shares_no_question_with_the_labels(repo: Path, run: Run) -> None:
+def test_compare_refuses_a_run_that_shares_no_question_with_the_labels(
+    repo: Path, run: Run
+) -> None:
+    """Once a warning beside a 'meaningful regression' of every measure to 0 (exit 0); now an
+    input error naming ids of both sides (tests/cli/test_coverage.py has the rest)."""
     (repo / "runs" / "other.trec").write_text("q1 Q0 d1 1 1.0 x\n", encoding="utf-8")
-    code, _out, err = run("compare", RUNS[0], "runs/other.trec", "-m", "R@10")
-    assert code == 0
-    assert re.search(r"other: (\d+) of \1 judged question\(s\) are missing from the run", err)
-    assert "question ids" in err
+    code, out, err = run("compare", RUNS[0], "runs/other.trec", "-m", "R@10")
+    assert code == 1 and out == ""
+    assert err.startswith("error: runs/other.trec: no question in common with the labels (run: q1;")
 
 
 # --------------------------------------------------------------------------- merge --oracle

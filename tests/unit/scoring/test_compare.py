@@ -255,9 +255,9 @@ def test_baseline_option_compares_every_other_run(
         capsys,
         [
             "compare",
-            "runs/dense.trec",
-            "runs/degraded.trec",
-            "runs/bm25.trec",
+            str(repo / "runs/dense.trec"),  # not the example's runs/ of the working folder
+            str(repo / "runs/degraded.trec"),
+            str(repo / "runs/bm25.trec"),
             "--baseline",
             "bm25",
             "-m",

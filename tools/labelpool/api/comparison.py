@@ -67,7 +67,8 @@ def compare(
     the bootstrap interval, the range of the delta over the unjudged documents, the judging
     cost and a verdict. Runs are files or system names in ``runs/``; ``baseline`` may also
     be the system name of one of the challengers' runs. Raises the ``LabelpoolError``
-    classes (``CompareError`` and ``MeasureError`` are usage errors). ``show_path``: how the
+    classes (``CompareError`` and ``MeasureError`` are usage errors; ``NoCommonQuestion``, an
+    input error, for a run that shares no question with the labels). ``show_path``: how the
     suggested ``labelpool pool`` command names a run file (default: relative to the
     repository when inside it)."""
     if seed < 0:

@@ -69,7 +69,9 @@ def score(
     (``score --with-pending``; nothing written; ``view.preview`` counts them);
     ``on_progress()`` is called after each run. Raises the ``LabelpoolError`` classes:
     ``UsageError`` for a bad argument, ``RunError`` for a missing or unreadable run,
-    ``LabelSetError``, ``NothingToScore``."""
+    ``LabelSetError``, ``NothingToScore``, ``NoCommonQuestion`` for a run that shares no
+    question with the labels. ``ScoreReport.systems[i].missing`` names the labelled questions
+    a run lacks (each counted 0, as ``trec_eval -c``)."""
     chosen = checked_measures(measures, k, relevance_level, measures_mod.SCORE_DEFAULT)
     cfg = config_of(repo)
     try:  # what the CLI's run arguments stand for (a folder: its run files)

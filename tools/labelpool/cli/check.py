@@ -35,6 +35,14 @@ def check(
             "--budget", help="Tolerated loss: fail when the CI's upper end is below -BUDGET."
         ),
     ] = 0.0,
+    min_coverage: Annotated[
+        float,
+        typer.Option(
+            "--min-coverage",
+            help="Share (0 to 1) of the labelled questions both RUN and REF must hold; below "
+            "it, exit 3 (default 1: every one; a question a run lacks counts 0).",
+        ),
+    ] = 1.0,
     k: common.CutoffOption = 10,
     relevance_level: common.RelevanceLevelOption = 1,
     fmt: common.ReportFormatOption = common.ReportFormat.text,
@@ -44,12 +52,16 @@ def check(
     ] = False,
     repo: common.RepoOption = None,
 ) -> None:
-    """Exit 0 when RUN is not worse than REF, 1 when significantly worse, 3 when the comparison
-    is not meaningful (unjudged rates), 2 on usage errors."""
+    """Exit 0 when RUN is not worse than REF, 1 when significantly worse (or an input cannot be
+    used, such as a run with no question in common with the labels), 3 when the comparison is
+    not meaningful (unjudged rates, or fewer labelled questions in both runs than
+    --min-coverage), 2 on usage errors."""
     workflow = _lazy.check_workflow
     cfg = load_config(repo)
     if not budget >= 0 or budget == float("inf"):  # also refuses nan
         usage_error(f"--budget must be a number >= 0, not {budget}")
+    if not 0.0 <= min_coverage <= 1.0:  # also refuses nan
+        usage_error(f"--min-coverage must be a number from 0 to 1, not {min_coverage}")
     parsed = common.comparison_options(measure, k, relevance_level, seed)
     selected = _runs.select(cfg, run, measure)  # RunNotFound: 2
     if len(selected) != 1:
@@ -67,6 +79,7 @@ def check(
         relevance_level=relevance_level,
         seed=seed,
         labels_commit=_lazy.gitio.head_commit(cfg.root),
+        min_coverage=min_coverage,
     )
     for note in outcome.result.warnings:
         warn(note)
@@ -78,6 +91,8 @@ def check(
             "exit_code": outcome.exit_code,
             "reference": outcome.reference,
             "budget": budget,
+            "coverage": outcome.coverage,
+            "min_coverage": outcome.min_coverage,
             "reasons": list(outcome.reasons),
         }
         print(sanitize.json_dumps(doc, indent=2))

@@ -19,6 +19,7 @@ from labelpool.cli._common import (
     check_measure_cutoffs,
     load_config,
     parse_measures,
+    say,
     usage_error,
     warn,
 )
@@ -137,6 +138,9 @@ def score(
         print(line, file=sys.stderr if fmt == "csv" else sys.stdout)
         if fmt == "markdown":
             print()
+    covered = render.coverage_line(results)
+    if covered is not None and fmt == "csv":  # text and markdown: their first line
+        say(covered, err=True)
     if fmt == "json":
         sys.stdout.write(render.render_json(results, view))
     elif fmt == "csv":

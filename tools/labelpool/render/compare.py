@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from labelpool.render import sanitize
+from labelpool.render import coverage, sanitize
 from labelpool.render.fields import pick
 from labelpool.render.questions import question_notes
 from labelpool.render.sanitize import markdown as md
@@ -70,6 +70,7 @@ def to_json(result: CompareResult) -> dict[str, Any]:
         "delta_range_methods": dict(METHOD_TEXT),
         "no_relevant": list(result.no_relevant),
         "not_judged": list(result.not_judged),
+        "coverage": {c.system: coverage.to_json(c) for c in result.coverage},
         "comparisons": [comparison_json(c) for c in result.comparisons],
     }
 
@@ -100,6 +101,9 @@ def to_markdown(result: CompareResult) -> str:
         f"Labels `{commit}`, k = {result.k}, "
         f"alpha = {result.alpha:g}, seed = {result.seed}; the judged set was built by: {built}."
     )
+    covered = coverage.line(result.coverage)
+    if covered is not None:
+        lines += ["", md(covered[:1].upper() + covered[1:]) + "."]
     for note in question_notes(result.no_relevant, result.not_judged):
         lines += ["", md(note) + "."]
     lines.append("")

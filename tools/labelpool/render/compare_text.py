@@ -1,7 +1,9 @@
 """``compare`` (and ``check``) as text for a person: the answer first, fitted to a width.
 
-Per pair of systems, one table with a row per measure (baseline, challenger, delta, both
-unjudged rates, p, reading, verdict), then one verdict line (the first measure's verdict with
+A header line (the labels' commit, k, alpha, seed), and a second when some run and the labels
+differ in their questions (:func:`labelpool.render.coverage.line`). Per pair of systems, one
+table with a row per measure (baseline, challenger, delta, both unjudged rates, p, reading,
+verdict), then one verdict line (the first measure's verdict with
 its reason, counting the measures that agree: ``uninterpretable on 5 of 6 measures``) and one
 next-step line, a command that runs as printed. ``verbose`` adds per measure the 95% CI, the
 minimum detectable effect, the delta range, its method and whether the sign can still flip
@@ -19,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from labelpool.render import sanitize
+from labelpool.render import coverage, sanitize
 from labelpool.render.layout import table, width_of, wrap
 from labelpool.render.questions import question_notes
 from labelpool.workflows.evaluate.compare import CompareResult, Comparison
@@ -180,6 +182,9 @@ def render(
         f"judged set built by: {built}",
         width,
     )
+    covered = coverage.line(result.coverage)
+    if covered is not None:
+        lines += wrap(covered, width)
     for pair in _pairs(result):
         first = pair[0]
         base, chal = sanitize.text(first.baseline), sanitize.text(first.challenger)

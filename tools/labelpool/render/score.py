@@ -11,7 +11,9 @@ Public API (all pure: results in, text out):
   arguments as :func:`document`. The rich table for a terminal is
   :func:`labelpool.render.score_table.render_table`, a module of its own so that JSON, CSV and
   markdown output never import rich (0.04-0.08 s of CPU at start-up).
-* :func:`table_rows`, :func:`per_question_rows`, :data:`LEGEND`: the cells every format shows.
+* :func:`table_rows`, :func:`per_question_rows`, :data:`LEGEND`: the cells every format shows;
+  :func:`coverage_line`: the first line of text and markdown when some run and the labels
+  differ in their questions (beside CSV on stderr).
 * :func:`reading` ``(rate, high) -> str``: what an unjudged rate says about the system.
 
 Each measure is shown as raw, judged-only (a sanity column, never the headline) and
@@ -26,9 +28,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from labelpool.render import sanitize
+from labelpool.render import coverage, sanitize
 from labelpool.render.questions import question_notes
 from labelpool.scoring import SystemScore
+from labelpool.workflows.evaluate.coverage import of
 
 SIDES = ("raw", "judged_only", "optimistic")
 COVERED = "pool covers this system"
@@ -65,6 +68,7 @@ def _system(s: SystemScore, high: float, per_query: bool) -> dict[str, Any]:
         "run_sha256": s.run_sha256,
         "queries": len(s.qids),
         "skipped": {key: int(v) for key, v in s.skipped.items()},
+        "coverage": coverage.to_json(of(s)),
         "unjudged_rate": _f(s.unjudged_rate),
         "reading": reading(s.unjudged_rate, high),
         "measures": {
@@ -204,9 +208,18 @@ def per_question_rows(s: SystemScore) -> tuple[list[str], list[list[str]]]:
     return names, rows
 
 
+def coverage_line(scores: Sequence[SystemScore]) -> str | None:
+    """The header line when some run and the labels differ in their questions (plain text)."""
+    return coverage.line([of(s) for s in scores])
+
+
 def render_markdown(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> str:
     header, rows = table_rows(scores, view.high)
-    lines = [
+    covered = coverage_line(scores)
+    lines = (
+        [] if covered is None else [sanitize.markdown(covered[:1].upper() + covered[1:]) + ".", ""]
+    )
+    lines += [
         "| " + " | ".join(sanitize.measure_name(cell) for cell in header) + " |",
         "|" + "|".join("---" if i < 1 or i == 3 else "---:" for i in range(len(header))) + "|",
     ]

@@ -3,8 +3,10 @@
 One row per system: its questions, the unjudged rate and each measure's raw value; with
 ``bounds`` each measure also judged-only and optimistic. The table fits ``width``: the measures
 that do not fit go to a second table below (a measure's columns stay together); ``width`` None
-(``--wide``) is one table. ``per_query`` adds a table per system with a row per question, on
-the same rules. A module of its own (rich) so that JSON, CSV and markdown never import rich.
+(``--wide``) is one table. Above the table, a line when some run and the labels differ in their
+questions (:func:`labelpool.render.coverage.line`). ``per_query`` adds a table per system with
+a row per question, on the same rules. A module of its own (rich) so that JSON, CSV and
+markdown never import rich.
 """
 
 from __future__ import annotations
@@ -14,7 +16,14 @@ from collections.abc import Sequence
 from labelpool.render import sanitize
 from labelpool.render.layout import table, wrap
 from labelpool.render.questions import question_notes
-from labelpool.render.score import DEFAULT_VIEW, OUTSIDE, ScoreView, dirty_note, reading
+from labelpool.render.score import (
+    DEFAULT_VIEW,
+    OUTSIDE,
+    ScoreView,
+    coverage_line,
+    dirty_note,
+    reading,
+)
 from labelpool.scoring import SystemScore
 
 SIDES = ("raw", "judged_only", "optimistic")
@@ -79,7 +88,9 @@ def render_table(
         for s in scores
     ]
     right = range(1, len(header))
-    lines = table(header, rows, width, keep=3, right=right, groups=groups)
+    covered = coverage_line(scores)
+    lines = [] if covered is None else wrap(covered, width)
+    lines += table(header, rows, width, keep=3, right=right, groups=groups)
     outside = [s.system for s in scores if reading(s.unjudged_rate, view.high) == OUTSIDE]
     lines.append("")
     if outside:

@@ -25,6 +25,7 @@ from labelpool.scoring.measures import Measure
 from labelpool.workflows.audit import history, poolinfo
 from labelpool.workflows.evaluate import compare as compare_workflow
 from labelpool.workflows.evaluate.compare import CompareResult
+from labelpool.workflows.evaluate.coverage import require_overlap
 
 DRILL_DEPTH = 20  # the drill-down shows at most each ranking's top 20
 
@@ -105,6 +106,8 @@ def gather(
     scores = tuple(
         scoring.score(r, repo.labels, chosen, k=k, relevance_level=relevance_level) for r in loaded
     )
+    for s in scores:  # compare refused these already; one run is scored here only
+        require_overlap(s)
     qids = [str(q) for q in scores[0].qids]
     return ReportData(
         version=__version__,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from labelpool.render import coverage
 from labelpool.report.gather import ReportData
 from labelpool.report.html import details, h, num, pct, signed, table
 from labelpool.report.priority import Priority
 from labelpool.workflows.evaluate.compare import Comparison
+from labelpool.workflows.evaluate.coverage import of as coverage_of
 
 
 def header(d: ReportData) -> str:
@@ -16,6 +18,9 @@ def header(d: ReportData) -> str:
         ("cut-off k", f"{d.k} (relevance level {d.relevance_level})"),
         ("resampling", f"{d.resamples:,} bootstrap resamples, seed {d.seed}"),
     ]
+    covered = coverage.line([coverage_of(s) for s in d.scores])
+    if covered is not None:  # some run and the labels differ in their questions
+        rows.insert(3, ("coverage", h(covered.removeprefix("questions: "))))
     out = ['<h1>labelpool report</h1>\n<dl class="facts">']
     out += [f"<dt>{h(k)}</dt><dd>{v}</dd>" for k, v in rows]
     out.append("</dl>\n<h3>Runs (git blob id of each file: <code>git hash-object</code>)</h3>\n")

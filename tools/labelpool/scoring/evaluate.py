@@ -9,8 +9,10 @@ unjudged rate beside them.
 Questions: run questions unknown to the labels are ignored (``skipped["not_in_labels"]``);
 labels nobody has judged yet are left out of every average (``skipped["not_judged"]``);
 judged questions the run lacks score 0, as trec_eval ``-c`` (``skipped["missing_from_run"]``,
-still averaged over). Pending batch entries and ``pooled_unjudged_ids`` are unjudged, whatever
-else the label says (``skipped["pending_docs"]`` counts pending documents).
+still averaged over; ``SystemScore.missing`` names them). ``run_questions`` and ``run_sample``
+(the first few run questions not scored) let a caller say when a run shares no question with
+the labels. Pending batch entries and ``pooled_unjudged_ids`` are unjudged, whatever else the
+label says (``skipped["pending_docs"]`` counts pending documents).
 
 The unjudged rate (the headline) is, over all scored questions,
 ``1 - sum(judged in top k) / sum(min(k, returned))``: a pooled ratio, not a mean of the
@@ -65,6 +67,14 @@ class SystemScore:
     # measure scores 0 on them; and labels nobody judged (only unjudged grades): left out
     no_relevant: tuple[str, ...] = field(default=())
     not_judged: tuple[str, ...] = field(default=())
+    # the scored questions the run lacks (each scores 0, as trec_eval -c), sorted; how many
+    # questions the run holds; and the first few of them that are not scored (run order)
+    missing: tuple[str, ...] = field(default=())
+    run_questions: int = 0
+    run_sample: tuple[str, ...] = field(default=())
+
+
+SAMPLE = 3  # run questions kept in SystemScore.run_sample
 
 
 def _unjudged(r: Ranked, k: int) -> tuple[np.ndarray, float, int, int]:
@@ -136,6 +146,8 @@ def score(
         means[m.name] = means_of(values["raw"], values["judged_only"], values["optimistic"])
     scored = {str(q) for q in qrels.qids}
     tied = [q for q in run.tied_questions if q in scored]
+    answered = np.zeros(len(qrels.qids), dtype=bool)
+    answered[joined.run_qi[joined.run_qi >= 0]] = True
     return SystemScore(
         system=run.name,
         run_path=run.path,
@@ -158,6 +170,9 @@ def score(
         warnings=_warnings(run.name, tied, qrels.pending_docs),
         no_relevant=no_relevant(qrels, relevance_level),
         not_judged=tuple(sorted(qrels.label_ids - scored)),
+        missing=tuple(str(q) for q in qrels.qids[~answered]),
+        run_questions=len(run.qids),
+        run_sample=tuple(str(run.qids[i]) for i in np.flatnonzero(joined.run_qi < 0)[:SAMPLE]),
     )
 
 
@@ -215,8 +230,9 @@ def score_windows(
     per_q = {m: {v: a.copy() for v, a in vs.items()} for m, vs in whole.per_query.items()}
     unjudged = whole.unjudged.copy()
     answered = np.zeros(len(qrels.qids), dtype=bool)
-    judged_total = seen_total = not_in_labels = 0
+    judged_total = seen_total = not_in_labels = run_questions = 0
     tied: list[str] = []
+    sample: list[str] = []
     for run in windows:
         part = score(run, labels, measures, k=k, relevance_level=relevance_level)
         mask = np.zeros(len(qrels.qids), dtype=bool)
@@ -229,6 +245,8 @@ def score_windows(
         judged_total += part.judged_seen[0]
         seen_total += part.judged_seen[1]
         not_in_labels += part.skipped["not_in_labels"]
+        run_questions += part.run_questions
+        sample += part.run_sample[: SAMPLE - len(sample)]
         tied += [q for q in run.tied_questions if q in index]
         del run, part
     return replace(
@@ -246,6 +264,9 @@ def score_windows(
             m: means_of(vs["raw"], vs["judged_only"], vs["optimistic"]) for m, vs in per_q.items()
         },
         warnings=_warnings(name, sorted(tied), qrels.pending_docs),
+        missing=tuple(str(q) for q in qrels.qids[~answered]),
+        run_questions=run_questions,
+        run_sample=tuple(sample),
     )
 
 

@@ -17,6 +17,13 @@ baseline) on every measure; the outcome, as an exit code:
 
 A proven regression outranks an uninterpretable measure: it is the use the seed endorses for a
 pooled set (regressions of the system that built the pool).
+
+Before any of these, coverage: the share of the scored (labelled, judged) questions that both
+the run and its reference hold. Below ``min_coverage`` (default 1.0: every one) the outcome
+is 3 (``not-meaningful``) whatever the measures say, with the questions each side lacks (they
+count 0, as ``trec_eval -c``, so a delta may be only their absence). A run or reference that
+shares no question with the labels is an input error (exit 1,
+:class:`~labelpool.workflows.evaluate.coverage.NoCommonQuestion`).
 """
 
 from __future__ import annotations
@@ -33,12 +40,14 @@ from labelpool.readings import MEANINGFUL
 from labelpool.runs import Run
 from labelpool.scoring.measures import Measure
 from labelpool.workflows.evaluate.compare import CompareResult, compare
+from labelpool.workflows.evaluate.coverage import in_both, some
 
 __all__ = ["CheckError", "CheckResult", "check", "reference_bytes"]
 
 EXIT_OK = 0
 EXIT_REGRESSION = 1
 EXIT_NOT_MEANINGFUL = 3
+NAMED_MISSING = 5  # questions a coverage reason names per side
 
 
 class CheckError(UsageError):
@@ -52,6 +61,8 @@ class CheckResult:
     reasons: tuple[str, ...]
     reference: str  # what the run was checked against
     result: CompareResult
+    coverage: float = 1.0  # share of the scored questions both the run and the reference hold
+    min_coverage: float = 1.0
 
 
 def reference_bytes(cfg: Config, run_path: Path, against: str) -> tuple[bytes, str]:
@@ -112,9 +123,12 @@ def check(
     relevance_level: int = 1,
     seed: int = 0,
     labels_commit: str | None = None,
+    min_coverage: float = 1.0,
 ) -> CheckResult:
     if budget < 0:
         raise CheckError(f"--budget must be >= 0, not {budget}")
+    if not 0.0 <= min_coverage <= 1.0:  # also refuses nan
+        raise CheckError(f"--min-coverage must be a number from 0 to 1, not {min_coverage}")
     run = runs.read_run(run_path)
     data, described = reference_bytes(cfg, run_path, against)
     ref_name = f"{run.name}@{against}"
@@ -133,6 +147,14 @@ def check(
         pool_names={ref_name: run.name},
         display_paths={ref_name: _poolable(cfg, against, run.name)},
     )
+    both, share = in_both(result.coverage[0], result.coverage[1])
+
+    def outcome(code: int, status: str, reasons: Sequence[str]) -> CheckResult:
+        return CheckResult(code, status, tuple(reasons), described, result, share, min_coverage)
+
+    if share < min_coverage:
+        reason = _coverage_reason(result, both, share, min_coverage)
+        return outcome(EXIT_NOT_MEANINGFUL, "not-meaningful", [reason])
     regressions = []
     unclear = []
     for c in result.comparisons:
@@ -155,7 +177,21 @@ def check(
                 f"documents over {c.judge_cost.questions} questions ({c.pool_command})"
             )
     if regressions:
-        return CheckResult(EXIT_REGRESSION, "regression", tuple(regressions), described, result)
+        return outcome(EXIT_REGRESSION, "regression", regressions)
     if unclear:
-        return CheckResult(EXIT_NOT_MEANINGFUL, "not-meaningful", tuple(unclear), described, result)
-    return CheckResult(EXIT_OK, "ok", (), described, result)
+        return outcome(EXIT_NOT_MEANINGFUL, "not-meaningful", unclear)
+    return outcome(EXIT_OK, "ok", [])
+
+
+def _coverage_reason(result: CompareResult, both: int, share: float, minimum: float) -> str:
+    """Why the coverage fails: how many scored questions both runs hold, and which each lacks."""
+    scored = result.coverage[0].scored
+    lacking = "; ".join(
+        f"{c.system} lacks {some(c.missing, limit=NAMED_MISSING)}"
+        for c in result.coverage
+        if c.missing
+    )
+    return (
+        f"coverage: {both} of {scored} labelled questions in both runs ({share:.1%}), below "
+        f"--min-coverage {minimum:g}: {lacking} (each counted 0, as trec_eval -c)"
+    )

@@ -44,6 +44,8 @@ from labelpool.scoring.evaluate import means_of
 from labelpool.scoring.join import TopRows, top_rows
 from labelpool.scoring.measures import Measure
 from labelpool.scoring.qrels import qrels_for
+from labelpool.workflows.evaluate import coverage as coverage_mod
+from labelpool.workflows.evaluate.coverage import Coverage
 
 TIE = 1e-12
 MOST_CHANGED = 3
@@ -109,6 +111,7 @@ class CompareResult:
     warnings: tuple[str, ...] = ()  # the scorer's warnings (ties, pending batches, ...)
     no_relevant: tuple[str, ...] = ()  # judged questions with no relevant document (in, at 0)
     not_judged: tuple[str, ...] = ()  # labels with no judgment: left out
+    coverage: tuple[Coverage, ...] = ()  # each run against the scored questions, baseline first
 
 
 @dataclass(frozen=True)
@@ -251,6 +254,10 @@ def compare(
     run's name to the system name its pool entries carry (default: the same name);
     ``display_paths`` how a run is named in the suggested ``labelpool pool`` command (default:
     its path, relative to the repository when inside it; None: left out, no file to pool).
+    A run that shares no question with the labels raises
+    :class:`~labelpool.workflows.evaluate.coverage.NoCommonQuestion` (its deltas would be the
+    baseline's scores, read as a result); ``CompareResult.coverage`` says how each run covers
+    the scored questions (those it lacks count 0, as ``trec_eval -c``).
     """
     if len(runs) < 2:
         raise CompareError("compare needs at least two runs")
@@ -271,6 +278,8 @@ def compare(
     for name, res in scored.items():
         if [str(q) for q in res.qids] != qids:
             raise CompareError(f"{name}: scored on other questions than {base_name}")
+    for run in runs:
+        coverage_mod.require_overlap(scored[run.name])
     qrels = qrels_for(labels)
     ideal = (qrels.ideal_q, qrels.ideal_g)
     rows_cache: dict[tuple[str, int | None], TopRows] = {}
@@ -412,6 +421,10 @@ def compare(
         comparisons=tuple(comparisons),
         no_relevant=scored[base_name].no_relevant,
         not_judged=scored[base_name].not_judged,
+        coverage=tuple(
+            coverage_mod.of(scored[name])
+            for name in (base_name, *(r.name for r in runs if r.name != base_name))
+        ),
         warnings=tuple(
             dict.fromkeys(
                 [
@@ -454,10 +467,8 @@ def _noise_floors(
 
 
 def _missing_note(system: str, missing: int, total: int) -> str:
-    note = f"{system}: {missing} of {total} judged question(s) are missing from the run and score 0"
-    if missing == total:
-        note += "; does the run use the question ids of the label files?"
-    return note
+    # a run missing every question never gets here: coverage.require_overlap refused it
+    return f"{system}: {missing} of {total} judged question(s) are missing from the run and score 0"
 
 
 def in_repo(cfg: Config, spec: str) -> str:

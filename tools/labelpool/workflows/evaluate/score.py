@@ -21,6 +21,7 @@ from labelpool.runs import stream
 from labelpool.scoring import SystemScore, cache_file_for, prepare, score, scored_qids
 from labelpool.scoring.evaluate import score_windows
 from labelpool.scoring.measures import Measure
+from labelpool.workflows.evaluate.coverage import require_overlap
 
 STREAM_BYTES = 64 << 20  # a run file larger than this is scored in windows when it can be
 
@@ -46,10 +47,13 @@ def score_files(
 
     The labels (Python YAML, which holds the GIL) load on a thread while pyarrow parses the
     first run (multi-threaded C++, which releases it), so that on a cold start they overlap.
-    Raises :class:`labelpool.runs.RunError`, :class:`labelpool.labelset.LabelSetError` or
-    :class:`NothingToScore`; ``on_progress()`` is called after each run. ``preview``: the new
-    text of label files (:func:`labelpool.workflows.merge.commits.preview`) scored instead of the
-    files on disk (``score --with-pending``).
+    Raises :class:`labelpool.runs.RunError`, :class:`labelpool.labelset.LabelSetError`,
+    :class:`NothingToScore`, or :class:`~labelpool.workflows.evaluate.coverage.NoCommonQuestion`
+    for the first run that shares no question with the labels (the runs after it are not
+    read: a score of 0 on every measure would read as a result); ``on_progress()`` is called
+    after each run. ``preview``: the new text of label files
+    (:func:`labelpool.workflows.merge.commits.preview`) scored instead of the files on disk
+    (``score --with-pending``).
     """
 
     def load_labels() -> labelset.LabelSet:
@@ -86,6 +90,7 @@ def score_files(
                 except stream.Unstreamable as why:
                     note = f"{system}: read whole, not in windows: {why}"
                 else:
+                    require_overlap(results[-1])
                     if on_progress is not None:
                         on_progress()
                     continue
@@ -94,6 +99,7 @@ def score_files(
             del run
             if note:
                 result = replace(result, warnings=(*result.warnings, note))
+            require_overlap(result)
             results.append(result)
             if on_progress is not None:
                 on_progress()
