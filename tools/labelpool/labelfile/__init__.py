@@ -18,7 +18,8 @@ from labelpool.labelfile.edit import (
     set_mapping_item,
     set_sorted_list,
 )
-from labelpool.labelfile.new import PoolEntry, new_label_text
+from labelpool.labelfile.new import new_label_text
+from labelpool.labelfile.newtext import PoolEntry
 
 __all__ = [
     "ID_LISTS",
