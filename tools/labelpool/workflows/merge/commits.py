@@ -405,7 +405,6 @@ def _land(
         index.append(i)
     if not chain:
         return {}
-    labels_rel = _common_folder(sorted(f for c in chain for f in c.files))
     ref = gitio.head_ref(top)
     todo = journal.build(
         top,
@@ -415,7 +414,6 @@ def _land(
         old=base,
         base=base,
         head=None,
-        labels_rel=labels_rel,
         modes=at_head,
     )
     if todo is None:
