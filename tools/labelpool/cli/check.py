@@ -66,7 +66,6 @@ def check(
         k=k,
         relevance_level=relevance_level,
         seed=seed,
-        labels_commit=_lazy.gitio.head_commit(cfg.root),
     )
     for note in outcome.result.warnings:
         warn(note)

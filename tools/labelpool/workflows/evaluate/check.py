@@ -111,7 +111,6 @@ def check(
     k: int = 10,
     relevance_level: int = 1,
     seed: int = 0,
-    labels_commit: str | None = None,
 ) -> CheckResult:
     if budget < 0:
         raise CheckError(f"--budget must be >= 0, not {budget}")
@@ -129,7 +128,6 @@ def check(
         k=k,
         relevance_level=relevance_level,
         seed=seed,
-        labels_commit=labels_commit,
         pool_names={ref_name: run.name},
         display_paths={ref_name: _poolable(cfg, against, run.name)},
     )

@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from labelpool import gitio, stats
 from labelpool import runs as runs_mod
-from labelpool import stats
 from labelpool.config import Config
 from labelpool.errors import UsageError
 from labelpool.model import Label
@@ -241,7 +241,6 @@ def compare(
     seed: int = 0,
     samples: int = 100_000,
     resamples: int = 10_000,
-    labels_commit: str | None = None,
     pool_names: Mapping[str, str] | None = None,
     display_paths: Mapping[str, str | None] | None = None,
 ) -> CompareResult:
@@ -251,6 +250,7 @@ def compare(
     run's name to the system name its pool entries carry (default: the same name);
     ``display_paths`` how a run is named in the suggested ``labelpool pool`` command (default:
     its path, relative to the repository when inside it; None: left out, no file to pool).
+    The result names the labels' commit: the repository's ``HEAD`` (None outside git).
     """
     if len(runs) < 2:
         raise CompareError("compare needs at least two runs")
@@ -402,7 +402,7 @@ def compare(
             )
         )
     return CompareResult(
-        labels_commit=labels_commit,
+        labels_commit=gitio.head_commit(cfg.root),
         k=k,
         seed=seed,
         alpha=cfg.alpha,
