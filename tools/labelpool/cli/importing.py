@@ -94,6 +94,7 @@ def import_trec(
         ),
     ],
     text_field: TextFieldOption = None,
+    # shape kept: typer declares options per command (trec, beir, jsonl share these aliases)
     pool_system: SystemOption = "unknown",
     pool_k: KOption = None,
     pool_date: DateOption = None,
