@@ -39,6 +39,7 @@ def test_degraded_working_copy_fails_against_head(
     assert code == 1
     doc = json.loads(capsys.readouterr().out)
     assert doc["check"]["status"] == "regression" and doc["check"]["exit_code"] == 1
+    assert doc["labels_commit"] == git(gitrepo, "rev-parse", "HEAD").strip()
     failing = {r.split(":")[0] for r in doc["check"]["reasons"]}
     assert {"nDCG@10", "RR@10", "AP@100"} <= failing
     assert "R@10" not in failing  # the same ten documents: recall is unchanged

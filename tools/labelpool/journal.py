@@ -83,16 +83,13 @@ def build(
     old: str,
     base: str,
     head: str | None,
-    labels_rel: str,
-    modes: Mapping[str, tuple[str, str]] | None = None,
+    modes: Mapping[str, tuple[str, str]],
 ) -> Journal | None:
     """The commits of ``steps`` on ``base`` as objects, and the journal that moves ``ref``
     from ``old`` to the last of them (and ``HEAD`` to ``head``); None when no step changes
-    anything. ``labels_rel``: the folder holding every path (for the file modes, unless
-    ``modes`` gives ``path -> (mode, blob)`` at ``base`` already)."""
+    anything. ``modes``: ``path -> (mode, blob)`` at ``base`` (:func:`gitio.tree_entries` of
+    the folder holding every path); a path it lacks is a new regular file."""
     steps = [s for s in steps if s.files]
-    if modes is None:
-        modes = gitio.tree_entries(top, base, labels_rel)
     final: dict[str, bytes] = {}
     for step in steps:
         final.update(step.files)

@@ -9,6 +9,9 @@ A :class:`Label` is built from the plain data of one schema-valid label file
 * ``class_of``: the relevance target a relevant document belongs to (a class index, or the
   document itself), so that a class is retrieved once;
 * ``unjudged_marked``: documents that were pooled but not judged, or that wait in a pending batch.
+
+:func:`qrels_rows` gives a label set as the TREC qrels rows ``labelpool export trec`` writes
+and the trec_eval-compatible scorer reads.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class DuplicateOf:
 
 
 Verdict: TypeAlias = Literal["relevant", "irrelevant"] | int | DuplicateOf | None
+QrelsRow: TypeAlias = tuple[str, str, int]  # (question id, document id, grade)
 
 
 @dataclass(frozen=True)
@@ -208,3 +212,17 @@ def label_from_data(data: Mapping[str, Any]) -> Label:
         pending=pending,
         extra_keys=tuple(k for k in data if k not in KNOWN_KEYS),
     )
+
+
+def qrels_rows(labels: Mapping[str, Label]) -> list[QrelsRow]:
+    """(question, document, grade) for every judged document (its :attr:`Label.gain`) and
+    every pooled-unjudged one (-1, trec_eval's "pooled, not judged"), sorted by question id,
+    then document id: the rows ``labelpool export trec`` writes and ``--measure trec:...``
+    scores against (:mod:`labelpool.scoring.trec_eval.lists`)."""
+    rows: list[QrelsRow] = []
+    for qid, label in labels.items():
+        gain = label.gain
+        rows.extend((qid, doc, grade) for doc, grade in gain.items())
+        rows.extend((qid, doc, -1) for doc in set(label.pooled_unjudged_ids) if doc not in gain)
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return rows

@@ -62,6 +62,7 @@ def read_qrels(path: Path) -> Oracle:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         parts = line.split()
+        # shape kept: an error at a line, like import corpus's <DOCNO> count (no shared logic)
         if len(parts) != 4:
             raise OracleError(
                 f"expected 4 fields `qid iteration doc grade`, got {len(parts)}",

@@ -45,7 +45,7 @@ def test_build_and_land_a_chain_of_two_authors(tmp_path: Path) -> None:
         old=base,
         base=base,
         head=None,
-        labels_rel="labels",
+        modes=gitio.tree_entries(repo, base, "labels"),
     )
     assert todo is not None and len(todo.commits) == 2
     assert _git(repo, "rev-parse", "HEAD").strip() == base  # nothing moved yet

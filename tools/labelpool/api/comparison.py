@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from labelpool import gitio
 from labelpool.api.repository import (
     RepoSpec,
     RunSpec,
@@ -87,7 +86,6 @@ def compare(
         k=k,
         relevance_level=relevance_level,
         seed=seed,
-        labels_commit=gitio.head_commit(cfg.root),
         display_paths=None if show_path is None else {r.name: show_path(r.path) for r in loaded},
     )
     return CompareReport(result, tuple(loaded))

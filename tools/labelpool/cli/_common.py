@@ -194,7 +194,7 @@ def _root() -> None:
 
 
 class ReportFormat(str, Enum):
-    """``--format`` of the commands that print a comparison."""
+    """``--format`` of the commands that print a comparison, and of ``pool``."""
 
     text = "text"
     json = "json"

@@ -78,7 +78,6 @@ def check(
         k=k,
         relevance_level=relevance_level,
         seed=seed,
-        labels_commit=_lazy.gitio.head_commit(cfg.root),
         min_coverage=min_coverage,
     )
     for note in outcome.result.warnings:

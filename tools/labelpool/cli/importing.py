@@ -13,7 +13,7 @@ from labelpool.cli._common import RepoOption, load_config, say, sub_app
 from labelpool.cli._progress import progress
 
 if TYPE_CHECKING:
-    from labelpool.workflows.importing.labels import Imported
+    from labelpool.labelfile import NewLabel
 
 import_app = sub_app(
     "import",
@@ -47,7 +47,7 @@ TextFieldOption = Annotated[
 
 def _write(
     repo: Path | None,
-    items: list[Imported],
+    items: list[NewLabel],
     system: str,
     k: int | None,
     date: str | None,
@@ -94,6 +94,7 @@ def import_trec(
         ),
     ],
     text_field: TextFieldOption = None,
+    # shape kept: typer declares options per command (trec, beir, jsonl share these aliases)
     pool_system: SystemOption = "unknown",
     pool_k: KOption = None,
     pool_date: DateOption = None,
@@ -105,7 +106,7 @@ def import_trec(
     texts = workflow.read_queries(queries, text_field)
     rows = workflow.read_qrels(qrels)
     items = workflow.from_rows(rows, texts, qrels)
-    unanswered = len(set(texts) - {i.id for i in items})
+    unanswered = len(set(texts) - {i.qid for i in items})
     _write(repo, items, pool_system, pool_k, pool_date, force, unanswered)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Annotated
 
 import typer
@@ -11,6 +10,8 @@ from labelpool.cli import _lazy, _runs
 from labelpool.cli._common import (
     NoCommitOption,
     RepoOption,
+    ReportFormat,
+    ReportFormatOption,
     app,
     check_at_least,
     check_cutoff,
@@ -20,12 +21,6 @@ from labelpool.cli._common import (
 )
 from labelpool.cli._progress import progress
 from labelpool.render import sanitize
-
-
-class PoolFormat(str, Enum):
-    text = "text"
-    json = "json"
-    markdown = "markdown"
 
 
 @app.command("pool")
@@ -55,7 +50,7 @@ def pool(
     branch: Annotated[
         str | None, typer.Option("--branch", help="Branch name (default labelpool/batch-...).")
     ] = None,
-    fmt: Annotated[PoolFormat, typer.Option("--format", help="Output format.")] = PoolFormat.text,
+    fmt: ReportFormatOption = ReportFormat.text,
     verbose: Annotated[
         bool, typer.Option("--verbose", help="Text: also a line per question (to judge / union).")
     ] = False,
@@ -98,10 +93,10 @@ def pool(
         if note != "nothing to write":
             warn(note)
     report = _lazy.pool_report
-    if fmt is PoolFormat.json:
+    if fmt is ReportFormat.json:
         print(sanitize.json_dumps(report.to_json(result), indent=2))
         return
-    if fmt is PoolFormat.markdown:
+    if fmt is ReportFormat.markdown:
         out = report.markdown(result)
     else:
         out = report.text(result, verbose=verbose)

@@ -17,6 +17,7 @@ EXTRA = "pip install 'labelpool[report]'"
 
 @app.command("report")
 def report(
+    # shape kept: typer declares options per command (compare's, from the same _common aliases)
     runs: common.ComparedRunsArgument,
     baseline: common.BaselineOption = None,
     measure: common.MeasuresOption = None,

@@ -4,8 +4,9 @@
   :func:`add_to_sorted_list`, :func:`remove_from_list`, :func:`set_mapping_item`,
   :func:`remove_mapping_item`, :func:`canonical_index`).
 * :mod:`.canonical`: :func:`format_label`, the canonical form ``labelpool fmt`` writes.
-* :mod:`.new`: :func:`new_label_text`, a new label file in that form (``import``, ``add``);
-  :mod:`.newtext` writes the common case directly, byte for byte the ruamel dump.
+* :mod:`.new`: :func:`new_label_text` (or :func:`label_file_text` of a :class:`NewLabel`), a
+  new label file in that form (``import``, ``add``); :mod:`.newtext` writes the common case
+  directly, byte for byte the ruamel dump.
 """
 
 from labelpool.labelfile.canonical import format_label
@@ -18,14 +19,17 @@ from labelpool.labelfile.edit import (
     set_mapping_item,
     set_sorted_list,
 )
-from labelpool.labelfile.new import PoolEntry, new_label_text
+from labelpool.labelfile.new import label_file_text, new_label_text
+from labelpool.labelfile.newtext import NewLabel, PoolEntry
 
 __all__ = [
     "ID_LISTS",
+    "NewLabel",
     "PoolEntry",
     "add_to_sorted_list",
     "canonical_index",
     "format_label",
+    "label_file_text",
     "new_label_text",
     "remove_from_list",
     "remove_mapping_item",

@@ -26,16 +26,14 @@ def format_label(data: CommentedMap, text: str | None = None) -> None:
     if isinstance(grades, CommentedMap):
         fix.keys(grades)
         sort_mapping(grades)
-        if len(grades):
-            grades.fa.set_block_style()
+        _block_when_filled(grades)
     classes = data.get("relevant_classes")
     if isinstance(classes, CommentedSeq):
         for cls in classes:
             if isinstance(cls, CommentedSeq):
                 _fix_and_sort(fix, cls)
         sort_seq(classes, key=lambda c: [str(m) for m in c] if isinstance(c, list) else [str(c)])
-        if len(classes):
-            classes.fa.set_block_style()
+        _block_when_filled(classes)
     pool = data.get("pool")
     if isinstance(pool, CommentedSeq):
         for entry in pool:
@@ -72,5 +70,10 @@ def _fix_and_sort(fix: Fixer, seq: CommentedSeq) -> None:
     """Strings fixed, sorted in code-point order, block style when not empty."""
     fix.items(seq)
     sort_seq(seq)
-    if len(seq):
-        seq.fa.set_block_style()
+    _block_when_filled(seq)
+
+
+def _block_when_filled(node: CommentedMap | CommentedSeq) -> None:
+    """Block style for a list or mapping with items (an empty one keeps its ``[]``/``{}``)."""
+    if len(node):
+        node.fa.set_block_style()

@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from labelpool import yamlfile
 from labelpool.labelfile import newtext
 from labelpool.labelfile.edit import set_mapping_item, set_sorted_list
+from labelpool.labelfile.newtext import NewLabel, PoolEntry
 from labelpool.yamlfile import CommentedMap, CommentedSeq
 
-
-@dataclass(frozen=True)
-class PoolEntry:
-    """The ``pool`` entry of a new label: which system's top k, when (None: unknown)."""
-
-    system: str
-    k: int | None
-    date: str | None
+__all__ = ["NewLabel", "PoolEntry", "label_file_text", "new_label_text"]
 
 
 def new_label_text(
@@ -32,43 +25,38 @@ def new_label_text(
 ) -> str:
     """The text of a new label file; the pool entry is written only when something was judged
     or pooled. Written directly (:mod:`.newtext`) when it can be, else dumped by ruamel."""
-    judged = list(judged)
-    pooled_unjudged = list(pooled_unjudged)
-    grades = grades or {}
-    fast = newtext.label_text(
-        qid,
-        question,
-        relevant=relevant,
-        judged=judged,
-        grades=grades,
-        pooled_unjudged=pooled_unjudged,
-        pool=None if pool is None else (pool.system, pool.k, pool.date),
+    return label_file_text(
+        NewLabel(
+            qid,
+            question,
+            tuple(relevant),
+            tuple(judged),
+            grades or {},
+            tuple(pooled_unjudged),
+            pool,
+        )
     )
-    if fast is not None:
-        return fast
-    return _dumped(qid, question, relevant, judged, grades, pooled_unjudged, pool)
 
 
-def _dumped(
-    qid: str,
-    question: str,
-    relevant: Iterable[str],
-    judged: list[str],
-    grades: Mapping[str, int],
-    pooled_unjudged: list[str],
-    pool: PoolEntry | None,
-) -> str:
+def label_file_text(label: NewLabel) -> str:
+    """:func:`new_label_text` of a :class:`NewLabel`."""
+    fast = newtext.label_text(label)
+    return _dumped(label) if fast is None else fast
+
+
+def _dumped(label: NewLabel) -> str:
     """:func:`new_label_text` through the ruamel dump (the reference of the direct writer)."""
     data = CommentedMap()
-    data["id"] = yamlfile.scalar(qid)
-    data["question"] = yamlfile.scalar(question)
-    set_sorted_list(data, "relevant_doc_ids", relevant)
-    set_sorted_list(data, "judged_ids", judged)
-    for doc in sorted(grades):
-        set_mapping_item(data, "grades", doc, grades[doc])
-    if pooled_unjudged:
-        set_sorted_list(data, "pooled_unjudged_ids", pooled_unjudged)
-    if pool is not None and (judged or pooled_unjudged):
+    data["id"] = yamlfile.scalar(label.qid)
+    data["question"] = yamlfile.scalar(label.question)
+    set_sorted_list(data, "relevant_doc_ids", label.relevant)
+    set_sorted_list(data, "judged_ids", label.judged)
+    for doc in sorted(label.grades):
+        set_mapping_item(data, "grades", doc, label.grades[doc])
+    if label.pooled_unjudged:
+        set_sorted_list(data, "pooled_unjudged_ids", label.pooled_unjudged)
+    pool = label.pool
+    if pool is not None and (label.judged or label.pooled_unjudged):
         entry = CommentedMap()
         entry["system"] = yamlfile.scalar(pool.system)
         entry["k"] = pool.k

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from labelpool.yamlfile.quoting import needs_quotes
 from labelpool.yamlfile.textcheck import ESCAPE_RE
@@ -21,6 +22,29 @@ from labelpool.yamlfile.textcheck import ESCAPE_RE
 _WRITTEN_AS_IS = re.compile("[ -~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*")
 MAX_VALUE = 1000  # longer scalars are left to ruamel (it wraps lines past its width)
 MAX_KEY = 100  # ruamel writes a longer key (from about 120 characters) as a complex key `? k`
+
+
+@dataclass(frozen=True)
+class PoolEntry:
+    """The ``pool`` entry of a new label: which system's top k, when (None: unknown)."""
+
+    system: str
+    k: int | None
+    date: str | None
+
+
+@dataclass(frozen=True)
+class NewLabel:
+    """What a new label file says (:func:`labelpool.labelfile.new.new_label_text`), for both
+    of its writers: this module's and the ruamel dump."""
+
+    qid: str
+    question: str
+    relevant: tuple[str, ...] = ()
+    judged: tuple[str, ...] = ()
+    grades: Mapping[str, int] = field(default_factory=dict)
+    pooled_unjudged: tuple[str, ...] = ()
+    pool: PoolEntry | None = None  # written only when something was judged or pooled
 
 
 def _scalar(value: str, limit: int = MAX_VALUE) -> str | None:
@@ -46,27 +70,19 @@ def _id_list(key: str, items: Iterable[str]) -> list[str] | None:
     return lines
 
 
-def label_text(
-    qid: str,
-    question: str,
-    *,
-    relevant: Iterable[str],
-    judged: list[str],
-    grades: Mapping[str, int],
-    pooled_unjudged: list[str],
-    pool: tuple[str, int | None, str | None] | None,
-) -> str | None:
+def label_text(label: NewLabel) -> str | None:
     """The text of a new label file (see :func:`labelpool.labelfile.new.new_label_text`), or
-    None when the ruamel dump must write it; ``pool``: ``(system, k, date)``."""
-    head = [_scalar(qid), _scalar(question)]
+    None when the ruamel dump must write it."""
+    head = [_scalar(label.qid), _scalar(label.question)]
     if head[0] is None or head[1] is None:
         return None
     lines = [f"id: {head[0]}", f"question: {head[1]}"]
-    for key, items in (("relevant_doc_ids", relevant), ("judged_ids", judged)):
+    for key, items in (("relevant_doc_ids", label.relevant), ("judged_ids", label.judged)):
         part = _id_list(key, items)
         if part is None:
             return None
         lines += part
+    grades = label.grades
     if grades:
         lines.append("grades:")
         for doc in sorted(grades):
@@ -75,15 +91,16 @@ def label_text(
             if written is None or type(value) is not int:
                 return None
             lines.append(f"  {written}: {value}")
-    if pooled_unjudged:
-        part = _id_list("pooled_unjudged_ids", pooled_unjudged)
+    if label.pooled_unjudged:
+        part = _id_list("pooled_unjudged_ids", label.pooled_unjudged)
         if part is None:
             return None
         lines += part
-    if pool is not None and (judged or pooled_unjudged):
-        system, k, date = pool
-        name = _scalar(system)
-        when = "null" if date is None else _scalar(date)
+    pool = label.pool
+    if pool is not None and (label.judged or label.pooled_unjudged):
+        k = pool.k
+        name = _scalar(pool.system)
+        when = "null" if pool.date is None else _scalar(pool.date)
         if name is None or when is None or (k is not None and type(k) is not int):
             return None
         lines += [

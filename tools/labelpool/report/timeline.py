@@ -32,6 +32,7 @@ class Day:
     verdicts: int  # verdicts merged by ``labelpool merge`` that day
 
 
+# shape kept: dataclass fields, like audit/poolinfo's PoolInfo (no shared logic)
 @dataclass(frozen=True)
 class Merge:
     day: str

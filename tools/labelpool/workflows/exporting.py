@@ -8,14 +8,14 @@ question id, then document id, in code-point order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 
 from labelpool import atomic
 from labelpool.errors import StateError, UsageError
-from labelpool.model import Label
+from labelpool.model import QrelsRow, qrels_rows
 
-Row = tuple[str, str, int]
+__all__ = ["ExportFailed", "check_out_path", "format_qrels", "qrels_rows", "write_qrels"]
 
 
 class ExportFailed(StateError):
@@ -37,16 +37,5 @@ def write_qrels(out: Path, text: str) -> None:
         raise ExportFailed(f"cannot write: {exc.strerror or exc}", path=out) from None
 
 
-def qrels_rows(labels: Mapping[str, Label]) -> list[Row]:
-    """(question id, document id, grade) for every judged or pooled-unjudged document."""
-    rows: list[Row] = []
-    for qid, label in labels.items():
-        gain = label.gain
-        rows.extend((qid, doc, grade) for doc, grade in gain.items())
-        rows.extend((qid, doc, -1) for doc in set(label.pooled_unjudged_ids) if doc not in gain)
-    rows.sort(key=lambda r: (r[0], r[1]))
-    return rows
-
-
-def format_qrels(rows: Iterable[Row]) -> str:
+def format_qrels(rows: Iterable[QrelsRow]) -> str:
     return "".join(f"{qid} 0 {doc} {grade}\n" for qid, doc, grade in rows)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from labelpool.errors import LabelpoolError
@@ -100,7 +101,7 @@ def read_canonical(
                 for line in body[:-1].split("\n"):
                     content = line.lstrip(" ")
                     rows.append((len(line) - len(content), content))
-                value, end = _block(rows, 0, rows[0][0], 2, max_depth, plain, suspect)
+                value, end = _block(_Block(rows, max_depth, plain, suspect), 0, rows[0][0], 2)
                 if end != len(rows):
                     return ODD
             out[key] = value
@@ -135,32 +136,29 @@ _GRADE_MAP = re.compile(r"(?:  [^\s\-?:,\[\]{}#&*!|>'\"%@`][^\s:]*: [1-9][0-9]{0
 _GRADE_ITEM = re.compile(r"^  ([^\s:]+): ([0-9]+)$", re.MULTILINE)
 
 
-def _block(
-    rows: list[tuple[int, str]],
-    i: int,
-    indent: int,
-    depth: int,
-    max_depth: int,
-    plain: PlainText,
-    suspect: Suspect,
-) -> tuple[Any, int]:
-    if depth > max_depth:
+@dataclass(frozen=True)
+class _Block:
+    """What the block readers (:func:`_block`, :func:`_seq`, :func:`_map`) share: the rows
+    ``(indent, content)`` of one top-level value (compact items are rewritten in place), the
+    depth limit and the scalar resolution (as in :func:`read_canonical`)."""
+
+    rows: list[tuple[int, str]]
+    max_depth: int
+    plain: PlainText
+    suspect: Suspect
+
+
+def _block(block: _Block, i: int, indent: int, depth: int) -> tuple[Any, int]:
+    if depth > block.max_depth:
         raise NotCanonical
-    content = rows[i][1]
+    content = block.rows[i][1]
     if content == "-" or content.startswith("- "):
-        return _seq(rows, i, indent, depth, max_depth, plain, suspect)
-    return _map(rows, i, indent, depth, max_depth, plain, suspect)
+        return _seq(block, i, indent, depth)
+    return _map(block, i, indent, depth)
 
 
-def _seq(
-    rows: list[tuple[int, str]],
-    i: int,
-    indent: int,
-    depth: int,
-    max_depth: int,
-    plain: PlainText,
-    suspect: Suspect,
-) -> tuple[list[Any], int]:
+def _seq(block: _Block, i: int, indent: int, depth: int) -> tuple[list[Any], int]:
+    rows, plain, suspect = block.rows, block.plain, block.suspect
     out: list[Any] = []
     n = len(rows)
     while i < n and rows[i][0] == indent:
@@ -170,14 +168,14 @@ def _seq(
         rest = content[1:].lstrip(" ")
         if not rest:  # the item is the block below
             if i + 1 < n and rows[i + 1][0] > indent:
-                item, i = _block(rows, i + 1, rows[i + 1][0], depth + 1, max_depth, plain, suspect)
+                item, i = _block(block, i + 1, rows[i + 1][0], depth + 1)
             else:
                 raise NotCanonical  # an empty item
         elif rest == "-" or rest.startswith("- ") or _key_split(rest, plain, suspect) is not None:
             rows[i] = (indent + len(content) - len(rest), rest)  # compact: `- - a`, `- k: v`
-            item, i = _block(rows, i, rows[i][0], depth + 1, max_depth, plain, suspect)
+            item, i = _block(block, i, rows[i][0], depth + 1)
         else:
-            item = _scalar(rest, depth, max_depth, plain, suspect)
+            item = _scalar(rest, depth, block.max_depth, plain, suspect)
             i += 1
             if i < n and rows[i][0] > indent:
                 raise NotCanonical  # a multi-line scalar
@@ -187,15 +185,8 @@ def _seq(
     return out, i
 
 
-def _map(
-    rows: list[tuple[int, str]],
-    i: int,
-    indent: int,
-    depth: int,
-    max_depth: int,
-    plain: PlainText,
-    suspect: Suspect,
-) -> tuple[dict[Any, Any], int]:
+def _map(block: _Block, i: int, indent: int, depth: int) -> tuple[dict[Any, Any], int]:
+    rows, plain, suspect = block.rows, block.plain, block.suspect
     out: dict[Any, Any] = {}
     seen: set[str] = set()
     n = len(rows)
@@ -203,15 +194,13 @@ def _map(
         key, rest = _new_key(rows[i][1], plain, suspect, seen, out)
         i += 1
         if rest and rest[0] != "#":
-            value = _scalar(rest, depth, max_depth, plain, suspect)
+            value = _scalar(rest, depth, block.max_depth, plain, suspect)
             if i < n and rows[i][0] > indent:
                 raise NotCanonical  # a multi-line scalar
         elif i < n and rows[i][0] > indent:
-            value, i = _block(rows, i, rows[i][0], depth + 1, max_depth, plain, suspect)
+            value, i = _block(block, i, rows[i][0], depth + 1)
         elif i < n and rows[i][0] == indent and (rows[i][1] == "-" or rows[i][1].startswith("- ")):
-            value, i = _seq(
-                rows, i, indent, depth + 1, max_depth, plain, suspect
-            )  # `key:` then `- a`
+            value, i = _seq(block, i, indent, depth + 1)  # `key:` then `- a`
         else:
             value = None
         out[key] = value

@@ -25,12 +25,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from labelpool.model import Label
+from labelpool.model import Label, qrels_rows
 from labelpool.runs import Run, numpy_of
 from labelpool.scoring.measures.err import MAX_GRADE
 from labelpool.scoring.trec_eval import Options, select
 from labelpool.scoring.trec_eval.evaluate import evaluate_rows
-from labelpool.scoring.trec_eval.lists import qrels_rows
 
 FULL = "full"
 FULL_TEXT = (

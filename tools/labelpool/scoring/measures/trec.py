@@ -23,13 +23,12 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from labelpool.model import Label
+from labelpool.model import Label, qrels_rows
 from labelpool.runs import Run
 from labelpool.scoring.measures.base import ABSENT, BOUND, SCENARIO, Measure, MeasureError
 from labelpool.scoring.trec_eval import Options, select
 from labelpool.scoring.trec_eval.catalogue import NICKNAMES, Kind, Selected
 from labelpool.scoring.trec_eval.evaluate import evaluate_rows
-from labelpool.scoring.trec_eval.lists import qrels_rows
 
 REFUSED = {
     "gm_map": "a geometric mean over questions has no per-question value",

@@ -21,6 +21,7 @@ The renderer is :mod:`labelpool.render.trec_eval`.
 
 from __future__ import annotations
 
+from labelpool.model import qrels_rows
 from labelpool.scoring.trec_eval.catalogue import (
     BY_NAME,
     MEASURES,
@@ -37,7 +38,6 @@ from labelpool.scoring.trec_eval.evaluate import (
     TrecEval,
     evaluate,
 )
-from labelpool.scoring.trec_eval.lists import qrels_rows
 
 __all__ = [
     "BY_NAME",

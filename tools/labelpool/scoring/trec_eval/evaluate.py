@@ -25,12 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from labelpool.errors import InputError
-from labelpool.model import Label
+from labelpool.model import Label, qrels_rows
 from labelpool.runs import Run
 from labelpool.scoring.trec_eval import counting, gains, interpolated
 from labelpool.scoring.trec_eval.catalogue import Kind, Selected, Summary
 from labelpool.scoring.trec_eval.chunk import Chunk
-from labelpool.scoring.trec_eval.lists import Lists, build, qrels_rows, runid
+from labelpool.scoring.trec_eval.lists import Lists, build, runid
 
 Compute = Callable[[Chunk, Selected], list[np.ndarray]]
 

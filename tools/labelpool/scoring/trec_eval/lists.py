@@ -1,11 +1,11 @@
 """trec_eval's ``form_res_rels``: each question's retrieved relevance list, built for all
 questions at once.
 
-The qrels are the rows ``labelpool export trec`` writes (:func:`qrels_rows`): every judged
-document with its grade (class members the class's grade) and every pooled-but-unjudged one
-as -1; a question is evaluated when it has at least one such row, as trec_eval evaluates every
-question of its qrels file. The run is already in trec_eval's order (score descending, ties by
-document id descending; :mod:`labelpool.runs.order`).
+The qrels are the rows ``labelpool export trec`` writes (:func:`labelpool.model.qrels_rows`):
+every judged document with its grade (class members the class's grade) and every
+pooled-but-unjudged one as -1; a question is evaluated when it has at least one such row, as
+trec_eval evaluates every question of its qrels file. The run is already in trec_eval's order
+(score descending, ties by document id descending; :mod:`labelpool.runs.order`).
 
 Each retrieved document gets trec_eval's relevance value: its grade (>= 0), :data:`NONPOOL`
 (-1, not in the qrels) or :data:`UNJUDGED` (-2, in the qrels with a negative grade). Options:
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from labelpool.model import Label
+from labelpool.model import QrelsRow
 from labelpool.runs import Run, numpy_of, ranks_within
 
 NONPOOL = -1  # trec_eval RELVALUE_NONPOOL
@@ -34,19 +34,6 @@ UNJUDGED = -2  # trec_eval RELVALUE_UNJUDGED
 PAD = -9  # beyond the end of a ranking (never a relevance value)
 BOGUS_DOC = "ceci_nest_pas_un_docno"  # trec_eval's stand-in for a question the run lacks
 CELLS = 1 << 19  # cells of one chunk's (questions x ranks) matrices
-
-Row = tuple[str, str, int]
-
-
-def qrels_rows(labels: Mapping[str, Label]) -> list[Row]:
-    """(question, document, grade) as ``labelpool export trec`` writes them, sorted."""
-    rows: list[Row] = []
-    for qid, label in labels.items():
-        gain = label.gain
-        rows.extend((qid, doc, grade) for doc, grade in gain.items())
-        rows.extend((qid, doc, -1) for doc in set(label.pooled_unjudged_ids) if doc not in gain)
-    rows.sort(key=lambda r: (r[0], r[1]))
-    return rows
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,7 +71,7 @@ class Lists:
 
 def build(
     run: Run,
-    rows: list[Row],
+    rows: list[QrelsRow],
     *,
     complete: bool = False,
     max_depth: int | None = None,
@@ -145,7 +132,7 @@ def _stand_ins(
     n: np.ndarray,
     stand_in: np.ndarray,
     qids: list[str],
-    rows: list[Row],
+    rows: list[QrelsRow],
     max_depth: int | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Insert trec_eval's one-document ranking for each question the run lacks."""

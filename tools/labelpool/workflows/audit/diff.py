@@ -41,6 +41,7 @@ class DiffError(InputError):
     """The diff cannot be computed (exit 1); ``str()`` says why."""
 
 
+# shape kept: dataclass fields, like importing/corpus's CorpusImport (no shared logic)
 @dataclass(frozen=True)
 class Changed:
     doc: str

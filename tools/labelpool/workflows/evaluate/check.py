@@ -65,11 +65,18 @@ class CheckResult:
     min_coverage: float = 1.0
 
 
-def reference_bytes(cfg: Config, run_path: Path, against: str) -> tuple[bytes, str]:
-    """The reference run's content and a description: a file at ``against``, or ``REV:path``."""
+def _reference_file(cfg: Config, against: str) -> Path:
+    """Where a reference run file named ``against`` would be: the path as given when it is
+    absolute or exists, else under the repository root (it may be a git revision instead)."""
     ref_file = Path(against)
     if not ref_file.is_absolute() and not ref_file.exists():
         ref_file = cfg.root / against
+    return ref_file
+
+
+def reference_bytes(cfg: Config, run_path: Path, against: str) -> tuple[bytes, str]:
+    """The reference run's content and a description: a file at ``against``, or ``REV:path``."""
+    ref_file = _reference_file(cfg, against)
     if ref_file.is_file():
         return ref_file.read_bytes(), str(against)
     top = gitio.toplevel(run_path.resolve().parent)
@@ -95,9 +102,7 @@ def _poolable(cfg: Config, against: str, system: str) -> str | None:
     file of another system by its path; None (the checked run is pooled alone) for a git
     revision's copy (no file to pool) or a file of the same system (pool refuses one system
     twice)."""
-    ref_file = Path(against)
-    if not ref_file.is_absolute() and not ref_file.exists():
-        ref_file = cfg.root / against
+    ref_file = _reference_file(cfg, against)
     if not ref_file.is_file() or runs.system_name(ref_file) == system:
         return None
     return against
@@ -122,7 +127,6 @@ def check(
     k: int = 10,
     relevance_level: int = 1,
     seed: int = 0,
-    labels_commit: str | None = None,
     min_coverage: float = 1.0,
 ) -> CheckResult:
     if budget < 0:
@@ -143,7 +147,6 @@ def check(
         k=k,
         relevance_level=relevance_level,
         seed=seed,
-        labels_commit=labels_commit,
         pool_names={ref_name: run.name},
         display_paths={ref_name: _poolable(cfg, against, run.name)},
     )

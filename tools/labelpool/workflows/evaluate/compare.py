@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from labelpool import gitio, stats
 from labelpool import runs as runs_mod
-from labelpool import stats
 from labelpool.config import Config
 from labelpool.errors import UsageError
 from labelpool.model import Label
@@ -244,7 +244,6 @@ def compare(
     seed: int = 0,
     samples: int = 100_000,
     resamples: int = 10_000,
-    labels_commit: str | None = None,
     pool_names: Mapping[str, str] | None = None,
     display_paths: Mapping[str, str | None] | None = None,
 ) -> CompareResult:
@@ -258,6 +257,7 @@ def compare(
     :class:`~labelpool.workflows.evaluate.coverage.NoCommonQuestion` (its deltas would be the
     baseline's scores, read as a result); ``CompareResult.coverage`` says how each run covers
     the scored questions (those it lacks count 0, as ``trec_eval -c``).
+    The result names the labels' commit: the repository's ``HEAD`` (None outside git).
     """
     if len(runs) < 2:
         raise CompareError("compare needs at least two runs")
@@ -411,7 +411,7 @@ def compare(
             )
         )
     return CompareResult(
-        labels_commit=labels_commit,
+        labels_commit=gitio.head_commit(cfg.root),
         k=k,
         seed=seed,
         alpha=cfg.alpha,

@@ -57,7 +57,7 @@ def score_files(
     """
 
     def load_labels() -> labelset.LabelSet:
-        with _gc_paused():
+        with labelset.gc_paused():
             loaded = labelset.load(cfg) if labels is None else labels
             if preview:
                 loaded = labelset.with_texts(loaded, preview)
@@ -144,17 +144,6 @@ def _score_streamed(
     finally:
         hasher.join()
     return replace(result, run_sha256=digest[0] if digest else "")
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @contextlib.contextmanager

@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from labelpool import atomic, labelfile
+from labelpool.labelfile import NewLabel
 from labelpool.model import UNKNOWN_SYSTEM
 from labelpool.rules.identity import fold
 from labelpool.workflows.importing.input import (
@@ -33,7 +34,7 @@ __all__ = [
     "ImportFailed",
     "ImportResult",
     "ImportUsageError",
-    "Imported",
+    "NewLabel",
     "Provenance",
     "QrelRow",
     "add_question",
@@ -66,18 +67,6 @@ class QrelRow:
     doc: str
     grade: int
     line: int  # 1-based line in the qrels file
-
-
-@dataclass(frozen=True)
-class Imported:
-    """One question's judgments, ready to become a label file."""
-
-    id: str
-    question: str
-    relevant: tuple[str, ...] = ()
-    judged: tuple[str, ...] = ()
-    grades: dict[str, int] = field(default_factory=dict)
-    pooled_unjudged: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -191,8 +180,8 @@ def read_beir_qrels(path: Path) -> list[QrelRow]:
 # --------------------------------------------------------------------------- assembling
 
 
-def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) -> list[Imported]:
-    """One :class:`Imported` per question of ``rows`` (in first-seen order)."""
+def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) -> list[NewLabel]:
+    """One :class:`NewLabel` per question of ``rows`` (in first-seen order)."""
     by_qid: dict[str, list[QrelRow]] = {}
     folded: dict[str, QrelRow] = {}
     for row in rows:
@@ -211,12 +200,12 @@ def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) ->
             line=line,
             column=1,
         )
-    out: list[Imported] = []
+    out: list[NewLabel] = []
     for qid, qrows in by_qid.items():
         relevant = sorted(r.doc for r in qrows if r.grade >= 1)
         out.append(
-            Imported(
-                id=qid,
+            NewLabel(
+                qid=qid,
                 question=queries[qid],
                 relevant=tuple(relevant),
                 judged=tuple(sorted(r.doc for r in qrows if r.grade >= 0)),
@@ -233,7 +222,7 @@ def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) ->
 
 def read_beir(
     folder: Path, split: str = "test", text_field: str | None = None
-) -> tuple[list[Imported], int]:
+) -> tuple[list[NewLabel], int]:
     """A BEIR folder: ``queries.jsonl`` and ``qrels/<split>.tsv``; also the unjudged count."""
     queries_path = folder / "queries.jsonl"
     qrels_path = folder / "qrels" / f"{split}.tsv"
@@ -243,12 +232,12 @@ def read_beir(
     queries = read_queries(queries_path, text_field)
     rows = read_beir_qrels(qrels_path)
     items = from_rows(rows, queries, qrels_path)
-    return items, len(set(queries) - {i.id for i in items})
+    return items, len(set(queries) - {i.qid for i in items})
 
 
-def read_jsonl(path: Path) -> list[Imported]:
+def read_jsonl(path: Path) -> list[NewLabel]:
     """Records ``{id, question, relevant_doc_ids, judged_ids?}``, one per line."""
-    out: list[Imported] = []
+    out: list[NewLabel] = []
     seen: dict[str, int] = {}
     folded: dict[str, tuple[str, int]] = {}
     for n, line in lines(path):
@@ -273,8 +262,8 @@ def read_jsonl(path: Path) -> list[Imported]:
         relevant = _id_list(record, "relevant_doc_ids", path, n, required=True)
         judged = _id_list(record, "judged_ids", path, n, required=False)
         out.append(
-            Imported(
-                id=qid,
+            NewLabel(
+                qid=qid,
                 question=" ".join(question.split()),
                 relevant=tuple(sorted(set(relevant))),
                 judged=tuple(sorted(set(judged) | set(relevant))),
@@ -332,17 +321,10 @@ def refuse_case_clashes(labels_dir: Path, qids: Iterable[str]) -> None:
         raise _case_clash(qid, f"the label file {clash}", labels_dir / clash)
 
 
-def label_text(item: Imported, prov: Provenance) -> str:
-    """The text of a new label file for ``item``."""
-    return labelfile.new_label_text(
-        item.id,
-        item.question,
-        relevant=item.relevant,
-        judged=item.judged,
-        grades=item.grades,
-        pooled_unjudged=item.pooled_unjudged,
-        pool=labelfile.PoolEntry(prov.system, prov.k, prov.date),
-    )
+def label_text(item: NewLabel, prov: Provenance) -> str:
+    """The text of a new label file for ``item``, its pool entry ``prov``."""
+    pool = labelfile.PoolEntry(prov.system, prov.k, prov.date)
+    return labelfile.label_file_text(replace(item, pool=pool))
 
 
 def check_provenance(prov: Provenance) -> None:
@@ -356,7 +338,7 @@ def check_provenance(prov: Provenance) -> None:
 
 def write_labels(
     labels_dir: Path,
-    items: list[Imported],
+    items: list[NewLabel],
     prov: Provenance,
     *,
     force: bool = False,
@@ -365,14 +347,14 @@ def write_labels(
     """Write one label file per item; refuses (writing nothing) to overwrite without ``force``."""
     check_provenance(prov)
     for item in items:
-        check_id(item.id, labels_dir)
+        check_id(item.qid, labels_dir)
     seen: dict[str, str] = {}
     for item in items:  # the readers refuse these already; items may come from elsewhere
-        first = seen.setdefault(fold(item.id), item.id)
-        if first != item.id:
-            raise _case_clash(item.id, repr(first), labels_dir)
-    refuse_case_clashes(labels_dir, [i.id for i in items])
-    texts = [(labels_dir / f"{i.id}.yaml", label_text(i, prov)) for i in items]
+        first = seen.setdefault(fold(item.qid), item.qid)
+        if first != item.qid:
+            raise _case_clash(item.qid, repr(first), labels_dir)
+    refuse_case_clashes(labels_dir, [i.qid for i in items])
+    texts = [(labels_dir / f"{i.qid}.yaml", label_text(i, prov)) for i in items]
     # a file holding exactly what would be written (a killed run's) is no conflict: a rerun
     # completes the import
     existing = [p for p, t in texts if (p.exists() or p.is_symlink()) and not _holds(p, t)]
@@ -417,7 +399,7 @@ def add_question(labels_dir: Path, qid: str, question: str) -> Path:
     if not text:
         raise ImportUsageError("the question text is empty")
     path = labels_dir / f"{qid}.yaml"
-    content = label_text(Imported(id=qid, question=text), Provenance())
+    content = label_text(NewLabel(qid=qid, question=text), Provenance())
     if _holds(path, content):  # a rerun of an add killed after its write: done already
         return path
     if path.exists() or path.is_symlink():

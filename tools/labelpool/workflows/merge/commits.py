@@ -44,14 +44,12 @@ some files folded and others not, and a second ``merge --no-commit`` completes t
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from labelpool import atomic, corpus, gitio, journal
+from labelpool import atomic, corpus, gitio, journal, labelset
 from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.oracle import Oracle
@@ -159,7 +157,7 @@ def merge(
             raise MergeError("no commit yet: commit the label files first", path=cfg.root)
 
     cache: Cache = {}
-    with _gc_paused():  # many small acyclic objects: the collector's passes find nothing
+    with labelset.gc_paused():  # many small acyclic objects: the collector's passes find nothing
         _, decisions, unresolved = collect(cfg, me, oracle, oracle_missing, cache)
     committed: dict[Path, str] = {}
     at_head: dict[str, tuple[str, str]] = {}
@@ -252,7 +250,7 @@ def preview(cfg: Config) -> Preview:
     commits. A verdict contradicting a judgment is merge's :class:`MergeError`."""
     cache: Cache = {}
     me = Judge("preview", "preview", uncommitted=True)  # judges do not change the labels
-    with _gc_paused():
+    with labelset.gc_paused():
         _, decisions, unresolved = collect(cfg, me, cache=cache, attribute=False)
     plan, supersedes = _dry_run(cfg, decisions, unresolved, cache)
     texts = {p: cache[p][1] for p in cache}
@@ -339,17 +337,6 @@ def _check_against_head(
     return committed, at_head
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _blob_id(text: str, like: str) -> str:
     """The git blob id of ``text`` (UTF-8) in the hash of the id ``like`` (SHA-1, SHA-256)."""
     data = text.encode("utf-8")
@@ -418,7 +405,6 @@ def _land(
         index.append(i)
     if not chain:
         return {}
-    labels_rel = _common_folder(sorted(f for c in chain for f in c.files))
     ref = gitio.head_ref(top)
     todo = journal.build(
         top,
@@ -428,7 +414,6 @@ def _land(
         old=base,
         base=base,
         head=None,
-        labels_rel=labels_rel,
         modes=at_head,
     )
     if todo is None:

@@ -68,53 +68,39 @@ def fold_text(
     pending entries removed and the new ``pool`` entries (:func:`pool_entries.new_entries`)
     appended (see module doc); None when the round-trip path must do it."""
     try:
-        return _fold(text, data, batches, before, after, drop, pool, path)
+        if after.classes != before.classes or not text.endswith("\n") or "\r" in text:
+            return None
+        keys = list(data)
+        if not keys or keys[-1] != "pending":
+            return None
+        lines = text[:-1].split("\n")
+        if "pending:" not in lines:
+            return None
+        p = lines.index("pending:")
+        h = 0
+        while h < p and lines[h].startswith("#"):
+            h += 1
+        sections = _sections(lines[h:p], keys[:-1], data)
+        for d in sorted(after.judged - before.judged):
+            _add_id(sections, "judged_ids", d)
+        for d in sorted(after.relevant - before.relevant):
+            _add_id(sections, "relevant_doc_ids", d)
+        for d, g in sorted(after.grades.items()):
+            if before.grades.get(d) != g:
+                _add_grade(sections, d, g)
+        for d in sorted(before.unjudged - after.unjudged):
+            _remove_id(sections, "pooled_unjudged_ids", d)
+        if pool:
+            _add_pool(sections, pool)
+        head = "".join(ln + "\n" for ln in lines[:h])
+        head += "".join(s.head + "\n" + "".join(b + "\n" for b in s.body) for s in sections)
+        old_head = "".join(ln + "\n" for ln in lines[:p])
+        rest = batch_mod.remove(text, batches, drop, path)
+        if not rest.startswith(old_head):
+            return None
+        return head + rest[len(old_head) :]
     except _Fallback:
         return None
-
-
-def _fold(
-    text: str,
-    data: Mapping[str, Any],
-    batches: Sequence[batch_mod.PendingBatch],
-    before: State,
-    after: State,
-    drop: set[tuple[int, int]],
-    pool: Sequence[tuple[str, int, str, str | None]],
-    path: str,
-) -> str:
-    if after.classes != before.classes or not text.endswith("\n") or "\r" in text:
-        raise _Fallback
-    keys = list(data)
-    if not keys or keys[-1] != "pending":
-        raise _Fallback
-    lines = text[:-1].split("\n")
-    try:
-        p = lines.index("pending:")
-    except ValueError:
-        raise _Fallback from None
-    h = 0
-    while h < p and lines[h].startswith("#"):
-        h += 1
-    sections = _sections(lines[h:p], keys[:-1], data)
-    for d in sorted(after.judged - before.judged):
-        _add_id(sections, "judged_ids", d)
-    for d in sorted(after.relevant - before.relevant):
-        _add_id(sections, "relevant_doc_ids", d)
-    for d, g in sorted(after.grades.items()):
-        if before.grades.get(d) != g:
-            _add_grade(sections, d, g)
-    for d in sorted(before.unjudged - after.unjudged):
-        _remove_id(sections, "pooled_unjudged_ids", d)
-    if pool:
-        _add_pool(sections, pool)
-    head = "".join(ln + "\n" for ln in lines[:h])
-    head += "".join(s.head + "\n" + "".join(b + "\n" for b in s.body) for s in sections)
-    old_head = "".join(ln + "\n" for ln in lines[:p])
-    rest = batch_mod.remove(text, batches, drop, path)
-    if not rest.startswith(old_head):
-        raise _Fallback
-    return head + rest[len(old_head) :]
 
 
 def _sections(lines: list[str], keys: list[str], data: Mapping[str, Any]) -> list[_Section]:

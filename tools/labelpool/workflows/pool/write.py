@@ -309,7 +309,7 @@ def _land(
         old=gitio.ZERO_COMMIT,
         base=base,
         head=ref,
-        labels_rel=labels_rel,
+        modes=gitio.tree_entries(top, base, labels_rel),
     )
     if todo is None:
         return None
