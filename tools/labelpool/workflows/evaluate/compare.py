@@ -46,12 +46,10 @@ from labelpool.scoring.measures import Measure
 from labelpool.scoring.qrels import qrels_for
 from labelpool.workflows.evaluate import coverage as coverage_mod
 from labelpool.workflows.evaluate.coverage import Coverage
+from labelpool.workflows.evaluate.robust import robust, robust_reason
 
 TIE = 1e-12
 MOST_CHANGED = 3
-# families whose value depends only on the returned documents: their delta range covers every
-# labelling of the unjudged documents, so a range that excludes zero settles the sign
-ROBUST_FAMILIES = frozenset({"P", "RR", "Success"})
 
 
 class CompareError(UsageError):
@@ -156,30 +154,6 @@ def _pool_args(cfg: Config, shown: Mapping[str, str | None], runs: Sequence[Run]
         if path is not None:
             paths.append(shlex.quote(path))
     return " ".join(paths)
-
-
-def robust(c: Mapping[str, Any], range_key: str, p_adjusted: float, alpha: float) -> bool:
-    """Whether the delta's sign holds for every labelling of the unjudged documents and the
-    test clears ``alpha`` (only for :data:`ROBUST_FAMILIES`)."""
-    dr: DeltaRange = c["delta_range"]
-    return (
-        range_key in ROBUST_FAMILIES
-        and not dr.sign_can_flip
-        and p_adjusted < alpha
-        and c["delta"] != 0
-        and (dr.low > 0) == (c["delta"] > 0)
-    )
-
-
-def robust_reason(c: Mapping[str, Any]) -> str:
-    """Why a robust sign is robust, in words."""
-    n = c["unjudged_in_range"]
-    if n == 0:
-        return "robust: every document of both rankings is judged"
-    return (
-        f"robust: the sign holds for every labelling of the {n} unjudged "
-        f"document{'' if n == 1 else 's'}"
-    )
 
 
 def _verdict(
