@@ -169,8 +169,9 @@ def test_uncommitted_verdict_is_attributed_to_the_current_user(
 
 
 def test_partial_lists_unresolved_and_keeps_them_with_their_text(
-    pooled: Path, capsys: pytest.CaptureFixture[str]
+    pooled: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
     rd = label_path(pooled, "returns-damaged")
     set_verdict(rd, "policy-returns-v2#sec-2", "irrelevant")
     commit_as(pooled, ALICE, "one verdict")
@@ -350,11 +351,12 @@ def test_duplicate_joins_or_creates_a_class(tmp_path: Path) -> None:
 
 
 def test_pending_counted_by_batch_and_a_stuck_verdict_listed(
-    pooled: Path, capsys: pytest.CaptureFixture[str]
+    pooled: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """0.2: ``merge`` printed every pending entry on every run (767 lines on the CAsT walk);
     now one line counts them by batch (names sanitised), and only an entry holding a verdict
     that cannot be folded is listed without ``--verbose``."""
+    monkeypatch.setenv("COLUMNS", "200")
     path = label_path(pooled, "login")
     path.write_text(
         path.read_text()
@@ -382,6 +384,15 @@ def test_pending_counted_by_batch_and_a_stuck_verdict_listed(
     assert cli(pooled, "merge", "--verbose") == 1
     out = capsys.readouterr().out
     assert len(out.splitlines()) == 2 + 7 and out.count("login x#1") == 1
+    # the count line fits the output width, continued on indented lines
+    monkeypatch.setenv("COLUMNS", "60")
+    assert cli(pooled, "merge") == 1
+    wrapped = capsys.readouterr().out.splitlines()
+    end = next(i for i, ln in enumerate(wrapped) if ln.endswith("--verbose lists them all"))
+    assert end > 1 and wrapped[1].startswith("still pending: 7 entries in 2 batches:")
+    assert all(ln.startswith("  ") and len(ln) <= 60 for ln in wrapped[2 : end + 1])
+    assert " ".join(ln.strip() for ln in wrapped[1 : end + 1]) == lines[1]
+    assert wrapped[end + 1 :] == lines[2:]
 
 
 def test_oracle_fills_verdicts_and_lists_what_it_does_not_know(

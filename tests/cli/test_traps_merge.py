@@ -39,8 +39,9 @@ def _reference(repo: Path) -> Path:
 
 
 def test_oracle_merge_ends_with_what_happened(
-    pooled: Path, capsys: pytest.CaptureFixture[str]
+    pooled: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
     qrels = _reference(pooled)
     capsys.readouterr()
     assert main(["merge", "--oracle", str(qrels), "--repo", str(pooled)]) == 1  # verdicts remain

@@ -19,6 +19,7 @@ from labelpool.cli._common import (
     warn,
 )
 from labelpool.cli._progress import progress
+from labelpool.cli._width import output_width
 
 
 class OracleMissing(str, Enum):
@@ -66,7 +67,7 @@ def merge(
     render = _lazy.merge_report
     for line in render.judge_lines(result.commits):
         say(line)
-    for line in render.pending_lines(result.unresolved, verbose=verbose):
+    for line in render.pending_lines(result.unresolved, verbose=verbose, width=output_width()):
         say(line)
     if reference is not None:
         say(render.oracle_line(result, committed=not no_commit))

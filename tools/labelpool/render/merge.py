@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from labelpool.render import sanitize
+from labelpool.render.layout import wrap
 from labelpool.workflows.merge.collect import UNKNOWN_TO_ORACLE, Unresolved
 from labelpool.workflows.merge.commits import JudgeCommit, MergeResult
 
@@ -57,9 +58,12 @@ def _by_batch(unresolved: Sequence[Unresolved]) -> str:
     return ", ".join(shown)
 
 
-def pending_lines(unresolved: Sequence[Unresolved], *, verbose: bool) -> list[str]:
-    """``still pending: N entries in B batches: NAME (n), ...`` and, below it, every entry
-    (``verbose``) or the entries whose verdict could not be folded yet; nothing when none."""
+def pending_lines(
+    unresolved: Sequence[Unresolved], *, verbose: bool, width: int | None = None
+) -> list[str]:
+    """``still pending: N entries in B batches: NAME (n), ...`` (wrapped at ``width``, the
+    lines after the first indented) and, below it, every entry (``verbose``) or the entries
+    whose verdict could not be folded yet; nothing when none."""
     if not unresolved:
         return []
     batches = len({u.batch for u in unresolved})
@@ -68,12 +72,12 @@ def pending_lines(unresolved: Sequence[Unresolved], *, verbose: bool) -> list[st
         f"{_plural(batches, 'batch', 'batches')}: {_by_batch(unresolved)}"
     )
     if verbose:
-        return [f"{head}:", *(f"  {sanitize.text(u)}" for u in unresolved)]
+        return [*wrap(f"{head}:", width), *(f"  {sanitize.text(u)}" for u in unresolved)]
     stuck = [u for u in unresolved if u.reason not in _WAITING]
     if not stuck:
-        return [f"{head}; --verbose lists them"]
+        return wrap(f"{head}; --verbose lists them", width)
     return [
-        f"{head}; --verbose lists them all",
+        *wrap(f"{head}; --verbose lists them all", width),
         f"  {_plural(len(stuck), 'entry holds', 'entries hold')} a verdict that cannot be "
         "folded yet:",
         *(f"  {sanitize.text(u)}" for u in stuck),
