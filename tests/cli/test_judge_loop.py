@@ -52,7 +52,7 @@ def test_judge_commit_merge_history_by_keyboard(tmp_path: Path, chrome: Any) -> 
             press(page, str(grade))
             judged[(qid, doc)] = grade
         assert len(judged) == 30
-        assert page.text_content("#progress").startswith("30 / 30 in batch ")
+        assert page.text_content("#progress").startswith("30 / 30 judged; ")
         assert "every document of this batch" in page.text_content("#message").lower()
         # the keyboard reaches the commit button: Tab to it, Enter
         page.keyboard.press("Tab")

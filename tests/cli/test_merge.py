@@ -169,15 +169,25 @@ def test_uncommitted_verdict_is_attributed_to_the_current_user(
 
 
 def test_partial_lists_unresolved_and_keeps_them_with_their_text(
-    pooled: Path, capsys: pytest.CaptureFixture[str]
+    pooled: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
     rd = label_path(pooled, "returns-damaged")
     set_verdict(rd, "policy-returns-v2#sec-2", "irrelevant")
     commit_as(pooled, ALICE, "one verdict")
     capsys.readouterr()
     assert cli(pooled, "merge") == 1
     out = capsys.readouterr().out
-    assert "still pending: 4" in out
+    assert re.search(
+        r"^still pending: 4 entries in 1 batch: \d{4}-\d\d-\d\d-a\+b@3 \(4\); "
+        r"--verbose lists them$",
+        out,
+        re.M,
+    ), out
+    assert "returns-damaged.yaml" not in out  # counts, not the entries
+    assert cli(pooled, "merge", "--partial", "--verbose") == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^still pending: 4 entries in 1 batch: .+ \(4\):$", out, re.M), out
     assert re.search(r"returns-damaged\.yaml:\d+:1: returns-damaged faq-shipping#damaged", out)
     text = rd.read_text()
     assert "policy-returns-v2#sec-2, verdict" not in text
@@ -338,6 +348,51 @@ def test_duplicate_joins_or_creates_a_class(tmp_path: Path) -> None:
     label = label_from_data(d)
     assert label.gain["tenant-acme#returns"] == 1
     assert [e.doc for b in label.pending for e in b.docs] == ["guide-app#login"]
+
+
+def test_pending_counted_by_batch_and_a_stuck_verdict_listed(
+    pooled: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """0.2: ``merge`` printed every pending entry on every run (767 lines on the CAsT walk);
+    now one line counts them by batch (names sanitised), and only an entry holding a verdict
+    that cannot be folded is listed without ``--verbose``."""
+    monkeypatch.setenv("COLUMNS", "200")
+    path = label_path(pooled, "login")
+    path.write_text(
+        path.read_text()
+        + "pending:\n"
+        + '  - batch: "2026-12-01-\\e[31mred@3"\n'
+        + "    systems:\n      - a\n    depth: 3\n    date: '2026-12-01'\n    docs:\n"
+        + "      - {doc: x#1, verdict: null}\n"
+        + "      - {doc: x#2, verdict: {duplicate-of: x#1}}\n"
+    )
+    commit_as(pooled, ALICE, "a hand-made batch")
+    capsys.readouterr()
+    assert cli(pooled, "merge") == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    lines = out.splitlines()
+    assert lines[0] == "nothing to merge"
+    assert re.fullmatch(
+        r"still pending: 7 entries in 2 batches: 2026-12-01-\\x1b\[31mred@3 \(2\), "
+        r"\d{4}-\d\d-\d\d-a\+b@3 \(5\); --verbose lists them all",
+        lines[1],
+    ), lines[1]
+    assert lines[2] == "  1 entry holds a verdict that cannot be folded yet:"
+    assert re.fullmatch(r"  \S+login\.yaml:\d+:1: login x#2 \(.+\): duplicate-of x#1: .+", lines[3])
+    assert len(lines) == 4
+    assert cli(pooled, "merge", "--verbose") == 1
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 2 + 7 and out.count("login x#1") == 1
+    # the count line fits the output width, continued on indented lines
+    monkeypatch.setenv("COLUMNS", "60")
+    assert cli(pooled, "merge") == 1
+    wrapped = capsys.readouterr().out.splitlines()
+    end = next(i for i, ln in enumerate(wrapped) if ln.endswith("--verbose lists them all"))
+    assert end > 1 and wrapped[1].startswith("still pending: 7 entries in 2 batches:")
+    assert all(ln.startswith("  ") and len(ln) <= 60 for ln in wrapped[2 : end + 1])
+    assert " ".join(ln.strip() for ln in wrapped[1 : end + 1]) == lines[1]
+    assert wrapped[end + 1 :] == lines[2:]
 
 
 def test_oracle_fills_verdicts_and_lists_what_it_does_not_know(

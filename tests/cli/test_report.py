@@ -60,7 +60,10 @@ def test_header_names_version_commit_blobs_measures(example: Path, written: str)
 
 def test_sections_in_order(written: str) -> None:
     order = [
+        "<h1>labelpool report</h1>",
         "<h2>Summary</h2>",
+        "<h2>Runs and measures</h2>",
+        "<h2>Readings, measure by measure</h2>",
         "<h2>Scores</h2>",
         "<h2>Per question: R@10</h2>",
         "<h2>Every measure</h2>",
@@ -75,6 +78,55 @@ def test_sections_in_order(written: str) -> None:
     assert "dense: 46% of its top 10 is unjudged" in written  # the high-rate warning
     assert "Runs of this report that built no pool: dense (46% of its top 10 unjudged)" in written
     assert written.count('<figure class="per-question">') == 3
+
+
+def _text(html: str) -> str:
+    """The words of an HTML fragment: code spans (commands, with their dots) and tags out."""
+    html = re.sub(r"<code>.*?</code>", "CODE", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html)).strip()
+
+
+def _sentences(text: str) -> int:
+    return len(re.findall(r"[.!?](?=\s|$)", text))
+
+
+def test_the_first_screen_is_one_sentence_per_finding(example: Path) -> None:
+    """0.2: the report opened with one bullet per measure and run (24 bullets for 5 runs)
+    before anything a reader can act on; now the summary right under the title holds one
+    sentence per finding (the reading, the systems whose sign could flip, what to judge
+    first), and the per-measure words come below."""
+    runs = (*RUNS, "runs/hybrid.trec")
+    done = labelpool(example, "report", *runs, "-o", "three.html")
+    assert done.returncode == 0, done.stderr
+    page = (example / "three.html").read_text(encoding="utf-8")
+    body = page.split("<body>\n", 1)[1]
+    assert body.startswith("<h1>labelpool report</h1>\n<h2>Summary</h2>\n")
+    first = body.split("<h2>Summary</h2>", 1)[1].split("<h2>", 1)[0]
+    items = re.findall(r"<li>(.*?)</li>", first, flags=re.S)
+    assert [_text(i).split(" ")[0] for i in items] == ["Reading", "Sign", "Judge"]
+    assert [_sentences(_text(i)) for i in items] == [1, 1, 1]
+    assert _sentences(_text(first)) == 3  # nothing else in the section
+    words = [_text(i) for i in items]
+    assert words[0] == (
+        "Reading against bm25: dense is uninterpretable on 5 of 6 measures (its top 10 is 46% "
+        "unjudged, bm25's 0%) and in need of relabelling on AP@100 (its top 100 is 84% "
+        "unjudged, bm25's 80%); hybrid is uninterpretable on 5 of 6 measures (its top 10 is "
+        "11% unjudged, bm25's 0%) and in need of relabelling on AP@100 (its top 100 is 81% "
+        "unjudged, bm25's 80%)."
+    )
+    assert words[1].startswith("Sign could flip") and "dense (on R@10," in words[1]
+    assert re.fullmatch(
+        r"Judge first, to narrow the delta range of R@10 most \(listed below\): "
+        r"dense, 20 documents over \d+ questions \(CODE\); "
+        r"hybrid, 20 documents over \d+ questions \(CODE\)\.",
+        words[2],
+    ), words[2]
+    assert "labelpool pool runs/bm25.trec runs/hybrid.trec --depth 10 --questions " in first
+    # the detail is still there, below: every comparison's verdict in words
+    detail = body.split("<h2>Readings, measure by measure</h2>", 1)[1].split("<h2>", 1)[0]
+    assert body.index("<h2>Readings, measure by measure</h2>") > body.index(first)
+    assert detail.count("<li><b>") == 12  # two challengers, six measures
+    assert "Per question: 5 wins, 46 ties, 7 losses." in _text(detail)
 
 
 def test_one_run_gives_the_scores_without_comparisons(example: Path) -> None:

@@ -85,3 +85,23 @@ def test_plots_fit_a_phone_screen(tmp_path: Path) -> None:
             ".map(s => s.getBoundingClientRect().width))"
         )
         assert figure_width <= width
+
+
+def test_the_findings_are_the_first_screen(tmp_path: Path) -> None:
+    """0.2: 24 bullets (one per measure and run) filled the first screens; now the title and
+    one sentence per finding are what a 1280x900 window opens on, the per-measure words below."""
+    repo = example_repo(tmp_path)
+    runs = ["runs/bm25.trec", "runs/dense.trec", "runs/hybrid.trec"]
+    done = labelpool(repo, "report", *runs, "-o", "r.html")
+    assert done.returncode == 0, done.stderr
+    with browser() as b:
+        context = b.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto((repo / "r.html").as_uri())
+        findings = page.locator("ul.findings li")
+        assert findings.count() == 3
+        last = findings.nth(2).bounding_box()
+        assert last is not None and last["y"] + last["height"] <= 900
+        detail = page.locator("h2", has_text="Readings, measure by measure").bounding_box()
+        assert detail is not None and detail["y"] > last["y"]
+        context.close()

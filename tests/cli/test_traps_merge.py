@@ -5,6 +5,7 @@ which read as a failure of the merge."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -38,14 +39,18 @@ def _reference(repo: Path) -> Path:
 
 
 def test_oracle_merge_ends_with_what_happened(
-    pooled: Path, capsys: pytest.CaptureFixture[str]
+    pooled: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
     qrels = _reference(pooled)
     capsys.readouterr()
     assert main(["merge", "--oracle", str(qrels), "--repo", str(pooled)]) == 1  # verdicts remain
     out = capsys.readouterr().out
     assert out.splitlines()[-1] == UNKNOWN
-    assert "still pending: 2" in out  # the list stays, above the last line
+    # counted by batch above the last line; the entries themselves with --verbose
+    assert re.search(
+        r"^still pending: 2 entries in 1 batch: .+ \(2\); --verbose lists them$", out, re.M
+    )
     assert git(pooled, "log", "-1", "--format=%an").strip() == "labelpool oracle"
 
     args = ["merge", "--oracle", str(qrels), "--oracle-missing", "irrelevant"]
@@ -65,6 +70,37 @@ def test_oracle_merge_without_commit_says_so(
     assert code == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert last == UNKNOWN.replace("in 1 commit", "(not committed)")
+
+
+def test_oracle_merge_names_an_entry_it_cannot_fold_as_listed_above(
+    pooled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """0.2: the default output counts pending entries; an entry holding a verdict merge cannot
+    fold (a duplicate of a document not judged relevant) is still listed, so the last line's
+    ``(listed above)`` holds without ``--verbose``."""
+    qrels = _reference(pooled)
+    path = pooled / "labels" / "returns-damaged.yaml"
+    text = path.read_text(encoding="utf-8")
+    old = "- {doc: tenant-acme#returns, verdict: null}"
+    assert text.count(old) == 1
+    path.write_text(
+        text.replace(old, "- {doc: tenant-acme#returns, verdict: {duplicate-of: unknown-doc#1}}"),
+        encoding="utf-8",
+    )
+    git(pooled, "commit", "-q", "-am", "a duplicate")
+    capsys.readouterr()
+    assert main(["merge", "--oracle", str(qrels), "--repo", str(pooled)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == (
+        "merged 3 verdicts in 1 commit; 1 document unknown to the oracle stays pending "
+        "(--oracle-missing irrelevant to count them as judged irrelevant); "
+        "1 other entry stays pending (listed above)"
+    )
+    assert re.fullmatch(
+        r"  \S+returns-damaged\.yaml:\d+:1: returns-damaged tenant-acme#returns \(.+\): "
+        r"duplicate-of unknown-doc#1: .+",
+        lines[-2],
+    ), lines
 
 
 HAND_WRITTEN = """\

@@ -160,6 +160,11 @@ def _bad_reference_revision(repo: Path) -> None:
     (repo / RUNS[0]).write_bytes(good)
 
 
+def _pooled(repo: Path) -> None:
+    """A batch of bm25 and dense at 10 in the working tree, nobody's verdict yet."""
+    assert main(["pool", *RUNS, "--depth", "10", "--no-commit", "--repo", str(repo)]) == 0
+
+
 def _pyproject(table: str) -> Callable[[Path], None]:
     return _write("pyproject.toml", f"[tool.labelpool]\nformat = 1\n{table}\n".encode())
 
@@ -200,6 +205,8 @@ CASES: dict[str, Case] = {
         ("pool", *RUNS, "--depth", "10", "--no-commit", "--format", "markdown")
     ),
     "pool-info": Case(("pool-info",)),
+    # merge: pending entries counted by batch (--verbose lists them: tests/cli/test_merge.py)
+    "merge-partial": Case(("merge", "--partial", "--no-commit"), setup=_pooled),
     "bias": Case(("bias",)),
     # history: a second commit regrades acme-returns and drops one judgment
     "diff-head-1": Case(("diff", "HEAD~1"), repo="history"),

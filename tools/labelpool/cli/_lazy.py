@@ -54,6 +54,7 @@ _MODULES = {
     "compare_text": "labelpool.render.compare_text",
     "diff_report": "labelpool.render.diff",
     "history_report": "labelpool.render.history",
+    "merge_report": "labelpool.render.merge",
     "pool_report": "labelpool.render.pool",
     "report_build": "labelpool.report.build",
     "poolinfo_report": "labelpool.render.poolinfo",
@@ -89,6 +90,7 @@ __all__ = [
     "judge_run",
     "labelset",
     "measures",
+    "merge_report",
     "merge_workflow",
     "oracle",
     "pool_report",
@@ -132,6 +134,7 @@ if TYPE_CHECKING:
     from labelpool.render import compare_text, score_table
     from labelpool.render import diff as diff_report
     from labelpool.render import history as history_report
+    from labelpool.render import merge as merge_report
     from labelpool.render import pool as pool_report
     from labelpool.render import poolinfo as poolinfo_report
     from labelpool.render import score as score_report

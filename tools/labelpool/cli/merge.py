@@ -19,6 +19,7 @@ from labelpool.cli._common import (
     warn,
 )
 from labelpool.cli._progress import progress
+from labelpool.cli._width import output_width
 
 
 class OracleMissing(str, Enum):
@@ -44,6 +45,9 @@ def merge(
             help="Documents the reference does not know: stay pending, or count as irrelevant.",
         ),
     ] = OracleMissing.pending,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", help="List every entry still pending.")
+    ] = False,
     no_commit: NoCommitOption = False,
     repo: RepoOption = None,
 ) -> None:
@@ -60,43 +64,12 @@ def merge(
         )
     for note in result.notes:
         warn(note)
-    for c in result.commits:
-        total = c.relevant + c.irrelevant + c.duplicates
-        where = f"commit {c.commit[:12]}" if c.commit else "not committed"
-        files = len(c.files)
-        say(f"{c.judge}: {total} verdict{'' if total == 1 else 's'}, {where}")
-        say(
-            f"  {c.relevant} relevant, {c.irrelevant} irrelevant, {c.duplicates} duplicates; "
-            f"{files} file{'' if files == 1 else 's'}"
-        )
-    if not result.commits:
-        say("nothing to merge")
-    if result.unresolved:
-        say(f"still pending: {len(result.unresolved)}")
-        for u in result.unresolved:
-            say(f"  {u}")
+    render = _lazy.merge_report
+    for line in render.judge_lines(result.commits):
+        say(line)
+    for line in render.pending_lines(result.unresolved, verbose=verbose, width=output_width()):
+        say(line)
     if reference is not None:
-        say(_oracle_summary(result, committed=not no_commit))
+        say(render.oracle_line(result, committed=not no_commit))
     if result.unresolved and not partial:
         raise typer.Exit(1)
-
-
-def _oracle_summary(result: _lazy.merge_workflow.MergeResult, *, committed: bool) -> str:
-    """The last line of ``merge --oracle``: what was merged, and what stays pending and why."""
-    n = result.folded
-    where = (
-        f"in {len(result.commits)} commit{'s' if len(result.commits) != 1 else ''}"
-        if committed
-        else "(not committed)"
-    )
-    line = f"merged {n} verdict{'s' if n != 1 else ''} {where}"
-    unknown = result.unknown_to_oracle
-    if unknown:
-        line += (
-            f"; {unknown} document{'s' if unknown != 1 else ''} unknown to the oracle stay "
-            "pending (--oracle-missing irrelevant to count them as judged irrelevant)"
-        )
-    others = len(result.unresolved) - unknown
-    if others:
-        line += f"; {others} other entr{'ies' if others != 1 else 'y'} stay pending (listed above)"
-    return line

@@ -222,11 +222,12 @@ def set_index(top: Path, entries: list[tuple[str, str, str]]) -> None:
 def commit_paths(top: Path, paths: list[str], message: str) -> str:
     """``git commit --only`` of ``paths`` (relative to ``top``, on stdin) with ``message``:
     the working-tree content of those files and nothing else the index holds; hooks run; the
-    author is the local git identity. Returns the new commit id."""
+    author is the local git identity. Returns the new commit id. A refusal is a
+    :class:`GitError` ``git commit: <git's message>``, without the command line (the commit
+    message it holds names the batch, which the judging page must not show)."""
     if not paths:
         raise GitError("nothing to commit")
-    git(
-        top,
+    args = (
         "--literal-pathspecs",
         "commit",
         "--only",
@@ -235,6 +236,14 @@ def commit_paths(top: Path, paths: list[str], message: str) -> str:
         "--pathspec-file-nul",
         "-m",
         message,
-        input_bytes=b"".join(p.encode("utf-8", "surrogateescape") + b"\x00" for p in paths),
     )
+    try:
+        git(
+            top,
+            *args,
+            input_bytes=b"".join(p.encode("utf-8", "surrogateescape") + b"\x00" for p in paths),
+        )
+    except GitError as exc:
+        said = str(exc).removeprefix(f"git {' '.join(args)}: ")
+        raise GitError(f"git commit: {said}") from None
     return git_text(top, "rev-parse", "HEAD").strip()

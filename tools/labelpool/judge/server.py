@@ -87,6 +87,11 @@ class Handler(BaseHTTPRequestHandler):
         self._send(status, body, "application/json; charset=utf-8")
 
     def _error(self, status: int, message: str, **extra: Any) -> None:
+        """An error answer; the batch's name, which names the pooled systems, said as "this
+        batch" (git's message of a failed commit quotes the commit message, which holds it)."""
+        batch = self.server.session.batch
+        if batch:
+            message = message.replace(batch, "this batch")
         self._json(status, {"error": sanitize.text(message), **extra})
 
     # --- checks ----------------------------------------------------------------------------

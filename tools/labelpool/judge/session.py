@@ -5,6 +5,12 @@ restart resumes where they say. Kept in memory are only the facts of this run: t
 question -> file map fixed at start (no path ever comes from a request), the corpus index,
 which files this page wrote, which entries it set (their verdicts the page may show: they
 are this judge's own) and how many writes wait for a commit.
+
+The page is blind to the pooled systems, and a batch's name names them
+(``2026-12-04-bm25+dense@20``): no answer holds it. The page shows the batch's date and size
+(:attr:`~labelpool.workflows.judge.queue.Queue.label`) and sends back, with each write, the
+batch's index among the pending batches (:attr:`Session.batch_key`), which the server maps
+to the batch.
 """
 
 from __future__ import annotations
@@ -62,8 +68,9 @@ def max_grade(cfg: Config, questions: tuple[Question, ...]) -> int:
 class Session:
     def __init__(self, cfg: Config, queue: judge_queue.Queue, options: Options) -> None:
         self.cfg = cfg
-        self.batch = queue.batch
-        self.batches = queue.batches
+        self.batch = queue.batch  # never in an answer: it names the systems
+        self.batch_key = queue.key  # what the page holds of the batch instead
+        self.batch_label = queue.label
         self.options = options
         self.paths: dict[str, Path] = {q.qid: q.path for q in queue.questions}
         self.order = [q.qid for q in queue.questions]
@@ -112,6 +119,7 @@ class Session:
             "title": shown(text.title),
             "text": shown(text.text),
             "source": text.source,
+            "note": shown(text.note),
             "supersedes": [shown(d) for d in versions.supersedes],
             "superseded_by": [shown(d) for d in versions.superseded_by],
         }
@@ -155,9 +163,8 @@ class Session:
             if q is not None:
                 questions.append(q)
         return {
-            "batch": self.batch,
-            "batch_shown": shown(self.batch),
-            "batches": [shown(b) for b in self.batches],
+            "batch": self.batch_key,
+            "batch_shown": shown(self.batch_label),
             "questions": questions,
             "max_grade": min(self.grades, MAX_GRADE_KEYS),
             "guidelines": None if self.guidelines is None else shown(self.guidelines),
@@ -167,18 +174,21 @@ class Session:
         }
 
     def text_json(self, qid: str, doc: str) -> dict[str, Any]:
-        """The text of a document already judged relevant for ``qid`` (on demand)."""
+        """The text of a document already judged relevant for ``qid`` (on demand): the
+        corpus's, else the batch's comment when the document is an entry of this batch."""
         q = self._question(qid)
         if q is None or (
             not any(doc in r.members for r in q.relevant) and (qid, doc) not in self.mine
         ):
             raise NotFound("not a relevant document of this question")
-        text = self.facts.text(doc, None)
+        batch_text = next((e.batch_text for e in q.entries if e.doc == doc), None)
+        text = self.facts.text(doc, batch_text)
         return {
             "doc": doc,
             "title": shown(text.title),
             "text": shown(text.text),
             "source": text.source,
+            "note": shown(text.note),
         }
 
     # --- writing -------------------------------------------------------------------------
@@ -188,7 +198,7 @@ class Session:
         if not all(isinstance(x, str) for x in (qid, doc, expect)):
             raise BadRequest("q, doc and expect are strings")
         assert isinstance(qid, str) and isinstance(doc, str) and isinstance(expect, str)
-        if payload.get("batch") != self.batch:
+        if payload.get("batch") != self.batch_key:
             raise BadRequest("this page judges another batch")
         try:
             verdict = verdict_from_json(payload.get("verdict"))

@@ -28,6 +28,7 @@ table.side td:first-child{min-width:0;text-align:right}table.side details{displa
 font-style:normal;font-weight:bold;font-size:.8em;color:#fff;font-family:sans-serif}
 .r i{background:#1b7a3a}.n i{background:#777}.d i{background:#1f5fa8}
 .u i{background:#fff;color:#b35900;border:1px dashed #b35900}
+ul.findings li{margin:.3rem 0}
 """
 
 
@@ -39,8 +40,10 @@ def render(d: ReportData) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n',
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
         f"<title>{h(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n",
-        sections.header(d),
+        "<h1>labelpool report</h1>\n",
         sections.summary(d),
+        sections.header(d),
+        sections.in_words(d),
         sections.scores(d),
     ]
     if d.compared is not None:

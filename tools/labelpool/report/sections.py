@@ -1,8 +1,10 @@
-"""The report's upper sections: header, summary in words, scores, comparisons, what to judge."""
+"""The report's upper sections: the summary (one sentence per finding, :mod:`.headline`), the
+header, each measure's reading in words, scores, comparisons, what to judge."""
 
 from __future__ import annotations
 
 from labelpool.render import coverage
+from labelpool.report import headline
 from labelpool.report.gather import ReportData
 from labelpool.report.html import details, h, num, pct, signed, table
 from labelpool.report.priority import Priority
@@ -21,7 +23,7 @@ def header(d: ReportData) -> str:
     covered = coverage.line([coverage_of(s) for s in d.scores])
     if covered is not None:  # some run and the labels differ in their questions
         rows.insert(3, ("coverage", h(covered.removeprefix("questions: "))))
-    out = ['<h1>labelpool report</h1>\n<dl class="facts">']
+    out = ['<h2>Runs and measures</h2>\n<dl class="facts">']
     out += [f"<dt>{h(k)}</dt><dd>{v}</dd>" for k, v in rows]
     out.append("</dl>\n<h3>Runs (git blob id of each file: <code>git hash-object</code>)</h3>\n")
     out.append(
@@ -60,7 +62,7 @@ def _holm(d: ReportData) -> str:
 
 
 def summary(d: ReportData) -> str:
-    """Each comparison's verdict in words, first."""
+    """The first screen: one sentence per finding (:func:`headline.findings`)."""
     if d.compared is None:
         s = d.scores[0]
         return (
@@ -68,8 +70,16 @@ def summary(d: ReportData) -> str:
             f"{h(s.system)}: scores only (give a second run to compare). Its unjudged rate at "
             f"{d.k} is {pct(s.unjudged_rate)}.</p>\n"
         )
+    items = "".join(f"<li>{sentence}</li>\n" for sentence in headline.findings(d))
+    return f'<h2>Summary</h2>\n<ul class="findings">\n{items}</ul>\n'
+
+
+def in_words(d: ReportData) -> str:
+    """Each comparison's verdict in words, measure by measure (below the summary)."""
+    if d.compared is None:
+        return ""
     out = [
-        "<h2>Summary</h2>\n",
+        "<h2>Readings, measure by measure</h2>\n",
         f"<p>Each challenger against the baseline <b>{h(d.runs[0].name)}</b> on "
         f"{len(d.questions)} questions; p from the sign-flip test, {_holm(d)}; 95% interval "
         "from the bootstrap.</p>\n",

@@ -41,7 +41,7 @@
 
   function renderProgress() {
     const c = counts();
-    let line = `${c.done} / ${c.total} in batch ${S.batch_shown}; ${c.qdone} question${c.qdone === 1 ? "" : "s"} done`;
+    let line = `${c.done} / ${c.total} judged; ${c.qdone} question${c.qdone === 1 ? "" : "s"} done · ${S.batch_shown}`;
     if (S.uncommitted) line += ` · ${S.uncommitted} change${S.uncommitted === 1 ? "" : "s"} not committed`;
     $("progress").textContent = line;
     $("commit-button").textContent = S.uncommitted ? `Commit (${S.uncommitted})` : "Commit";
@@ -72,6 +72,8 @@
     if (d.superseded_by.length) facts.push(`superseded by ${d.superseded_by.join(", ")}`);
     $("versions").textContent = facts.length ? facts.join(" · ") : "no other version known";
     $("doc-title").textContent = d.title;
+    $("text-note").textContent = d.note ? `(${d.note})` : "";
+    $("text-note").hidden = !d.note;
     const t = $("text");
     t.textContent = d.text;
     t.className = d.source === "none" ? "none" : "";
@@ -94,7 +96,8 @@
         if (li.querySelector("pre")) { li.querySelector("pre").remove(); return; }
         const res = await api("GET", `/api/text?q=${encodeURIComponent(x.qid)}&doc=${encodeURIComponent(r.doc)}`);
         const pre = document.createElement("pre");
-        pre.textContent = res.status === 200 ? (res.data.title ? res.data.title + "\n" : "") + res.data.text : res.data.error;
+        const note = res.data.note ? `(${res.data.note})\n` : "";
+        pre.textContent = res.status === 200 ? note + (res.data.title ? res.data.title + "\n" : "") + res.data.text : res.data.error;
         li.append(pre);
       });
       li.append(b);

@@ -1,6 +1,7 @@
 """``labelpool judge``, what the page says about a document: its text and its version facts.
 
-* Text: the configured corpus (title and text), else the batch's ``# text:`` comment, else
+* Text: the configured corpus (title and text), else the batch's ``# text:`` comment (what
+  ``pool`` wrote of the document, marked "from the batch's comment; not in the corpus"), else
   "not in the corpus".
 * Versions: the documents it supersedes and those that supersede it, directly or through a
   chain, from ``corpus/versions.yaml`` and the configured ``version_pattern``
@@ -21,6 +22,8 @@ from labelpool.config import Config
 
 CORPUS, BATCH, NONE = "corpus", "batch", "none"
 NOT_IN_CORPUS_TEXT = "not in the corpus"
+FROM_BATCH_NOTE = "from the batch's comment; not in the corpus"
+FROM_BATCH_NO_CORPUS_NOTE = "from the batch's comment; no corpus is configured"
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,7 @@ class DocText:
     title: str
     text: str
     source: str  # CORPUS, BATCH or NONE
+    note: str = ""  # where a text not from the corpus comes from
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,8 @@ class Facts:
         if found is not None:
             return DocText(found.title, found.text, CORPUS)
         if batch_text is not None and batch_text != NOT_IN_CORPUS:
-            return DocText("", batch_text, BATCH)
+            note = FROM_BATCH_NOTE if self.cfg.corpus is not None else FROM_BATCH_NO_CORPUS_NOTE
+            return DocText("", batch_text, BATCH, note)
         return DocText("", NOT_IN_CORPUS_TEXT, NONE)
 
     @cached_property

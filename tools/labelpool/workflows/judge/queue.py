@@ -170,6 +170,16 @@ class Queue:
     batch: str
     batches: tuple[str, ...]  # every batch with an empty verdict, by name
     questions: tuple[Question, ...]
+    date: str = ""  # the batch's ``date`` (the first file's, by path)
+    size: int = 0  # its documents in every label file (judged or not)
+    key: str = "0"  # what the page holds of the batch: its index among the pending batches
+
+    @property
+    def label(self) -> str:
+        """What the page calls the batch: its date and size. Never its name, which names the
+        pooled systems (``2026-12-04-bm25+dense@20``): the page is blind to them."""
+        docs = f"{self.size} document{'' if self.size == 1 else 's'}"
+        return f"batch of {self.date}, {docs}" if self.date else f"batch of {docs}"
 
 
 def load(
@@ -179,8 +189,13 @@ def load(
     files: list[tuple[Path, Any, str, list[batch_mod.PendingBatch]]] = []
     open_batches: set[str] = set()
     all_batches: set[str] = set()
+    sizes: dict[str, int] = {}
+    dates: dict[str, str] = {}
     for path in pending_files(cfg):
         data, text, batches = read_file(path)
+        for b in batches:  # the whole batch, whichever question the page serves
+            sizes[b.batch] = sizes.get(b.batch, 0) + len(b.entries)
+            dates.setdefault(b.batch, str(b.date))
         if question is not None and str(data.get("id")) != question:
             continue
         files.append((path, data, text, batches))
@@ -207,7 +222,10 @@ def load(
             questions.append(q)
     if not questions:
         return None
-    return Queue(chosen, tuple(sorted(open_batches)), tuple(questions))
+    key = str(sorted(sizes).index(chosen))  # the same for every page on this repository
+    return Queue(
+        chosen, tuple(sorted(open_batches)), tuple(questions), dates[chosen], sizes[chosen], key
+    )
 
 
 def verdict_json(verdict: Verdict) -> Any:

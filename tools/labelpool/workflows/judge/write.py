@@ -105,7 +105,7 @@ def write_verdict(
         _data, text, batches = read_file(path)
         entry = _find(text, batches, batch, doc, path)
         if entry.expect != expect:
-            raise Conflict(f"{doc} in batch {batch} changed on disk; reloaded", entry, path=path)
+            raise Conflict(f"{doc} changed on disk; reloaded", entry, path=path)
         if entry.verdict == verdict and entry.reason == (
             None if reason is None else _reason_text(reason)
         ):
@@ -126,7 +126,7 @@ def _find(
     found = [e for e in entries_of(text, batches, batch) if e.doc == doc]
     if len(found) != 1:
         what = "is no longer pending" if not found else "is pending twice"
-        raise Conflict(f"{doc} {what} in batch {batch}; reloaded", None, path=path)
+        raise Conflict(f"{doc} {what} in this batch; reloaded", None, path=path)
     return found[0]
 
 
