@@ -7,6 +7,13 @@ variable ``CI`` is not ``true``. Under ``CI=true`` an OS skip fails, and
 :func:`pytest_runtest_makereport` / :func:`pytest_make_collect_report` turn every other skip
 (``pytest.skip``, ``skipif``, ``importorskip`` anywhere) into a failure; only a skip whose reason
 says ``../shared/data is absent`` stays a skip there.
+
+A test reads ../shared/data only through the fixtures of :data:`SHARED_FIXTURES` (directly or
+through a fixture of its own that requests one): never at import or collection time, never
+with :func:`need` in its body. Every such test is marked ``shared_data``
+(:func:`pytest_collection_modifyitems`), so ``pytest -m shared_data`` runs exactly those;
+``.ci/run`` runs them in a copy of the clone with no ``../shared`` beside it, where each must
+skip saying why.
 """
 
 from __future__ import annotations
@@ -23,6 +30,8 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 CAST = SHARED_DATA / "trec-cast-2021"
 VASWANI = SHARED_DATA / "vaswani"
 PEPS = SHARED_DATA / "peps-supersession"
+TREC_EVAL_GOLDEN = SHARED_DATA / "trec_eval-golden"
+SHARED_FIXTURES = frozenset({"cast_dir", "peps_dir", "vaswani_dir", "trec_eval_golden"})
 
 
 DATA_ABSENT = "../shared/data is absent"  # the one skip reason allowed under CI=true
@@ -86,19 +95,33 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
         _fail(report, reason)
 
 
-@pytest.fixture
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``shared_data`` every test that requests a fixture of :data:`SHARED_FIXTURES`, itself
+    or through the fixtures it requests."""
+    for item in items:
+        if SHARED_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.shared_data)
+
+
+# session scope: a module-scoped fixture (a walk, an import done once) may request them
+@pytest.fixture(scope="session")
 def cast_dir() -> Path:
     return need(CAST)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def peps_dir() -> Path:
     return need(PEPS)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def vaswani_dir() -> Path:
     return need(VASWANI)
+
+
+@pytest.fixture(scope="session")
+def trec_eval_golden() -> Path:
+    return need(TREC_EVAL_GOLDEN / "COMMANDS.tsv").parent
 
 
 PYPROJECT = """\

@@ -66,13 +66,22 @@ class Server:
         return self.proc.returncode, out, err
 
 
-def start_server(repo: Path, *args: str) -> Server:
+def start_server(
+    repo: Path, *args: str, browser: bool = False, env: dict[str, str] | None = None
+) -> Server:
+    """``labelpool judge --port 0`` on ``repo``, with ``--no-browser`` unless ``browser``;
+    returns once it has printed its address."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "labelpool", "judge", "--port", "0", "--no-browser", *args],
+        [
+            *(sys.executable, "-m", "labelpool", "judge", "--port", "0"),
+            *(() if browser else ("--no-browser",)),
+            *args,
+        ],
         cwd=repo,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
     )
     assert proc.stdout is not None
     first = proc.stdout.readline().rstrip("\n")

@@ -26,10 +26,7 @@ def qrels_rows(path: Path) -> Counter[tuple[str, str, int]]:
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    from conftest import CAST, need
-
-    cast_dir = need(CAST)
+def imported(tmp_path_factory: pytest.TempPathFactory, cast_dir: Path) -> tuple[Path, Path]:
     work = tmp_path_factory.mktemp("cast")
     queries = cast_dir / TOPICS  # read as published: the nested topics JSON
     repo = work / "repo"

@@ -71,13 +71,10 @@ def steps(output: str) -> list[Step]:
 
 
 @pytest.fixture(scope="module")
-def walk(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Step], Path]:
-    from conftest import SHARED_DATA, need
-
-    need(SHARED_DATA / "trec-cast-2021")
+def walk(tmp_path_factory: pytest.TempPathFactory, cast_dir: Path) -> tuple[list[Step], Path]:
     tmp = tmp_path_factory.mktemp("walk")
     (tmp / "shared").mkdir()
-    (tmp / "shared" / "data").symlink_to(SHARED_DATA.resolve(), target_is_directory=True)
+    (tmp / "shared" / "data").symlink_to(cast_dir.parent.resolve(), target_is_directory=True)
     start = tmp / "checkout"
     start.mkdir()
     bin_dir = tmp / "bin"

@@ -67,6 +67,48 @@ def test_init_inside_a_work_tree_makes_no_nested_repository(
     assert "git init" not in capsys.readouterr().out
 
 
+def test_init_inside_a_work_tree_says_first_where_labels_are_committed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/cast.md followed from inside a checkout: init says first (stderr) which repository
+    the labels will be committed in, and the command that gives them their own, which runs as
+    printed (from where init ran) and makes ``labelpool add``'s file the new repository's."""
+    outer = tmp_path / "labelpool"
+    outer.mkdir()
+    assert _git(outer, "init", "-q", "-b", "main").returncode == 0
+    monkeypatch.chdir(outer)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["init", "cast labels"]) == 0
+    captured = capsys.readouterr()
+    note, rest = captured.err.split("\n    git init", 1)
+    assert " ".join(note.split()) == (
+        f"note: cast labels is inside the git work tree of {outer}: its labels will be "
+        "committed in that repository (right for a monorepo's labels/; not for a clone of "
+        "another project). For a repository of their own, run now:"
+    )
+    command = "git init" + rest.splitlines()[0]
+    assert command == "git init -b main 'cast labels'"
+    assert "git init" not in captured.out
+    ran = subprocess.run(["bash", "-c", command], cwd=outer, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    target = outer / "cast labels"
+    top = _git(target, "rev-parse", "--show-toplevel").stdout.strip()
+    assert Path(top) == target
+    assert main(["init", "cast labels"]) == 0  # now a repository of its own: nothing to say
+    assert "note:" not in capsys.readouterr().err
+
+
+def test_init_says_nothing_of_a_work_tree_it_made_or_the_folder_owns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["init", str(tmp_path / "fresh")]) == 0  # in no work tree: git init ran
+    assert "note:" not in capsys.readouterr().err
+    own = tmp_path / "own"
+    assert _git(tmp_path, "init", "-q", "-b", "main", str(own)).returncode == 0
+    assert main(["init", str(own)]) == 0
+    assert "note:" not in capsys.readouterr().err
+
+
 def test_init_in_a_folder_holding_only_a_fresh_git_repository(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import http.client
 import json
+import os
 import re
 import signal
 import socket
@@ -92,6 +93,21 @@ def test_sigint_stops_with_exit_0(repo: Path) -> None:
     server = start_server(repo, "--question", "cookies")
     code, out, _ = server.stop(signal.SIGINT)
     assert code == 0
+    assert out.splitlines() == ["labelpool judge: stopped; 0 verdicts not committed"]
+
+
+def test_without_no_browser_the_page_opens_in_the_browser(repo: Path, tmp_path: Path) -> None:
+    """``webbrowser`` honours ``BROWSER``: a script standing for the browser records the address
+    it is given; the command serves on and stops with exit 0 (it was exit 70)."""
+    opened = tmp_path / "opened"
+    script = tmp_path / "record-url"
+    script.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > '{opened}'\n", encoding="utf-8")
+    script.chmod(0o755)
+    env = {**os.environ, "BROWSER": str(script)}
+    server = start_server(repo, "--question", "cookies", browser=True, env=env)
+    code, out, err = server.stop(signal.SIGINT)
+    assert code == 0, err
+    assert opened.read_text(encoding="utf-8") == f"{server.url}\n"
     assert out.splitlines() == ["labelpool judge: stopped; 0 verdicts not committed"]
 
 

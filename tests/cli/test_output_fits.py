@@ -341,7 +341,9 @@ def test_pool_info_measures_each_pooled_run(repo: Path, capsys: pytest.CaptureFi
     flat = " ".join(out.split())
     assert (
         "not fair: pooled at depth >= 10, but 46.0% of the top 10 of runs/bm25.trec is "
-        "unjudged (the run changed since it was pooled, or verdicts are pending)" in flat
+        "unjudged: 267 documents in no label (this is not the ranking pooled to depth 10: the "
+        "run changed since, or its top 10 was taken in another order, such as its rank column; "
+        "labelpool ranks by score, as trec_eval does)" in flat
     )
     assert "fair to compare at k=10: none" in lines
     assert widest(out) <= 80

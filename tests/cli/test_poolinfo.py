@@ -175,6 +175,66 @@ def test_fairness_needs_depth_k_on_every_judged_question() -> None:
     assert pool_info(known, k=10).systems[0].min_depth == 20
 
 
+POOL = "pool:\n  - system: bm25\n    k: 2\n    date: '2026-01-01'\n"
+
+
+def test_unjudged_documents_of_a_fair_by_depth_run_are_said_by_cause(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """bm25 was pooled at depth 2 on every question, yet half its top 2 is unjudged; the
+    reason names what each unjudged document is: q1's x is in no label (the file's rank column
+    puts it 3rd, its score 2nd: a pool taken by rank column missed it), q2's e2 is marked
+    pooled but never judged, q3's f2 waits in a batch. (It said "the run changed since it was
+    pooled, or verdicts are pending", neither of which held for q1.)"""
+
+    def write(bodies: dict[str, str]) -> None:
+        for qid, body in bodies.items():
+            (repo / "labels" / f"{qid}.yaml").write_text(
+                f"id: {qid}\nquestion: {qid}?\n{body}{POOL}", encoding="utf-8"
+            )
+
+    q1 = "relevant_doc_ids:\n  - d1\njudged_ids:\n  - d1\n  - d2\n"
+    write(
+        {
+            "q1": q1,
+            "q2": "relevant_doc_ids: []\njudged_ids:\n  - e1\npooled_unjudged_ids:\n  - e2\n",
+            "q3": "relevant_doc_ids: []\njudged_ids:\n  - f1\npending:\n  - batch: 'b1'\n"
+            "    systems:\n      - bm25\n    depth: 2\n    date: '2026-01-02'\n    docs:\n"
+            "      - {doc: f2, verdict: null}\n",
+        }
+    )
+    (repo / "runs" / "bm25.trec").write_text(
+        "q1 Q0 d1 1 3.0 bm25\nq1 Q0 d2 2 2.0 bm25\nq1 Q0 x 3 2.5 bm25\n"
+        "q2 Q0 e1 1 2.0 bm25\nq2 Q0 e2 2 1.0 bm25\n"
+        "q3 Q0 f1 1 2.0 bm25\nq3 Q0 f2 2 1.0 bm25\n",
+        encoding="utf-8",
+    )
+    data = info_json(capsys, repo, "--k", "2")
+    (bm25,) = data["systems"]
+    assert bm25["fair_by_depth"] is True and bm25["fair"] is False
+    assert bm25["unjudged_rate"] == pytest.approx(0.5)
+    assert bm25["disagreement"] == (
+        "pooled at depth >= 2, but 50.0% of the top 2 of runs/bm25.trec is unjudged: "
+        "1 document waiting in a batch (verdicts not merged yet); "
+        "1 document pooled but marked never judged; "
+        "1 document in no label (this is not the ranking pooled to depth 2: the run changed "
+        "since, or its top 2 was taken in another order, such as its rank column; labelpool "
+        "ranks by score, as trec_eval does)"
+    )
+    # e2 and f2 judged: x alone is said
+    write(
+        {
+            "q2": "relevant_doc_ids: []\njudged_ids:\n  - e1\n  - e2\n",
+            "q3": "relevant_doc_ids: []\njudged_ids:\n  - f1\n  - f2\n",
+        }
+    )
+    (bm25,) = info_json(capsys, repo, "--k", "2")["systems"]
+    assert bm25["disagreement"].startswith(
+        "pooled at depth >= 2, but 16.7% of the top 2 of runs/bm25.trec is unjudged: "
+        "1 document in no label ("
+    )
+
+
 def test_markdown_and_usage_errors(capsys: pytest.CaptureFixture[str], repo: Path) -> None:
     (repo / "labels" / "q.yaml").write_text(
         "id: q\nquestion: Q?\nrelevant_doc_ids:\n  - d\njudged_ids:\n  - d\npool:\n"

@@ -14,19 +14,20 @@ import shlex
 from pathlib import Path
 
 import pytest
-from tests.conftest import SHARED_DATA, need
+from tests.conftest import TREC_EVAL_GOLDEN as GOLDEN
 
 from labelpool.cli import main
 
-GOLDEN = SHARED_DATA / "trec_eval-golden"
 
-
-def _cases() -> list[tuple[str, str]]:
+def _cases() -> list[object]:
+    """One case per line of COMMANDS.tsv, named by its expected-output file; without the file,
+    one case named ``absent`` (its ``trec_eval_golden`` fixture skips it, saying why)."""
     commands = GOLDEN / "COMMANDS.tsv"
-    if not commands.exists():
-        return [("absent", "")]
+    if not commands.is_file():
+        return [pytest.param("", "", id="absent")]
     rows = commands.read_text(encoding="utf-8").splitlines()[1:]
-    return [tuple(row.split("\t", 1)) for row in rows if row.strip()]  # type: ignore[misc]
+    cases = [row.split("\t", 1) for row in rows if row.strip()]
+    return [pytest.param(expected, command, id=expected) for expected, command in cases]
 
 
 @pytest.fixture(autouse=True)
@@ -82,14 +83,14 @@ def labelpool_argv(command: str) -> tuple[list[str], Path, Path]:
     return out, qrels, run
 
 
-@pytest.mark.parametrize(("expected", "command"), _cases(), ids=lambda v: str(v).split()[0])
+@pytest.mark.parametrize(("expected", "command"), _cases())
 def test_byte_equal_to_trec_eval(
     expected: str,
     command: str,
+    trec_eval_golden: Path,
     tmp_path_factory: pytest.TempPathFactory,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    need(GOLDEN / "COMMANDS.tsv")
     options, qrels, run = labelpool_argv(command)
     repo = repo_for(qrels, tmp_path_factory)
     capsys.readouterr()
@@ -100,11 +101,12 @@ def test_byte_equal_to_trec_eval(
 
 
 def test_missing_question_stops_without_complete(
-    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+    trec_eval_golden: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """trec_eval 10.0 exits 4 when a judged question is missing from the run; labelpool refuses
     the run as an input error (exit 1) naming the questions, and --complete scores them."""
-    need(GOLDEN / "partial.qrels")
     repo = repo_for(GOLDEN / "partial.qrels", tmp_path_factory)
     capsys.readouterr()
     code = main(

@@ -172,7 +172,16 @@ def say(message: object = "", *, err: bool = False) -> None:
 def warn(message: str, *, wrap: bool = False) -> None:
     """``warning: MESSAGE`` on stderr, sanitised like :func:`say`; ``wrap``: prose that
     continues on lines indented by two spaces, to fit the output width."""
-    line = f"warning: {sanitize.text(message)}"
+    _prose("warning", message, wrap)
+
+
+def note(message: str, *, wrap: bool = False) -> None:
+    """``note: MESSAGE`` on stderr (something to know, not a problem), like :func:`warn`."""
+    _prose("note", message, wrap)
+
+
+def _prose(prefix: str, message: str, wrap: bool) -> None:
+    line = f"{prefix}: {sanitize.text(message)}"
     width = output_width() if wrap else None
     if width is None or len(line) <= width:
         print(line, file=sys.stderr)

@@ -64,6 +64,7 @@ _MODULES = {
     "trec_eval": "labelpool.scoring.trec_eval",
     "trec_eval_report": "labelpool.render.trec_eval",
     "trec_eval_workflow": "labelpool.workflows.evaluate.trec_eval",
+    "webbrowser": "webbrowser",
 }
 
 __all__ = [

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import app, say, warn
+from labelpool.cli._common import app, note, say, warn
 
 
 @app.command("init")
@@ -44,7 +44,8 @@ def init_command(
     ] = None,
 ) -> None:
     """Scaffold a label repository: config, schema, hooks, CI workflow, labels/, runs/; a
-    folder in no git work tree gets `git init -b main` (no commit)."""
+    folder in no git work tree gets `git init -b main` (no commit); a folder inside another
+    repository's work tree is said so first (its labels are committed there)."""
     result = _lazy.init_workflow.scaffold(
         folder,
         force=force,
@@ -52,6 +53,14 @@ def init_command(
         hook_repo=hook_repo,
         hook_rev=hook_rev,
     )
+    if result.enclosing_work_tree is not None:
+        note(
+            f"{folder} is inside the git work tree of {result.enclosing_work_tree}: its labels "
+            "will be committed in that repository (right for a monorepo's labels/; not for a "
+            "clone of another project). For a repository of their own, run now:",
+            wrap=True,
+        )
+        say(f"    git init -b main {shlex.quote(str(folder))}", err=True)
     for path in result.created:
         say(f"created {path}")
     for path in result.skipped:

@@ -35,6 +35,8 @@ class InitResult:
     default_source: bool  # labelpool_source is DEFAULT_SOURCE (not given)
     git_initialised: bool = False  # `git init -b main` ran (the folder was in no work tree)
     git_problem: str | None = None  # why `git init` could not run (git missing...)
+    # the work tree of another repository holding the folder: the labels are committed there
+    enclosing_work_tree: Path | None = None
 
 
 DEFAULT_SOURCE = f"labelpool=={__version__}"
@@ -141,14 +143,15 @@ def scaffold(
     CI workflow installs (default :data:`DEFAULT_SOURCE`); ``hook_repo`` and ``hook_rev``:
     the repository whose published hooks the pre-commit config uses (default: ``repo: local``
     hooks running the installed labelpool). A folder in no git work tree gets ``git init -b
-    main`` (no commit)."""
+    main`` (no commit); a folder inside another repository's work tree is named in the result's
+    ``enclosing_work_tree`` (the labels are committed in that repository)."""
     source = check_source(DEFAULT_SOURCE if labelpool_source is None else labelpool_source)
     hooks = remote_hooks(hook_repo, hook_rev)
     try:
         created, skipped, missing = _scaffold(target, force, source, hooks)
     except OSError as exc:
         raise InitRefused(str(exc.strerror or exc), path=exc.filename or target) from None
-    initialised, problem = _git_init(target)
+    initialised, problem, enclosing = _git_init(target)
     return InitResult(
         created,
         skipped,
@@ -157,18 +160,21 @@ def scaffold(
         default_source=labelpool_source is None,
         git_initialised=initialised,
         git_problem=problem,
+        enclosing_work_tree=enclosing,
     )
 
 
-def _git_init(target: Path) -> tuple[bool, str | None]:
-    """``git init -b main`` in ``target`` unless it is inside a work tree already."""
+def _git_init(target: Path) -> tuple[bool, str | None, Path | None]:
+    """``git init -b main`` in ``target`` unless it is inside a work tree already: (ran, why
+    it could not run, the work tree of another repository holding ``target``)."""
     try:
-        if gitio.toplevel(target) is not None:
-            return False, None
+        top = gitio.toplevel(target)
+        if top is not None:
+            return False, None, None if top.resolve() == target.resolve() else top
         gitio.git(target, "init", "-q", "-b", "main")
     except (gitio.GitError, OSError) as exc:
-        return False, str(exc)
-    return True, None
+        return False, str(exc), None
+    return True, None, None
 
 
 def _scaffold(

@@ -9,7 +9,10 @@ Read from the ``pool`` entries, and each pooled system's run in ``runs/`` when t
   the system's run is in ``runs/`` (a file whose system name is the pooled system's), its
   unjudged rate at k over the judged questions is measured too, and the system is fair only
   when both agree (depth >= k everywhere *and* nothing of its top k unjudged); a disagreement
-  is said in words (a run that changed since it was pooled, pending verdicts, ...);
+  is said in words, from what the unjudged documents of its top k are: waiting in a batch
+  (verdicts not merged), pooled but marked never judged, or in no label at all (the run is not
+  the ranking that was pooled: it changed since, or its top k was taken in another order than
+  labelpool's score order, such as a TREC file's rank column);
 * *born from*: the systems of the earliest pool entries (the earliest date; when no entry
   carries a date, the first entry of each question), i.e. the systems the set was built around
   and which the set favours;
@@ -27,7 +30,7 @@ from pathlib import Path
 
 from labelpool.config import Config
 from labelpool.model import UNKNOWN_SYSTEM, Label
-from labelpool.runs import has_run_suffix, read_run, system_name
+from labelpool.runs import Run, has_run_suffix, read_run, system_name
 from labelpool.scoring import unjudged_at
 
 
@@ -47,6 +50,18 @@ class SystemPool:
     @property
     def fair_by_rate(self) -> bool | None:
         return None if self.unjudged_rate is None else self.unjudged_rate == 0.0
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A pooled system's run in ``runs/``, measured at k over the judged questions."""
+
+    run: str  # the run file, relative to the repository
+    rate: float  # unjudged rate at k
+    # the unjudged documents of its top k, by what the labels say of them
+    pending: int = 0  # waiting for a verdict in a batch
+    marked: int = 0  # pooled but marked never judged (``pooled_unjudged_ids``)
+    unpooled: int = 0  # in no label: never pooled for that question
 
 
 @dataclass(frozen=True)
@@ -73,11 +88,10 @@ def pool_info(
     labels: Mapping[str, Label],
     k: int = 10,
     run_systems: tuple[str, ...] = (),
-    measured: Mapping[str, tuple[str, float]] | None = None,
+    measured: Mapping[str, Measured] | None = None,
 ) -> PoolInfo:
     """Pool provenance of ``labels`` (question id -> Label) and fairness at ``k``;
-    ``measured``: system -> (its run file, its unjudged rate at ``k``), from
-    :func:`measure_runs`."""
+    ``measured``: system -> its run measured at ``k``, from :func:`measure_runs`."""
     measured = measured or {}
     judged = {q: lab for q, lab in labels.items() if lab.is_judged}
     names = sorted(
@@ -97,8 +111,9 @@ def pool_info(
             {p.date for lab in judged.values() for p in lab.pool if p.system == name and p.date}
         )
         by_depth = bool(judged) and all(d is not None and d >= k for d in per_q.values())
-        run, rate = measured.get(name, (None, None))
-        why = None if rate is None else _disagreement(by_depth, rate, k, run or "", min_depth)
+        m = measured.get(name)
+        run, rate = (None, None) if m is None else (m.run, m.rate)
+        why = None if m is None else _disagreement(by_depth, m, k, min_depth)
         systems.append(
             SystemPool(
                 name,
@@ -152,14 +167,12 @@ def run_systems(runs_dir: Path) -> tuple[str, ...]:
     )
 
 
-def _disagreement(
-    by_depth: bool, rate: float, k: int, run: str, min_depth: int | None
-) -> str | None:
+def _disagreement(by_depth: bool, m: Measured, k: int, min_depth: int | None) -> str | None:
     """What the stored depth and the measured rate say differently (None: they agree)."""
+    rate, run = m.rate, m.run
     if by_depth and rate > 0.0:
-        return (
-            f"pooled at depth >= {k}, but {rate:.1%} of the top {k} of {run} is unjudged "
-            "(the run changed since it was pooled, or verdicts are pending)"
+        return f"pooled at depth >= {k}, but {rate:.1%} of the top {k} of {run} is unjudged: " + (
+            "; ".join(_why_unjudged(m, k))
         )
     if not by_depth and rate == 0.0:
         depth = (
@@ -171,11 +184,53 @@ def _disagreement(
     return None
 
 
+def _documents(n: int) -> str:
+    return f"{n} document" + ("" if n == 1 else "s")
+
+
+def _why_unjudged(m: Measured, k: int) -> list[str]:
+    """The unjudged documents of a run's top k, counted by cause, each with what it means."""
+    out = []
+    if m.pending:
+        out.append(f"{_documents(m.pending)} waiting in a batch (verdicts not merged yet)")
+    if m.marked:
+        out.append(f"{_documents(m.marked)} pooled but marked never judged")
+    if m.unpooled:
+        out.append(
+            f"{_documents(m.unpooled)} in no label (this is not the ranking pooled to depth "
+            f"{k}: the run changed since, or its top {k} was taken in another order, such as "
+            "its rank column; labelpool ranks by score, as trec_eval does)"
+        )
+    return out
+
+
+def _unjudged_by_cause(
+    run: Run, labels: Mapping[str, Label], qids: Sequence[str], k: int
+) -> tuple[int, int, int]:
+    """(pending, marked, unpooled): the unjudged documents of ``run``'s top ``k`` on ``qids``,
+    by what their label says of them (judged as :func:`labelpool.scoring.unjudged_at` reads
+    it: a judgment, a relevant document or a class member, and neither pending nor marked)."""
+    pending = marked = unpooled = 0
+    top = run.top(k)
+    for q in qids:
+        lab = labels[q]
+        known = lab.judged | frozenset(lab.relevant_doc_ids)
+        for doc in top.get(q, ()):
+            if doc in lab.pending_ids:
+                pending += 1
+            elif doc in lab.pooled_unjudged_ids:
+                marked += 1
+            elif doc not in known:
+                unpooled += 1
+    return pending, marked, unpooled
+
+
 def measure_runs(
     cfg: Config, labels: Mapping[str, Label], systems: Sequence[str], k: int
-) -> dict[str, tuple[str, float]]:
+) -> dict[str, Measured]:
     """Each pooled system whose run is in ``runs/`` (one file of that system name): the run's
-    path and its unjudged rate at ``k`` over the judged questions."""
+    path, its unjudged rate at ``k`` over the judged questions and, when some of its top ``k``
+    is unjudged, those documents by cause."""
     if not cfg.runs_dir.is_dir():
         return {}
     files: dict[str, list[Path]] = {}
@@ -183,14 +238,15 @@ def measure_runs(
         if p.is_file() and has_run_suffix(p):
             files.setdefault(system_name(p), []).append(p)
     qids = sorted(q for q, lab in labels.items() if lab.is_judged)
-    out: dict[str, tuple[str, float]] = {}
+    out: dict[str, Measured] = {}
     for system in systems:
         found = files.get(system, [])
         if len(found) != 1 or not qids:
             continue
         run = read_run(found[0], name=system)
         _, rate = unjudged_at(run, labels, qids, k)
-        out[system] = (_shown(cfg, found[0]), float(rate))
+        causes = _unjudged_by_cause(run, labels, qids, k) if rate > 0.0 else (0, 0, 0)
+        out[system] = Measured(_shown(cfg, found[0]), float(rate), *causes)
     return out
 
 
