@@ -2,11 +2,14 @@
 in one shell (so ``cd`` and ``export`` carry over), with ``COLUMNS=80``.
 
 Each command must exit 0, and no line any command prints (stdout or stderr) may be wider than
-80 columns. The collection is read where the page says, ``../shared/data`` beside the folder
-the commands start in: here a temporary folder beside a link to the real data (never a copy).
-The numeric agreement of such a loop with trec_eval's semantics is held by
-``test_loop_cast.py``; the import of the topics JSON by ``test_cast_import.py``. This test
-holds the page: a command it shows that stops working, or prints past 80 columns, fails here.
+80 columns. The collection is read where the page says, from ``$CAST``: here the real
+``../shared/data/trec-cast-2021`` (never a copy). The walk starts in a new folder of its own
+(``cd "$(mktemp -d)"``, under this test's temporary folder through ``TMPDIR``), outside any git
+work tree: the page must never write into the checkout it is read from. The numeric agreement
+of such a loop with trec_eval's semantics is held by ``test_loop_cast.py``; the import of the
+topics JSON by ``test_cast_import.py``; what each command prints, as the page shows it, by
+``tests/docs/test_doc_blocks.py``. This test holds the page: a command it shows that stops
+working, or prints past 80 columns, fails here.
 """
 
 from __future__ import annotations
@@ -74,11 +77,9 @@ def steps(output: str) -> list[Step]:
 def walk(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Step], Path]:
     from conftest import SHARED_DATA, need
 
-    need(SHARED_DATA / "trec-cast-2021")
+    cast = need(SHARED_DATA / "trec-cast-2021")
     tmp = tmp_path_factory.mktemp("walk")
-    (tmp / "shared").mkdir()
-    (tmp / "shared" / "data").symlink_to(SHARED_DATA.resolve(), target_is_directory=True)
-    start = tmp / "checkout"
+    start = tmp / "start"
     start.mkdir()
     bin_dir = tmp / "bin"
     bin_dir.mkdir()
@@ -91,6 +92,8 @@ def walk(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Step], Path]:
         **os.environ,
         "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
         "COLUMNS": str(WIDTH),
+        "CAST": str(cast.resolve()),
+        "TMPDIR": str(tmp),
         "LABELPOOL_CACHE_DIR": str(tmp / "cache"),
         "GIT_CONFIG_GLOBAL": str(gitconfig),
         "GIT_CONFIG_NOSYSTEM": "1",
@@ -106,7 +109,9 @@ def walk(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Step], Path]:
         check=False,
     )
     assert proc.returncode == 0, proc.stdout[-3000:]
-    return steps(proc.stdout), start / "cast-labels"
+    assert list(start.iterdir()) == [], "the walk wrote into the folder it started in"
+    (repo,) = tmp.glob("tmp.*/cast-labels")  # made by the page's `cd "$(mktemp -d)"`
+    return steps(proc.stdout), repo
 
 
 def test_every_command_of_the_walk_exits_0(walk: tuple[list[Step], Path]) -> None:
