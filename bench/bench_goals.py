@@ -1,7 +1,7 @@
 """The tables ``bench/run.py`` prints: figures per size, then the performance goals, met or not.
 
-Both are markdown tables, so that they can go into the README as printed. Results are keyed
-by ``(size, name)``; size 0 holds the commands measured once (start-up, one file).
+Both are markdown tables, so that they can go into ``docs/benchmarks.md`` as printed. Results
+are keyed by ``(size, name)``; size 0 holds the commands measured once (start-up, one file).
 """
 
 from __future__ import annotations

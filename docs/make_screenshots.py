@@ -1,11 +1,12 @@
-"""Make the README's screenshots (run by hand; needs Playwright and Debian's ``chromium``):
+"""Make the screenshots the README and ``docs/`` show (run by hand; needs Playwright and
+Debian's ``chromium``):
 ``python docs/make_screenshots.py`` writes ``docs/judge.png`` and ``docs/report.png``.
 
 ``docs/report.png``: ``labelpool report runs/bm25.trec runs/dense.trec -o report.html`` on a
 copy of the example, opened from ``file://`` with JavaScript off, photographed at 1280x1400
 from the first per-question plot down (the delta bars, and the scores against each other).
 
-The shipped example is copied into a temp git repository, pooled as the README shows it
+The shipped example is copied into a temp git repository, pooled
 (``labelpool pool runs/bm25.trec runs/dense.trec --depth 20 --max-docs 30``), two documents are
 judged by key, and the page is photographed at 1280x800 on a document with version facts.
 """

@@ -2,11 +2,14 @@
 in one shell (so ``cd`` and ``export`` carry over), with ``COLUMNS=80``.
 
 Each command must exit 0, and no line any command prints (stdout or stderr) may be wider than
-80 columns. The collection is read where the page says, ``../shared/data`` beside the folder
-the commands start in: here a temporary folder beside a link to the real data (never a copy).
-The numeric agreement of such a loop with trec_eval's semantics is held by
-``test_loop_cast.py``; the import of the topics JSON by ``test_cast_import.py``. This test
-holds the page: a command it shows that stops working, or prints past 80 columns, fails here.
+80 columns. The collection is read where the page says, from ``$CAST``: here the real
+``../shared/data/trec-cast-2021`` (never a copy). The walk starts in a new folder of its own
+(``cd "$(mktemp -d)"``, under this test's temporary folder through ``TMPDIR``), outside any git
+work tree: the page must never write into the checkout it is read from. The numeric agreement
+of such a loop with trec_eval's semantics is held by ``test_loop_cast.py``; the import of the
+topics JSON by ``test_cast_import.py``; what each command prints, as the page shows it, by
+``tests/docs/test_doc_blocks.py``. This test holds the page: a command it shows that stops
+working, or prints past 80 columns, fails here.
 """
 
 from __future__ import annotations
@@ -72,10 +75,9 @@ def steps(output: str) -> list[Step]:
 
 @pytest.fixture(scope="module")
 def walk(tmp_path_factory: pytest.TempPathFactory, cast_dir: Path) -> tuple[list[Step], Path]:
+    cast = cast_dir
     tmp = tmp_path_factory.mktemp("walk")
-    (tmp / "shared").mkdir()
-    (tmp / "shared" / "data").symlink_to(cast_dir.parent.resolve(), target_is_directory=True)
-    start = tmp / "checkout"
+    start = tmp / "start"
     start.mkdir()
     bin_dir = tmp / "bin"
     bin_dir.mkdir()
@@ -88,6 +90,8 @@ def walk(tmp_path_factory: pytest.TempPathFactory, cast_dir: Path) -> tuple[list
         **os.environ,
         "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
         "COLUMNS": str(WIDTH),
+        "CAST": str(cast.resolve()),
+        "TMPDIR": str(tmp),
         "LABELPOOL_CACHE_DIR": str(tmp / "cache"),
         "GIT_CONFIG_GLOBAL": str(gitconfig),
         "GIT_CONFIG_NOSYSTEM": "1",
@@ -103,7 +107,9 @@ def walk(tmp_path_factory: pytest.TempPathFactory, cast_dir: Path) -> tuple[list
         check=False,
     )
     assert proc.returncode == 0, proc.stdout[-3000:]
-    return steps(proc.stdout), start / "cast-labels"
+    assert list(start.iterdir()) == [], "the walk wrote into the folder it started in"
+    (repo,) = tmp.glob("tmp.*/cast-labels")  # made by the page's `cd "$(mktemp -d)"`
+    return steps(proc.stdout), repo
 
 
 def test_every_command_of_the_walk_exits_0(walk: tuple[list[Step], Path]) -> None:

@@ -1,9 +1,11 @@
-"""The README tells the truth about the example shipped in this checkout.
+"""The README (and ``docs/example.md``, which describes the example in full) tell the truth
+about the example shipped in this checkout.
 
-(a) Every figure the README quotes about the example is computed here from ``labels/``,
-``runs/`` and ``corpus/``: 60 questions (58 judged), R@10 0.840 vs 0.582 against the full ground
-truth (``corpus/ground-truth.qrels``, over the 58 judged questions), R@10 0.657 vs 0.703 against
-the labels, 46% of dense's top 10 unjudged, 267 documents over 54 questions to judge.
+(a) Every figure they quote about the example is computed here from ``labels/``, ``runs/`` and
+``corpus/``: 60 questions (58 judged) and their pool entry (``docs/example.md``), R@10 0.840 vs
+0.582 against the full ground truth (``corpus/ground-truth.qrels``, over the 58 judged
+questions), R@10 0.657 vs 0.703 against the labels, 46% of dense's top 10 unjudged (both
+pages), 267 documents over 54 questions to judge.
 (b) The README's main-job block (the ``text`` block after "The first command shows exactly
 that") is the full output of the command it shows, byte for byte; the one exception is the
 12-hex commit id on its first line (``labels <commit>``), which names the checkout's HEAD and
@@ -26,6 +28,7 @@ from labelpool.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PROSE = " ".join(README.split())  # prose figures are checked across line breaks
+EXAMPLE = " ".join((ROOT / "docs" / "example.md").read_text(encoding="utf-8").split())
 COMMAND = "labelpool compare runs/bm25.trec runs/dense.trec"
 
 
@@ -72,9 +75,9 @@ def test_question_counts() -> None:
     labels = _labels()
     judged = [d for d in labels if d.get("judged_ids")]
     assert (len(labels), len(judged)) == (60, 58)
-    assert "`labels/` holds 60 questions (58 judged)" in PROSE
+    assert "`labels/` holds 60 questions (58 judged)" in EXAMPLE
     assert all(d["pool"] == [{"system": "bm25", "k": 20, "date": "2026-06-02"}] for d in judged)
-    assert "`{system: bm25, k: 20, date: '2026-06-02'}`" in PROSE
+    assert "`{system: bm25, k: 20, date: '2026-06-02'}`" in EXAMPLE
 
 
 def test_ground_truth_recall() -> None:
@@ -92,7 +95,8 @@ def test_ground_truth_recall() -> None:
             run[qid][doc] = float(score)
         per = pytrec_eval.RelevanceEvaluator(dict(qrels), {"recall_10"}).evaluate(dict(run))
         recall[system] = f"{sum(v['recall_10'] for v in per.values()) / len(per):.3f}"
-    assert f"(R@10 {recall['dense']} vs {recall['bm25']})" in PROSE
+    for prose in (PROSE, EXAMPLE):
+        assert f"(R@10 {recall['dense']} vs {recall['bm25']})" in prose
 
 
 def test_pooled_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,7 +105,8 @@ def test_pooled_figures(capsys: pytest.CaptureFixture[str]) -> None:
     dense = f"{c['challenger_score']['raw']:.3f}"
     bm25 = f"{c['baseline_score']['raw']:.3f}"
     rate = f"{c['challenger_unjudged']:.0%}"
-    assert f"it looks *worse* (R@10 {dense} vs {bm25}), because {rate} of its top 10" in PROSE
+    for prose in (PROSE, EXAMPLE):
+        assert f"it looks *worse* (R@10 {dense} vs {bm25}), because {rate} of its top 10" in prose
     cost = c["judge_cost"]
     block = _main_job_block()
     assert f"{cost['documents']} documents over {cost['questions']} questions" in block

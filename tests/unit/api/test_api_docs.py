@@ -1,11 +1,14 @@
-"""``docs/api.md``: every Python block runs, in order and in one namespace, in a copy of the
-example repository (the page says so; a block that no longer runs fails here)."""
+"""``docs/api.md``: every Python block runs in-process, in order, in a copy of the example
+repository (a block that no longer runs fails here; a block that writes makes its own
+repository in a temporary folder). ``tests/docs/test_doc_blocks.py`` runs each block again
+as a whole program in a fresh interpreter and compares what it prints with the page."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -32,6 +35,7 @@ def test_every_python_block_of_docs_api_md_runs(
     for key, value in IDENTITY.items():
         monkeypatch.setenv(key, value)
     monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the blocks' mkdtemp() go here
     monkeypatch.chdir(copy_example(tmp_path / "example"))
     namespace: dict[str, object] = {"__name__": "docs_api"}
     for i, code in enumerate(blocks(), start=1):
