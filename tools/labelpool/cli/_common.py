@@ -44,15 +44,12 @@ class _App(typer.Typer):
         except Exception as exc:  # a bug: one line, not a traceback (unless LABELPOOL_DEBUG)
             _handler.exit_on_bug(exc)
 
-    def command(
-        self, name: str | None = None, *, bare_errors: bool = False, **kwargs: Any
-    ) -> Callable[[F], F]:
-        """Register a command; ``bare_errors``: print input and state errors without the
-        ``error:`` prefix (``score`` always has)."""
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
+        """Register a command, run under the one error handler."""
         register = super().command(name, **kwargs)
 
         def decorator(command: F) -> F:
-            register(_handler.guard(command, bare=bare_errors))
+            register(_handler.guard(command))
             return command
 
         return decorator

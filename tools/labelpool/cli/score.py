@@ -29,7 +29,7 @@ FORMATS = ("text", "json", "csv", "markdown", "trec_eval")
 ALIASES = {"table": "text"}  # 0.1.0's name of the text format, kept
 
 
-@app.command("score", bare_errors=True)
+@app.command("score")
 def score(
     runs: Annotated[
         list[str],
