@@ -41,10 +41,14 @@ class CompareReport:
     def warnings(self) -> tuple[str, ...]:
         return self.result.warnings
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """What ``labelpool compare --format json`` prints, parsed
         (``schema/compare-report.schema.json``)."""
         return plain(compare_report.to_json(self.result))
+
+    def to_json(self) -> str:
+        """Exactly what ``labelpool compare --format json`` prints (the command prints this)."""
+        return compare_report.render_json(self.result)
 
     def to_markdown(self) -> str:
         """What ``labelpool compare --format markdown`` prints."""
@@ -77,6 +81,7 @@ def compare(
     labels = labels_of(repo, cfg)
     chosen_runs = run_args.select(cfg, specs(challenger), measures=measures).specs
     loaded, base_name = compare_workflow.load_runs(cfg, chosen_runs, specs(baseline)[0])
+    commit, dirty = gitio.head_state(cfg.root)
     result = compare_workflow.compare(
         cfg,
         labels,
@@ -86,7 +91,8 @@ def compare(
         k=k,
         relevance_level=relevance_level,
         seed=seed,
-        labels_commit=gitio.head_commit(cfg.root),
+        labels_commit=commit,
+        labels_dirty=dirty,
         display_paths=None if show_path is None else {r.name: show_path(r.path) for r in loaded},
     )
     return CompareReport(result, tuple(loaded))

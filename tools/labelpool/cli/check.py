@@ -56,6 +56,7 @@ def check(
         usage_error(f"check takes one run, not {len(selected)}: {', '.join(selected)}")
     run_path = selected[0]
     labels = _lazy.labelset.load(cfg)
+    commit, dirty = _lazy.gitio.head_state(cfg.root)
     outcome = workflow.check(
         cfg,
         labels,
@@ -66,7 +67,8 @@ def check(
         k=k,
         relevance_level=relevance_level,
         seed=seed,
-        labels_commit=_lazy.gitio.head_commit(cfg.root),
+        labels_commit=commit,
+        labels_dirty=dirty,
     )
     for note in outcome.result.warnings:
         warn(note)

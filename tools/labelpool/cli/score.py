@@ -138,7 +138,7 @@ def score(
         if fmt == "markdown":
             print()
     if fmt == "json":
-        sys.stdout.write(render.render_json(results, view))
+        sys.stdout.write(report.to_json())
     elif fmt == "csv":
         sys.stdout.write(render.render_csv(results, view))
     elif fmt == "markdown":

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from labelpool.render import sanitize
-from labelpool.render.fields import pick
+from labelpool.render.fields import dirty_note, pick
 from labelpool.render.questions import question_notes
 from labelpool.render.sanitize import markdown as md
 from labelpool.render.sanitize import measure_name
@@ -64,7 +64,7 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
 
 def to_json(result: CompareResult) -> dict[str, Any]:
     return {
-        **pick(result, ("labels_commit", "k", "seed", "alpha", "relevance_level")),
+        **pick(result, ("labels_commit", "labels_dirty", "k", "seed", "alpha", "relevance_level")),
         "built_by": list(result.built_by),
         "pool_systems": dict(result.pool_systems),
         "delta_range_methods": dict(METHOD_TEXT),
@@ -72,6 +72,12 @@ def to_json(result: CompareResult) -> dict[str, Any]:
         "not_judged": list(result.not_judged),
         "comparisons": [comparison_json(c) for c in result.comparisons],
     }
+
+
+def render_json(result: CompareResult) -> str:
+    """``labelpool compare --format json`` as printed: :func:`to_json` indented, ASCII, and
+    a final line break."""
+    return sanitize.json_dumps(to_json(result), indent=2) + "\n"
 
 
 def _pct(x: float) -> str:
@@ -97,7 +103,7 @@ def to_markdown(result: CompareResult) -> str:
     built = ", ".join(md(s) for s in result.built_by) or "no recorded pool"
     commit = sanitize.code_span((result.labels_commit or "uncommitted")[:12])
     lines.append(
-        f"Labels `{commit}`, k = {result.k}, "
+        f"Labels `{commit}`{dirty_note(result.labels_dirty)}, k = {result.k}, "
         f"alpha = {result.alpha:g}, seed = {result.seed}; the judged set was built by: {built}."
     )
     for note in question_notes(result.no_relevant, result.not_judged):

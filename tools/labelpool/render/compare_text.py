@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from labelpool.render import sanitize
+from labelpool.render.fields import dirty_note
 from labelpool.render.layout import table, width_of, wrap
 from labelpool.render.questions import question_notes
 from labelpool.workflows.evaluate.compare import CompareResult, Comparison
@@ -175,6 +176,7 @@ def render(
     steps = steps or NextSteps()
     built = ", ".join(sanitize.text(s) for s in result.built_by) or "no recorded pool"
     commit = sanitize.text((result.labels_commit or "uncommitted")[:12])
+    commit += dirty_note(result.labels_dirty)
     lines = wrap(
         f"labels {commit}  k={result.k}  alpha={result.alpha:g}  seed={result.seed}  "
         f"judged set built by: {built}",

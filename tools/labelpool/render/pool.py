@@ -127,3 +127,9 @@ def to_json(result: PoolResult) -> dict[str, Any]:
         "commit": result.commit,
         "notes": list(result.notes),
     }
+
+
+def render_json(result: PoolResult) -> str:
+    """``labelpool pool --format json`` as printed: :func:`to_json` indented, ASCII, and a
+    final line break."""
+    return sanitize.json_dumps(to_json(result), indent=2) + "\n"

@@ -112,6 +112,7 @@ def check(
     relevance_level: int = 1,
     seed: int = 0,
     labels_commit: str | None = None,
+    labels_dirty: bool | None = None,
 ) -> CheckResult:
     if budget < 0:
         raise CheckError(f"--budget must be >= 0, not {budget}")
@@ -130,6 +131,7 @@ def check(
         relevance_level=relevance_level,
         seed=seed,
         labels_commit=labels_commit,
+        labels_dirty=labels_dirty,
         pool_names={ref_name: run.name},
         display_paths={ref_name: _poolable(cfg, against, run.name)},
     )

@@ -109,6 +109,7 @@ class CompareResult:
     warnings: tuple[str, ...] = ()  # the scorer's warnings (ties, pending batches, ...)
     no_relevant: tuple[str, ...] = ()  # judged questions with no relevant document (in, at 0)
     not_judged: tuple[str, ...] = ()  # labels with no judgment: left out
+    labels_dirty: bool | None = None  # the work tree differs from labels_commit (None: unknown)
 
 
 @dataclass(frozen=True)
@@ -242,6 +243,7 @@ def compare(
     samples: int = 100_000,
     resamples: int = 10_000,
     labels_commit: str | None = None,
+    labels_dirty: bool | None = None,
     pool_names: Mapping[str, str] | None = None,
     display_paths: Mapping[str, str | None] | None = None,
 ) -> CompareResult:
@@ -403,6 +405,7 @@ def compare(
         )
     return CompareResult(
         labels_commit=labels_commit,
+        labels_dirty=labels_dirty,
         k=k,
         seed=seed,
         alpha=cfg.alpha,
