@@ -16,6 +16,7 @@ from labelpool.render.questions import question_notes
 from labelpool.render.sanitize import markdown as md
 from labelpool.render.sanitize import measure_name
 from labelpool.scoring.delta_range import METHOD_TEXT
+from labelpool.words import counted
 from labelpool.workflows.evaluate.compare import CompareResult, Comparison
 
 SIDES = ("raw", "judged_only", "optimistic")
@@ -146,7 +147,7 @@ def to_markdown(result: CompareResult) -> str:
         lines.append(
             f"- {md(c.challenger)} vs {md(c.baseline)}, {measure_name(c.measure)}: "
             f"pooled at k >= {c.cutoff} on "
-            f"{pooled} of {c.questions} questions; most changed: {md(_changed(c))}"
+            f"{pooled} of {counted(c.questions, 'question')}; most changed: {md(_changed(c))}"
         )
     lines.append("")
     lines.append("</details>")

@@ -23,6 +23,7 @@ from labelpool.render import sanitize
 from labelpool.render.fields import dirty_note
 from labelpool.render.layout import table, width_of, wrap
 from labelpool.render.questions import question_notes
+from labelpool.words import counted
 from labelpool.workflows.evaluate.compare import CompareResult, Comparison
 
 NAME_WIDTH = 10  # a longer system name is "baseline" / "challenger" in the table's header
@@ -76,15 +77,19 @@ def verdict_line(pair: Sequence[Comparison]) -> str:
     """The first measure's verdict and reason, and how many measures say what."""
     first = pair[0]
     counts = Counter(c.verdict_code for c in pair)
-    head = f"{first.verdict_code} on {counts[first.verdict_code]} of {len(pair)} measure"
-    head += "" if len(pair) == 1 else "s"
+    head = (
+        f"{first.verdict_code} on {counts[first.verdict_code]} of {counted(len(pair), 'measure')}"
+    )
     others = [f"{code} on {n}" for code, n in counts.items() if code != first.verdict_code]
     line = f"verdict: {head} ({first.measure}: {_reason(first)})"
     if others:
         line += "; " + ", ".join(others)
     if first.verdict_code in ("uninterpretable", "relabel"):
         cost = first.judge_cost
-        line += f"; {cost.documents} documents over {cost.questions} questions to judge"
+        line += (
+            f"; {counted(cost.documents, 'document')} over "
+            f"{counted(cost.questions, 'question')} to judge"
+        )
     return line
 
 
@@ -187,7 +192,7 @@ def render(
         base, chal = sanitize.text(first.baseline), sanitize.text(first.challenger)
         lines.append("")
         lines += wrap(
-            f"{chal} vs {base} (baseline), {first.questions} questions; "
+            f"{chal} vs {base} (baseline), {counted(first.questions, 'question')}; "
             f"p: sign-flip test, {first.test.method}, Holm",
             width,
         )

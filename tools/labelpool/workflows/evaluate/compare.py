@@ -44,6 +44,7 @@ from labelpool.scoring.evaluate import means_of
 from labelpool.scoring.join import TopRows, top_rows
 from labelpool.scoring.measures import Measure
 from labelpool.scoring.qrels import qrels_for
+from labelpool.words import counted, noun
 
 TIE = 1e-12
 MOST_CHANGED = 3
@@ -174,10 +175,7 @@ def robust_reason(c: Mapping[str, Any]) -> str:
     n = c["unjudged_in_range"]
     if n == 0:
         return "robust: every document of both rankings is judged"
-    return (
-        f"robust: the sign holds for every labelling of the {n} unjudged "
-        f"document{'' if n == 1 else 's'}"
-    )
+    return f"robust: the sign holds for every labelling of the {n} unjudged {noun(n, 'document')}"
 
 
 def _verdict(
@@ -186,7 +184,8 @@ def _verdict(
     measure = c["measure"]
     cost: JudgeCost = c["judge_cost"]
     judge = (
-        f"judge {cost.documents} documents over {cost.questions} questions ({c['pool_command']})"
+        f"judge {counted(cost.documents, 'document')} over "
+        f"{counted(cost.questions, 'question')} ({c['pool_command']})"
     )
     lo, hi = c["ci95"]
     delta = c["delta"]
