@@ -208,3 +208,25 @@ def test_compare_and_check_mark_a_dirty_tree_as_score_does(
     report = api.compare("bm25", "dense", measures=["P@10"], repo=example)
     assert report.to_dict()["labels_dirty"] is True
     assert report.to_markdown() == markdown
+
+
+@pytest.mark.parametrize("call", ["load", "score", "compare", "pool"])
+def test_outside_a_repository_the_error_names_repo_not_the_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], call: str
+) -> None:
+    """The API's ConfigError said "use --repo DIR", an option its caller does not have."""
+    nowhere = tmp_path / "nowhere"
+    nowhere.mkdir()
+    calls = {
+        "load": lambda: api.load(nowhere),
+        "score": lambda: api.score("bm25", repo=nowhere),
+        "compare": lambda: api.compare("bm25", "dense", repo=nowhere),
+        "pool": lambda: api.pool("bm25", depth=5, repo=nowhere),
+    }
+    with pytest.raises(api.UsageError) as refused:
+        calls[call]()
+    message = str(refused.value)
+    assert "not inside a label repository" in message
+    assert "pass repo=PATH, or see `labelpool init --help`" in message
+    assert "--repo" not in message
+    assert capsys.readouterr() == ("", "")
