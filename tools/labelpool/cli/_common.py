@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
+from labelpool import __version__
 from labelpool import config as config_mod
 from labelpool.cli import _handler, _lazy
 from labelpool.cli._width import output_width
@@ -185,8 +186,24 @@ def load_config(repo: Path | None) -> config_mod.Config:
     return config_mod.load(repo)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        print(__version__)  # what `labelpool version` prints
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print labelpool's version and exit.",
+            is_eager=True,
+            callback=_print_version,
+        ),
+    ] = False,
+) -> None:
     """A git-native label repository for retrieval evaluation."""
 
 
