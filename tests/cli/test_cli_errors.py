@@ -128,6 +128,7 @@ def test_schema_invalid_label_is_refused_with_its_position(
     before = {p.name: p.read_bytes() for p in (repo / "labels").iterdir()}
     code, _out, err = run(*command)
     assert code == 1, err
+    assert err.startswith("error: ") and err.count("\n") == 1, err  # score's had no prefix
     assert re.search(rf"labels/{LABEL}\.yaml:{line}:\d+: LP0\d\d ", err), err
     if rule:
         assert f" {rule} " in err
@@ -703,3 +704,20 @@ def test_import_of_an_empty_qrels_file_is_an_error(repo: Path, run: Run) -> None
     code, _out, err = run("import", "trec", "e.qrels", "--queries", "corpus/questions.jsonl")
     assert code == 1  # was: "imported 0 question(s)", exit 0
     assert "e.qrels:1:1: no `qid iter doc grade` line" in err
+
+
+@pytest.mark.parametrize("command", ["score", "compare", "pool"])
+def test_a_bad_run_file_is_an_error_line_in_every_command(
+    repo: Path, run: Run, command: str
+) -> None:
+    """0.1.0's ``score`` printed run errors without the ``error:`` every other error has."""
+    (repo / "runs" / "short.trec").write_text("q Q0 d 1 2\n", encoding="utf-8")
+    extra = ("--depth", "5", "--no-commit") if command == "pool" else ()
+    code, out, err = run(command, RUNS[0], "runs/short.trec", *extra)
+    assert (code, out) == (1, ""), err
+    assert err == (
+        "error: runs/short.trec:1: expected 6 fields `qid Q0 docid rank score tag`, found 5\n"
+    )
+    code, out, err = run(command, RUNS[0], "runs/nothing.trec", *extra)
+    assert code in (1, 2) and out == "", err
+    assert err.startswith("error: runs/nothing.trec: no such run file"), err

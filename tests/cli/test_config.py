@@ -20,7 +20,9 @@ def test_outside_a_label_repository_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["validate", "--repo", str(tmp_path)]) == 2
-    assert "not inside a label repository" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "not inside a label repository" in err
+    assert "use --repo DIR, or see `labelpool init --help`" in err and "repo=" not in err
 
 
 @pytest.mark.parametrize("command", [["validate"], ["score", "x.trec"], ["pool-info"]])

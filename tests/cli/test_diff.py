@@ -107,7 +107,7 @@ def test_text_and_markdown_say_the_same(
     assert code == 0
     assert text.splitlines() == [
         f"labels {scenario.batch1} -> {scenario.batch2}: "
-        "2 questions changed, 3 judgments added, 1 flips, 2 pool added",
+        "2 questions changed, 3 judgments added, 1 flip, 2 pool added",
         "q1:",
         "  + judged doc-d: relevant (grade 2)",
         "  + judged doc-e: irrelevant",

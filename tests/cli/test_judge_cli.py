@@ -176,7 +176,7 @@ def test_commit_every_n_writes(tmp_path: Path) -> None:
     finally:
         code, out, _ = server.stop(signal.SIGTERM)
     assert code == 0
-    assert out.splitlines()[-1] == "labelpool judge: stopped; 1 verdicts not committed"
+    assert out.splitlines()[-1] == "labelpool judge: stopped; 1 verdict not committed"
     # a restart resumes where the files say, blind: judged, but not whose or what
     server = start_server(repo)
     try:
@@ -345,6 +345,6 @@ def test_sigterm_finishes_the_write_in_flight(tmp_path: Path) -> None:
         code, out, _ = server.stop(signal.SIGTERM)
     assert answers == [200]
     assert code == 0
-    assert out.splitlines()[-1] == "labelpool judge: stopped; 1 verdicts not committed"
+    assert out.splitlines()[-1] == "labelpool judge: stopped; 1 verdict not committed"
     text = (repo / "labels" / f"{q['qid']}.yaml").read_text(encoding="utf-8")
     assert f"{{doc: {d['doc']}, verdict: relevant}}" in text

@@ -316,7 +316,7 @@ def test_diff_scores_lead_with_the_summary(repo: Path, capsys: pytest.CaptureFix
     code, out, _ = lp(capsys, "diff", "HEAD", "--scores", *RUNS[:2])
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].startswith("labels HEAD -> working tree: 1 questions changed")
+    assert lines[0].startswith("labels HEAD -> working tree: 1 question changed")
     assert lines[1] == "scores (unjudged rate at 10 in brackets):"
     assert lines[-1] == "--verbose lists the changes of 1 question"
     assert "acme-returns:" not in lines

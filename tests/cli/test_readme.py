@@ -60,11 +60,12 @@ def test_main_job_block_is_the_full_output_of_the_command(
     assert f"&& {COMMAND}\n" in README  # the command the block shows
     out = _run(capsys, *COMMAND.split()[1:])
     block = _main_job_block()
-    head = re.match(r"labels ([0-9a-f]{12}|uncommitted)  ", out)
+    # this checkout's commit, and "(dirty)" while it has uncommitted edits
+    head = re.match(r"labels ([0-9a-f]{12}|uncommitted)( \(dirty\))?  ", out)
     assert head, out.splitlines()[0]
     shown = re.match(r"labels ([0-9a-f]{12})  ", block)
     assert shown, block.splitlines()[0]
-    assert block == out.replace(head.group(1), shown.group(1), 1)
+    assert block == out.replace(head.group(0), shown.group(0), 1)
 
 
 def _labels() -> list[dict[str, object]]:

@@ -277,7 +277,7 @@ def test_bad_run_names_file_and_line_exit_1(
     assert code == 1
     assert out == ""
     first = err.strip().splitlines()[0]
-    assert first.startswith(f"{path}:{line}: ")
+    assert first.startswith(f"error: {path}:{line}: ")
     assert message in first and detail in first
     assert "Traceback" not in err
 
@@ -289,7 +289,9 @@ def test_bad_gzip_run_counts_physical_lines(
     path.write_bytes(gzip.compress(b"# header\nq Q0 a 1 1 s\n\nq Q0 a 2 0 s\n"))
     code, _, err = run_cli(capsys, "score", str(path), "--repo", str(labelled))
     assert code == 1
-    assert err.startswith(f"{path}:4: document 'a' appears twice for question 'q' (lines 2 and 4)")
+    assert err.startswith(
+        f"error: {path}:4: document 'a' appears twice for question 'q' (lines 2 and 4)"
+    )
 
 
 def test_unknown_system_lists_candidates(
@@ -330,7 +332,7 @@ def test_console_script_exit_codes(labelled: Path) -> None:
     )
     assert proc.returncode == 1
     assert proc.stdout == ""
-    assert proc.stderr.startswith(f"{bad.resolve()}:1: score 'x' is not a number")
+    assert proc.stderr.startswith(f"error: {bad.resolve()}:1: score 'x' is not a number")
     assert "Traceback" not in proc.stderr
     ok = subprocess.run(
         ["labelpool", "score", "bm25", "--format", "json"],
@@ -349,8 +351,8 @@ def test_broken_label_file_exit_1(labelled: Path, capsys: pytest.CaptureFixture[
     code, out, err = run_cli(capsys, "score", "bm25", "--format", "json", "--repo", str(labelled))
     assert code == 1
     assert out == ""
-    assert err.startswith(f"{bad}:")
-    assert err.split(":")[1].isdigit()  # path:line:col
+    assert err.startswith(f"error: {bad}:")
+    assert err.split(":")[2].isdigit()  # error: path:line:col
     assert "Traceback" not in err
 
 

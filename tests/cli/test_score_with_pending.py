@@ -96,6 +96,6 @@ def test_a_contradiction_exits_1_with_merges_message(
     message = err.strip()
     assert "verdict 2 for faq-shipping#damaged contradicts" in message
     assert main(["merge", "--no-commit"]) == 1
-    assert capsys.readouterr().err.strip() == f"error: {message}"  # merge's own words
+    assert capsys.readouterr().err.strip() == message  # merge's own words
     assert snapshot(pooled / "labels") == before
     git(pooled, "status", "--short")

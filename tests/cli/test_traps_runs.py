@@ -139,7 +139,9 @@ def test_fields_after_the_sixth_are_ignored_and_fewer_than_six_refused(
     (example / "runs" / "short.trec").write_text("\n".join(short) + "\n", encoding="utf-8")
     code, out, err = lp("score", "runs/short.trec")
     assert code == 1 and out == ""
-    assert err == "runs/short.trec:1: expected 6 fields `qid Q0 docid rank score tag`, found 5\n"
+    assert err == (
+        "error: runs/short.trec:1: expected 6 fields `qid Q0 docid rank score tag`, found 5\n"
+    )
 
 
 def test_streamed_runs_read_fields_alike(
@@ -172,4 +174,6 @@ def test_streamed_runs_read_fields_alike(
     (example / "runs" / "short.trec").write_text("\n".join(short) + "\n", encoding="utf-8")
     code, _, err = lp("score", "runs/short.trec")
     assert code == 1
-    assert err == "runs/short.trec:1: expected 6 fields `qid Q0 docid rank score tag`, found 5\n"
+    assert err == (
+        "error: runs/short.trec:1: expected 6 fields `qid Q0 docid rank score tag`, found 5\n"
+    )

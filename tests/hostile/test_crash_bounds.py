@@ -79,7 +79,7 @@ def test_grade_of_ten_to_the_twenty_in_score(
     root = huge_grade(tmp_path)
     code, out, err = cli(capsys, root, "score", "runs/bm25.trec")
     assert (code, out) == (1, "")
-    assert err == f"{root}/{GRADE_AT}: {GRADE_MESSAGE}{HINT}\n"
+    assert err == f"error: {root}/{GRADE_AT}: {GRADE_MESSAGE}{HINT}\n"
 
 
 def test_grade_of_ten_to_the_twenty_in_compare(
@@ -130,7 +130,7 @@ def test_pool_k_of_ten_to_the_twenty_three_in_score(
     root = huge_k(tmp_path)
     code, out, err = cli(capsys, root, "score", "runs/bm25.trec")
     assert (code, out) == (1, "")
-    assert err == f"{root}/{K_AT}: {K_MESSAGE}{HINT}\n"
+    assert err == f"error: {root}/{K_AT}: {K_MESSAGE}{HINT}\n"
 
 
 def test_pool_k_of_ten_to_the_twenty_three_in_pool_info(
@@ -155,7 +155,7 @@ def test_batch_depth_of_ten_to_the_twenty_three(
     )
     assert validated(capsys, root, "--allow-pending") == (1, [message])
     code, out, err = cli(capsys, root, "score", "runs/bm25.trec")
-    assert (code, out, err) == (1, "", f"{root}/{message}{HINT}\n")
+    assert (code, out, err) == (1, "", f"error: {root}/{message}{HINT}\n")
 
 
 def test_pending_verdict_grade_of_ten_to_the_twenty(
@@ -231,7 +231,7 @@ def test_negative_grade_of_ten_to_the_twenty(
     )
     assert validated(capsys, root) == (1, [f"{GRADE_AT}: {message}"])
     code, out, err = cli(capsys, root, "score", "runs/bm25.trec")
-    assert (code, out, err) == (1, "", f"{root}/{GRADE_AT}: {message}{HINT}\n")
+    assert (code, out, err) == (1, "", f"error: {root}/{GRADE_AT}: {message}{HINT}\n")
 
 
 def test_float_grade_of_ten_to_the_three_hundred_in_score(
@@ -247,7 +247,7 @@ def test_float_grade_of_ten_to_the_three_hundred_in_score(
     assert validated(capsys, root) == (1, [f"{GRADE_AT}: {message}"])
     code, out, err = cli(capsys, root, "score", "runs/bm25.trec")
     assert (code, out) == (1, "")
-    assert err.startswith(f"{root}/{GRADE_AT}: LP0")
+    assert err.startswith(f"error: {root}/{GRADE_AT}: LP0")
 
 
 def _schema_without_maximum() -> str:
@@ -276,7 +276,7 @@ def test_repository_schema_without_maximum_still_bounded(
     assert "maximum" not in (root / "schema" / "label.schema.json").read_text()
     assert validated(capsys, root) == (1, [f"{GRADE_AT}: {GRADE_MESSAGE}"])
     code, out, err = cli(capsys, root, "score", "runs/bm25.trec")
-    assert (code, out, err) == (1, "", f"{root}/{GRADE_AT}: {GRADE_MESSAGE}{HINT}\n")
+    assert (code, out, err) == (1, "", f"error: {root}/{GRADE_AT}: {GRADE_MESSAGE}{HINT}\n")
 
 
 def test_packaged_schema_has_the_bounds() -> None:

@@ -121,7 +121,7 @@ def test_validate_provenance_walks_a_folder_1100_deep(
     code, out, err = cli(capsys, root, "validate", "--provenance")
     assert (code, out) == (0, "")
     assert err.splitlines() == [
-        "provenance: 1 pool entries checked",
+        "provenance: 1 pool entry checked",
         "labelpool validate: 1 file(s), 0 error(s), 0 warning(s)",
     ]
 

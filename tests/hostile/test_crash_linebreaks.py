@@ -77,7 +77,7 @@ def test_key_hidden_on_the_questions_git_line(
     found = f"labels/q1.yaml:2:30: LP041 {NAMES[char]}: {WHY}"
     assert validate_lines(capsys, root) == (1, [found])
     code, out, err = cli(capsys, root, "score", "runs/bm25.trec", "-m", "nDCG@10")
-    assert (code, out, err) == (1, "", f"{root}/{found}\n")
+    assert (code, out, err) == (1, "", f"error: {root}/{found}\n")
 
 
 def test_key_hidden_after_a_comment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -64,7 +64,7 @@ def refused_alike(
     assert out.splitlines()[0] == f"labels/{case.file}:{place}: {error}", out
     code, out, err = run(capsys, "score", str(root / "runs" / "sys.trec"), "--repo", str(root))
     score_hint = HINT if error.startswith(("LP021", "LP039")) else ""  # validate's rules
-    assert (code, out, err) == (1, "", f"{path}:{place}: {error}{score_hint}\n")
+    assert (code, out, err) == (1, "", f"error: {path}:{place}: {error}{score_hint}\n")
     if case.pending:
         code, out, err = run(capsys, "merge", "--repo", str(root))
         assert (code, out, err) == (1, "", f"error: {path}:{place}: {error}{hint}\n")

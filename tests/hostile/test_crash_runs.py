@@ -3,7 +3,7 @@ traceback (exit 70).
 
 Every test names what 0.1.0 did with the same bytes (measured with 0.1.0's ``score -m P@10
 --format csv`` on a one-question repository). A refused run file is exit 1 with
-``path:line: message`` on stderr (``score`` prints input errors without ``error:``, as 0.1.0);
+``error: path:line: message`` on stderr (0.1.0's ``score`` printed it without ``error:``);
 an accepted one scores as the clean run does.
 """
 
@@ -25,11 +25,12 @@ def root(tmp_path: Path) -> Path:
 def refused(
     capsys: pytest.CaptureFixture[str], root: Path, name: str, data: bytes, line: int | None
 ) -> str:
-    """The message of a refused run file, after checking exit 1 and the ``path:line:`` place."""
+    """The message of a refused run file, after checking exit 1 and the ``error: path:line:``
+    place."""
     code, out, err, path = score(capsys, root, name, data)
     assert code == 1, err
     assert out == ""
-    place = f"{path}:{line}: " if line is not None else f"{path}: "
+    place = f"error: {path}:{line}: " if line is not None else f"error: {path}: "
     assert err.startswith(place), err
     assert err.count("\n") == 1
     return err[len(place) :].rstrip("\n")
@@ -240,7 +241,7 @@ def test_random_bytes_never_crash(capsys: pytest.CaptureFixture[str], root: Path
     data = os.urandom(0) or bytes((i * 7919 + 13) % 256 for i in range(100_000))
     code, _, err, path = score(capsys, root, "noise.trec", data)
     assert code == 1, err
-    assert err.startswith(f"{path}:")
+    assert err.startswith(f"error: {path}:")
 
 
 def test_short_truncated_gzip(capsys: pytest.CaptureFixture[str], root: Path) -> None:

@@ -294,7 +294,7 @@ def test_uncommitted_verdict_is_merged_as_the_current_user(judged: Path, tmp_pat
         "Alice Judge <alice@example.invalid>|Runner <runner@example.invalid>|"
         "labelpool merge: 2 verdicts by Alice Judge (" + _batch(judged) + ")|" + CAROL,
         "Runner <runner@example.invalid>|Runner <runner@example.invalid>|"
-        "labelpool merge: 1 verdicts by Runner (" + _batch(judged) + ")|",
+        "labelpool merge: 1 verdict by Runner (" + _batch(judged) + ")|",
     ]
     assert git(repo, "status", "--porcelain") == ""
 

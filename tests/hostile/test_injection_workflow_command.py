@@ -163,12 +163,12 @@ def test_diff_markdown_pool_system_forges_no_command(tmp_path: Path, lp: Run) ->
 
 
 def test_score_error_names_a_forged_command(example: Path, lp: Run) -> None:
-    """0.1.0: exit 1; the error (printed bare by score) broke at the line break and its second
-    line began ``::error::forged.trec: no such run file ...``."""
+    """0.1.0: exit 1; the error (printed without ``error:`` by score) broke at the line break
+    and its second line began ``::error::forged.trec: no such run file ...``."""
     code, out, err = lp("score", "runs/nope\n::error::forged.trec")
     assert code == 1 and out == ""
     assert err.startswith(
-        "runs/nope\\x0a::error::forged.trec: no such run file, and no run named so in "
+        "error: runs/nope\\x0a::error::forged.trec: no such run file, and no run named so in "
     )
     assert err.count("\n") == 1
     no_raw_control(out, err)

@@ -61,7 +61,7 @@ def test_gzip_of_200_mb_of_one_line(tmp_path: Path) -> None:
     run = gzip_of_repeated(root / "runs" / "bomb.trec.gz", b"q1 Q0 d1 1 2.5 sys\n", 200 * MIB)
     code, err, peak = score_in_child(root, run)
     assert code == 1
-    assert err == f"{run}:2: document 'd1' appears twice for question 'q1' (lines 1 and 2)\n"
+    assert err == f"error: {run}:2: document 'd1' appears twice for question 'q1' (lines 1 and 2)\n"
     assert peak < 300 * MIB, peak / MIB
 
 
@@ -72,7 +72,7 @@ def test_gzip_of_200_mb_without_a_line_break(tmp_path: Path) -> None:
     run = gzip_of_repeated(root / "runs" / "oneline.trec.gz", b"q1 Q0 d1 1 2.5 sys ", 200 * MIB)
     code, err, peak = score_in_child(root, run)
     assert code == 1
-    assert err == f"{run}:1: line longer than 1 MiB (not a run file?)\n"
+    assert err == f"error: {run}:1: line longer than 1 MiB (not a run file?)\n"
     assert peak < 300 * MIB, peak / MIB
 
 
@@ -83,5 +83,5 @@ def test_gzip_of_200_mb_of_blank_lines(tmp_path: Path) -> None:
     run = gzip_of_repeated(root / "runs" / "blank.trec.gz", b" \n", 200 * MIB)
     code, err, peak = score_in_child(root, run)
     assert code == 1
-    assert err == f"{run}:1: empty run file (no ranked documents)\n"
+    assert err == f"error: {run}:1: empty run file (no ranked documents)\n"
     assert peak < 300 * MIB, peak / MIB

@@ -64,8 +64,13 @@ def compile_pattern(pattern: str) -> Any:
         raise PatternError(text) from None
 
 
-def find_root(start: Path) -> Path:
-    """Nearest folder at or above ``start`` holding a pyproject.toml with ``[tool.labelpool]``."""
+CLI_NAMING = "use --repo DIR"  # how the command line names a repository
+API_NAMING = "pass repo=PATH"  # how the Python API does (labelpool.api)
+
+
+def find_root(start: Path, naming: str = CLI_NAMING) -> Path:
+    """Nearest folder at or above ``start`` holding a pyproject.toml with ``[tool.labelpool]``;
+    ``naming``: how the caller's user names another repository, for the error."""
     start = start.resolve()
     for folder in (start, *start.parents):
         pyproject = folder / "pyproject.toml"
@@ -73,7 +78,7 @@ def find_root(start: Path) -> Path:
             return folder
     raise ConfigError(
         "not inside a label repository (no pyproject.toml with a [tool.labelpool] "
-        "table found here or above; use --repo DIR, or see `labelpool init --help` to "
+        f"table found here or above; {naming}, or see `labelpool init --help` to "
         "start one)",
         path=start,
     )
@@ -88,9 +93,11 @@ def _labelpool_table(pyproject: Path) -> dict[str, object] | None:
     return table if isinstance(table, dict) else None
 
 
-def load(repo: Path | None = None) -> Config:
-    """Configuration of the repository at ``repo`` (or the one holding the working folder)."""
-    root = find_root(repo if repo is not None else Path.cwd())
+def load(repo: Path | None = None, *, naming: str = CLI_NAMING) -> Config:
+    """Configuration of the repository at ``repo`` (or the one holding the working folder);
+    ``naming``: how the caller names a repository (:data:`CLI_NAMING`, :data:`API_NAMING`)
+    in the error when there is none."""
+    root = find_root(repo if repo is not None else Path.cwd(), naming)
     pyproject = root / "pyproject.toml"
     table = _labelpool_table(pyproject)
     if table is None:

@@ -110,7 +110,7 @@ def test_unknown_and_runless_entries_are_skipped_and_counted(repo: Path) -> None
     assert dict(report.skipped) == {"unknown": 1, "no run": 2}
     assert report.missing_systems == ("splade",)
     note = report.note()
-    assert "1 pool entries checked" in note
+    assert "1 pool entry checked" in note
     assert "1 of unknown origin skipped" in note
     assert "2 skipped (no committed run for: splade)" in note
 
@@ -253,7 +253,7 @@ def test_validate_provenance_on_the_command_line(
 
     # Only the named files are checked.
     assert main(["validate", "--no-cache", "--provenance", "labels/q2.yaml"]) == 0
-    assert "provenance: 1 pool entries checked" in capsys.readouterr().err
+    assert "provenance: 1 pool entry checked" in capsys.readouterr().err
 
     assert main(["validate", "--no-cache", "--provenance", "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)

@@ -6,7 +6,8 @@
 
     repo = api.load(".")                      # the configuration and every label
     report = api.score(["bm25", "dense"], measures=["nDCG@10"], repo=repo)
-    report.to_json()                          # == `labelpool score ... --format json`, parsed
+    report.to_json()                          # == `labelpool score ... --format json`
+    report.to_dict()                          # the same, parsed
     api.compare("bm25", "dense", repo=repo).comparisons[0].verdict
     api.pool(["bm25", "dense"], depth=20, repo=repo).plan.documents   # nothing written
 

@@ -40,10 +40,14 @@ class CompareReport:
     def warnings(self) -> tuple[str, ...]:
         return self.result.warnings
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """What ``labelpool compare --format json`` prints, parsed
         (``schema/compare-report.schema.json``)."""
         return plain(compare_report.to_json(self.result))
+
+    def to_json(self) -> str:
+        """Exactly what ``labelpool compare --format json`` prints (the command prints this)."""
+        return compare_report.render_json(self.result)
 
     def to_markdown(self) -> str:
         """What ``labelpool compare --format markdown`` prints."""

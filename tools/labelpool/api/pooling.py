@@ -38,10 +38,14 @@ class PoolReport:
     def notes(self) -> tuple[str, ...]:
         return self.result.notes
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """What ``labelpool pool --format json`` prints, parsed
         (``schema/pool-report.schema.json``)."""
         return plain(pool_report.to_json(self.result))
+
+    def to_json(self) -> str:
+        """Exactly what ``labelpool pool --format json`` prints (the command prints this)."""
+        return pool_report.render_json(self.result)
 
     def to_text(self) -> str:
         """What ``labelpool pool`` prints."""

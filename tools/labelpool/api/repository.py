@@ -53,12 +53,14 @@ def load(repo: str | os.PathLike[str] = ".") -> Repository:
     """Read the label repository holding the folder ``repo``: its ``[tool.labelpool]``
     configuration and every label file. Raises :class:`labelpool.config.ConfigError` (a
     :class:`~labelpool.errors.UsageError`) or :class:`labelpool.labelset.LabelSetError`."""
-    cfg = config.load(Path(repo))
+    cfg = config.load(Path(repo), naming=config.API_NAMING)
     return Repository(cfg, labelset.load(cfg))
 
 
 def config_of(repo: RepoSpec) -> Config:
-    return repo.config if isinstance(repo, Repository) else config.load(Path(repo))
+    if isinstance(repo, Repository):
+        return repo.config
+    return config.load(Path(repo), naming=config.API_NAMING)
 
 
 def labels_of(repo: RepoSpec, cfg: Config) -> LabelSet:

@@ -35,10 +35,14 @@ class ScoreReport:
     systems: tuple[SystemScore, ...]
     view: ScoreView
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """What ``labelpool score --format json`` prints, parsed
         (``schema/score-report.schema.json``)."""
         return plain(score_report.document(self.systems, self.view))
+
+    def to_json(self) -> str:
+        """Exactly what ``labelpool score --format json`` prints (the command prints this)."""
+        return score_report.render_json(self.systems, self.view)
 
     def __getitem__(self, system: str) -> SystemScore:
         """The score of one system, by name."""
@@ -108,7 +112,7 @@ def score(
         preview=pending.texts if pending is not None else None,
         labels=repo.labels if isinstance(repo, Repository) else None,
     )
-    commit, dirty = labels_commit(cfg.root)
+    commit, dirty = gitio.head_state(cfg.root)
     view = ScoreView(
         labels_commit=commit,
         labels_dirty=dirty,
@@ -117,16 +121,3 @@ def score(
         preview=pending.filled if pending is not None else None,
     )
     return ScoreReport(tuple(results), view)
-
-
-def labels_commit(root: Path) -> tuple[str | None, bool | None]:
-    """The commit at ``HEAD`` and whether the tree differs from it (None: not a git work
-    tree, or a status git cannot give)."""
-    if gitio.toplevel(root) is None:
-        return None, None
-    commit = gitio.head_commit(root)
-    try:
-        dirty = gitio.is_dirty(root)
-    except gitio.GitError:  # a status git cannot give is "not known", not an error
-        dirty = None
-    return commit, dirty

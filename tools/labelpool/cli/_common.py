@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
+from labelpool import __version__
 from labelpool import config as config_mod
 from labelpool.cli import _handler, _lazy
 from labelpool.cli._width import output_width
@@ -44,15 +45,12 @@ class _App(typer.Typer):
         except Exception as exc:  # a bug: one line, not a traceback (unless LABELPOOL_DEBUG)
             _handler.exit_on_bug(exc)
 
-    def command(
-        self, name: str | None = None, *, bare_errors: bool = False, **kwargs: Any
-    ) -> Callable[[F], F]:
-        """Register a command; ``bare_errors``: print input and state errors without the
-        ``error:`` prefix (``score`` always has)."""
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
+        """Register a command, run under the one error handler."""
         register = super().command(name, **kwargs)
 
         def decorator(command: F) -> F:
-            register(_handler.guard(command, bare=bare_errors))
+            register(_handler.guard(command))
             return command
 
         return decorator
@@ -197,8 +195,24 @@ def load_config(repo: Path | None) -> config_mod.Config:
     return config_mod.load(repo)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        print(__version__)  # what `labelpool version` prints
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print labelpool's version and exit.",
+            is_eager=True,
+            callback=_print_version,
+        ),
+    ] = False,
+) -> None:
     """A git-native label repository for retrieval evaluation."""
 
 

@@ -5,8 +5,7 @@ ids and lines of the files it read (controls and bidi characters shown escaped, 
 as ``\\x0a``, no ``::`` starting a workflow command).
 
 * :class:`~labelpool.errors.LabelpoolError`: ``error: <str(exc)>`` and ``exc.exit_code``
-  (a command registered with ``bare_errors=True``, i.e. ``score``, prints its input and state
-  errors without the ``error:`` prefix, as it always has; usage errors keep it);
+  (every command; 0.1.0's ``score`` printed its input and state errors without the prefix);
 * :class:`OSError` (output that cannot be written: a full disk, a closed pipe): ``error: ...``
   and exit 1, with stdout pointed at /dev/null so that the last flush cannot fail again;
 * anything else is a bug: one line and exit 70 (``LABELPOOL_DEBUG=1`` shows the traceback).
@@ -26,21 +25,19 @@ from typing import Any, NoReturn, TypeVar
 
 import typer
 
-from labelpool.errors import EXIT_FINDINGS, EXIT_INTERNAL, LabelpoolError, UsageError
+from labelpool.errors import EXIT_FINDINGS, EXIT_INTERNAL, LabelpoolError
 from labelpool.render.sanitize import text as safe
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def exit_with(exc: LabelpoolError, *, bare: bool = False) -> NoReturn:
-    """Print ``exc`` on stderr and leave with its exit code."""
-    message = safe(exc)
-    text = message if bare and not isinstance(exc, UsageError) else f"error: {message}"
-    print(text, file=sys.stderr)
+def exit_with(exc: LabelpoolError) -> NoReturn:
+    """Print ``error: <exc>`` on stderr and leave with its exit code."""
+    print(f"error: {safe(exc)}", file=sys.stderr)
     raise typer.Exit(exc.exit_code)
 
 
-def guard(command: F, *, bare: bool = False) -> F:
+def guard(command: F) -> F:
     """``command`` with every :class:`LabelpoolError` it raises printed and turned into its
     exit code (inside the click context, so that the app's cleanup runs as for typer.Exit)."""
 
@@ -49,7 +46,7 @@ def guard(command: F, *, bare: bool = False) -> F:
         try:
             return command(*args, **kwargs)
         except LabelpoolError as exc:
-            exit_with(exc, bare=bare)
+            exit_with(exc)
 
     return guarded  # type: ignore[return-value]
 

@@ -13,7 +13,6 @@ from labelpool.cli import _common as common
 from labelpool.cli import _lazy, _runs
 from labelpool.cli._common import app, load_config, usage_error, warn
 from labelpool.cli._width import output_width
-from labelpool.render import sanitize
 
 
 @app.command("compare")
@@ -60,11 +59,10 @@ def compare(
     result, loaded = compared.result, compared.runs
     for note in result.warnings:
         warn(note)
-    report = _lazy.compare_report
     if fmt is common.ReportFormat.json:
-        print(sanitize.json_dumps(report.to_json(result), indent=2))
+        print(compared.to_json(), end="")
     elif fmt is common.ReportFormat.markdown:
-        print(report.to_markdown(result), end="")
+        print(compared.to_markdown(), end="")
     else:
         options = _options(measure, k, relevance_level, seed, repo)
         chosen = [*runs, *(["--baseline", baseline] if baseline is not None else [])]

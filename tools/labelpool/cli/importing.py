@@ -11,6 +11,7 @@ import typer
 from labelpool.cli import _lazy
 from labelpool.cli._common import RepoOption, load_config, say, sub_app
 from labelpool.cli._progress import progress
+from labelpool.words import noun
 
 if TYPE_CHECKING:
     from labelpool.labelfile import NewLabel
@@ -164,5 +165,5 @@ def import_corpus(
     done = _lazy.import_corpus.import_corpus(cfg, source, fmt.value, force=force)
     say(
         f"{'replaced' if done.replaced else 'wrote'} {_shown(done.path)}: "
-        f"{done.documents:,} documents"
+        f"{done.documents:,} {noun(done.documents, 'document')}"
     )

@@ -17,6 +17,7 @@ from labelpool.cli._common import (
     usage_error,
     warn,
 )
+from labelpool.words import counted
 
 
 @app.command("judge")
@@ -70,4 +71,4 @@ def judge(
             _lazy.webbrowser.open(address)
 
     left = run.serve(server, ready)
-    say(f"labelpool judge: stopped; {left} verdicts not committed")
+    say(f"labelpool judge: stopped; {counted(left, 'verdict')} not committed")

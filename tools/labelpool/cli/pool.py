@@ -20,7 +20,6 @@ from labelpool.cli._common import (
     warn,
 )
 from labelpool.cli._progress import progress
-from labelpool.render import sanitize
 
 
 @app.command("pool")
@@ -78,7 +77,7 @@ def pool(
             usage_error(f"--questions {questions!r}: no question id given")
     specs = _runs.select(cfg, runs, takes_measures=False)
     with progress("pooling"):
-        result = _lazy.api_pool.pool(
+        pooled = _lazy.api_pool.pool(
             specs,
             depth=depth,
             max_docs=max_docs,
@@ -88,13 +87,14 @@ def pool(
             commit=not no_commit,
             branch=branch,
             repo=cfg.root,
-        ).result
+        )
+    result = pooled.result
     for note in result.notes:
         if note != "nothing to write":
             warn(note)
     report = _lazy.pool_report
     if fmt is ReportFormat.json:
-        print(sanitize.json_dumps(report.to_json(result), indent=2))
+        print(pooled.to_json(), end="")
         return
     if fmt is ReportFormat.markdown:
         out = report.markdown(result)

@@ -25,12 +25,13 @@ from labelpool.cli._common import (
 )
 from labelpool.cli._progress import progress
 from labelpool.cli._width import output_width
+from labelpool.words import counted
 
 FORMATS = ("text", "json", "csv", "markdown", "trec_eval")
 ALIASES = {"table": "text"}  # 0.1.0's name of the text format, kept
 
 
-@app.command("score", bare_errors=True)
+@app.command("score")
 def score(
     runs: Annotated[
         list[str],
@@ -134,7 +135,7 @@ def score(
     render = _lazy.score_report
     if view.preview is not None and fmt != "json":
         # the first line of text and markdown; beside CSV (a table only) on stderr
-        line = f"preview: {view.preview} filled verdicts not merged"
+        line = f"preview: {counted(view.preview, 'filled verdict')} not merged"
         print(line, file=sys.stderr if fmt == "csv" else sys.stdout)
         if fmt == "markdown":
             print()
@@ -142,7 +143,7 @@ def score(
     if covered is not None and fmt == "csv":  # text and markdown: their first line
         say(covered, err=True)
     if fmt == "json":
-        sys.stdout.write(render.render_json(results, view))
+        sys.stdout.write(report.to_json())
     elif fmt == "csv":
         sys.stdout.write(render.render_csv(results, view))
     elif fmt == "markdown":

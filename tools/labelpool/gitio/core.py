@@ -73,6 +73,19 @@ def is_dirty(cwd: Path, paths: tuple[str, ...] = ()) -> bool:
     return bool(out.strip())
 
 
+def head_state(cwd: Path) -> tuple[str | None, bool | None]:
+    """``HEAD``'s commit and whether the work tree differs from it (None: not a git work tree,
+    or a status git cannot give): what ``score``'s and ``compare``'s headers show."""
+    if toplevel(cwd) is None:
+        return None, None
+    commit = head_commit(cwd)
+    try:
+        dirty = is_dirty(cwd)
+    except GitError:  # a status git cannot give is "not known", not an error
+        dirty = None
+    return commit, dirty
+
+
 def show(cwd: Path, rev: str, path: str) -> bytes | None:
     """Content of ``path`` (relative to the top level) at ``rev``; None when it is absent there."""
     proc = _probe(cwd, "show", f"{rev}:{path}")

@@ -11,11 +11,12 @@ import math
 from typing import Any
 
 from labelpool.render import coverage, sanitize
-from labelpool.render.fields import pick
+from labelpool.render.fields import dirty_note, pick
 from labelpool.render.questions import question_notes
 from labelpool.render.sanitize import markdown as md
 from labelpool.render.sanitize import measure_name
 from labelpool.scoring.delta_range import METHOD_TEXT
+from labelpool.words import counted
 from labelpool.workflows.evaluate.compare import CompareResult, Comparison
 
 SIDES = ("raw", "judged_only", "optimistic")
@@ -64,7 +65,7 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
 
 def to_json(result: CompareResult) -> dict[str, Any]:
     return {
-        **pick(result, ("labels_commit", "k", "seed", "alpha", "relevance_level")),
+        **pick(result, ("labels_commit", "labels_dirty", "k", "seed", "alpha", "relevance_level")),
         "built_by": list(result.built_by),
         "pool_systems": dict(result.pool_systems),
         "delta_range_methods": dict(METHOD_TEXT),
@@ -73,6 +74,12 @@ def to_json(result: CompareResult) -> dict[str, Any]:
         "coverage": {c.system: coverage.to_json(c) for c in result.coverage},
         "comparisons": [comparison_json(c) for c in result.comparisons],
     }
+
+
+def render_json(result: CompareResult) -> str:
+    """``labelpool compare --format json`` as printed: :func:`to_json` indented, ASCII, and
+    a final line break."""
+    return sanitize.json_dumps(to_json(result), indent=2) + "\n"
 
 
 def _pct(x: float) -> str:
@@ -98,7 +105,7 @@ def to_markdown(result: CompareResult) -> str:
     built = ", ".join(md(s) for s in result.built_by) or "no recorded pool"
     commit = sanitize.code_span((result.labels_commit or "uncommitted")[:12])
     lines.append(
-        f"Labels `{commit}`, k = {result.k}, "
+        f"Labels `{commit}`{dirty_note(result.labels_dirty)}, k = {result.k}, "
         f"alpha = {result.alpha:g}, seed = {result.seed}; the judged set was built by: {built}."
     )
     covered = coverage.line(result.coverage)
@@ -144,7 +151,7 @@ def to_markdown(result: CompareResult) -> str:
         lines.append(
             f"- {md(c.challenger)} vs {md(c.baseline)}, {measure_name(c.measure)}: "
             f"pooled at k >= {c.cutoff} on "
-            f"{pooled} of {c.questions} questions; most changed: {md(_changed(c))}"
+            f"{pooled} of {counted(c.questions, 'question')}; most changed: {md(_changed(c))}"
         )
     lines.append("")
     lines.append("</details>")

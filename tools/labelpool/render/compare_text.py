@@ -22,8 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from labelpool.render import coverage, sanitize
+from labelpool.render.fields import dirty_note
 from labelpool.render.layout import table, width_of, wrap
 from labelpool.render.questions import question_notes
+from labelpool.words import counted
 from labelpool.workflows.evaluate.compare import CompareResult, Comparison
 
 NAME_WIDTH = 10  # a longer system name is "baseline" / "challenger" in the table's header
@@ -77,15 +79,19 @@ def verdict_line(pair: Sequence[Comparison]) -> str:
     """The first measure's verdict and reason, and how many measures say what."""
     first = pair[0]
     counts = Counter(c.verdict_code for c in pair)
-    head = f"{first.verdict_code} on {counts[first.verdict_code]} of {len(pair)} measure"
-    head += "" if len(pair) == 1 else "s"
+    head = (
+        f"{first.verdict_code} on {counts[first.verdict_code]} of {counted(len(pair), 'measure')}"
+    )
     others = [f"{code} on {n}" for code, n in counts.items() if code != first.verdict_code]
     line = f"verdict: {head} ({first.measure}: {_reason(first)})"
     if others:
         line += "; " + ", ".join(others)
     if first.verdict_code in ("uninterpretable", "relabel"):
         cost = first.judge_cost
-        line += f"; {cost.documents} documents over {cost.questions} questions to judge"
+        line += (
+            f"; {counted(cost.documents, 'document')} over "
+            f"{counted(cost.questions, 'question')} to judge"
+        )
     return line
 
 
@@ -177,6 +183,7 @@ def render(
     steps = steps or NextSteps()
     built = ", ".join(sanitize.text(s) for s in result.built_by) or "no recorded pool"
     commit = sanitize.text((result.labels_commit or "uncommitted")[:12])
+    commit += dirty_note(result.labels_dirty)
     lines = wrap(
         f"labels {commit}  k={result.k}  alpha={result.alpha:g}  seed={result.seed}  "
         f"judged set built by: {built}",
@@ -190,7 +197,7 @@ def render(
         base, chal = sanitize.text(first.baseline), sanitize.text(first.challenger)
         lines.append("")
         lines += wrap(
-            f"{chal} vs {base} (baseline), {first.questions} questions; "
+            f"{chal} vs {base} (baseline), {counted(first.questions, 'question')}; "
             f"p: sign-flip test, {first.test.method}, Holm",
             width,
         )

@@ -38,6 +38,7 @@ from labelpool.render import sanitize
 from labelpool.render.fields import pick
 from labelpool.render.sanitize import markdown as md
 from labelpool.render.sanitize import measure_name
+from labelpool.words import counted
 from labelpool.workflows.audit.diff import Changed, QuestionDiff, ScoreChange, SetDiff
 from labelpool.workflows.audit.revisions import WORKTREE
 
@@ -166,8 +167,8 @@ def question_lines(q: QuestionDiff) -> list[str]:
     out += [f"~ class changed {_cls(s)} -> {_cls(d)}" for s, d in q.classes_changed]
     out += [f"+ pool {_pool_text(p)}" for p in q.pool_added]
     out += [f"- pool {_pool_text(p)}" for p in q.pool_removed]
-    out += [f"+ pending batch {b} opened ({n} documents)" for b, n in q.pending_opened]
-    out += [f"- pending batch {b} closed ({n} documents)" for b, n in q.pending_closed]
+    out += [f"+ pending batch {b} opened ({counted(n, 'document')})" for b, n in q.pending_opened]
+    out += [f"- pending batch {b} closed ({counted(n, 'document')})" for b, n in q.pending_closed]
     out += [
         f"~ pending {b} {c.doc}: {grade_text(c.before)} -> {grade_text(c.after)}"
         for b, c in q.pending_changed
@@ -178,8 +179,14 @@ def question_lines(q: QuestionDiff) -> list[str]:
 
 
 def _summary_text(d: SetDiff) -> str:
-    s = summary(d)
-    parts = [f"{v} {k.replace('_', ' ')}" for k, v in s.items() if v]
+    """``1 question changed, 3 judgments added, ...``: each count of :func:`summary` that is
+    not zero, its noun singular for one."""
+    parts = []
+    for key, n in summary(d).items():
+        if n:
+            plural, _, verb = key.partition("_")  # "questions", "added"; "flips", ""
+            singular = plural[:-1] if plural.endswith("s") else plural
+            parts.append(f"{counted(n, singular, plural)} {verb}".rstrip())
     return ", ".join(parts) if parts else "no semantic change"
 
 
@@ -211,7 +218,7 @@ def render_text(d: SetDiff, verbose: bool = True) -> str:
             out += ["  " + line for line in question_lines(q)]
     elif details:
         n = len(d.questions_added) + len(d.questions_removed) + len(d.questions)
-        out.append(f"--verbose lists the changes of {n} question{'' if n == 1 else 's'}")
+        out.append(f"--verbose lists the changes of {counted(n, 'question')}")
     # every line: names shown escaped, no line starting a workflow command
     return "\n".join(sanitize.text(line) for line in out) + "\n"
 
@@ -249,7 +256,7 @@ def render_markdown(d: SetDiff, max_rows: int = MAX_MARKDOWN_ROWS) -> str:
             out.append(f"| {md(question)} | {md(line)} |")
         if len(rows) > max_rows:
             out.append(
-                f"| … | {len(rows) - max_rows} more changes: run "
+                f"| … | {counted(len(rows) - max_rows, 'more change')}: run "
                 f"`{sanitize.code_span(rerun_command(d))}` locally for all of them |"
             )
         out.append("")

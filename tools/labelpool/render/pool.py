@@ -6,6 +6,7 @@ from typing import Any
 
 from labelpool.render import sanitize
 from labelpool.render.sanitize import markdown as md
+from labelpool.words import counted
 from labelpool.workflows.pool.write import PoolResult
 
 
@@ -19,12 +20,12 @@ def text(result: PoolResult, verbose: bool = False) -> str:
     plan = result.plan
     lines = [
         f"batch {plan.batch}: systems {', '.join(plan.systems)} at depth {plan.depth}",
-        f"union of the top {plan.depth}: {plan.union} documents over {len(plan.questions)} "
-        "questions",
+        f"union of the top {plan.depth}: {counted(plan.union, 'document')} over "
+        f"{counted(len(plan.questions), 'question')}",
         f"already judged: {plan.judged} ({_pct(plan.judged_fraction)})",
         f"waiting in earlier batches: {plan.waiting}",
-        f"remainder: {plan.remainder}; in this batch: {plan.documents} documents in "
-        f"{len(plan.batched)} questions",
+        f"remainder: {plan.remainder}; in this batch: {counted(plan.documents, 'document')} in "
+        f"{counted(len(plan.batched), 'question')}",
     ]
     if plan.max_docs is not None:
         lines.append(
@@ -33,18 +34,19 @@ def text(result: PoolResult, verbose: bool = False) -> str:
     lines.append(f"unjudged rate at {plan.depth} before judging:")
     lines += [f"  {s}: {plan.unjudged_before.get(s, float('nan')):.3f}" for s in plan.systems]
     if plan.complete:
-        lines.append(f"judged in full already (pool entries added): {len(plan.complete)} questions")
+        complete = counted(len(plan.complete), "question")
+        lines.append(f"judged in full already (pool entries added): {complete}")
     if result.branch:
         lines.append(f"branch: {result.branch}")
     if result.commit:
         lines.append(f"commit: {result.commit}")
     elif result.written:
-        lines.append(f"wrote {len(result.written)} label files (not committed)")
+        lines.append(f"wrote {counted(len(result.written), 'label file')} (not committed)")
     if plan.batched and verbose:
         lines.append("per question (to judge / union):")
         lines += [f"  {q.qid}: {len(q.docs)} / {q.union}" for q in plan.batched]
     elif plan.batched:
-        lines.append(f"per question: --verbose lists the {len(plan.batched)} questions")
+        lines.append(f"per question: --verbose lists the {counted(len(plan.batched), 'question')}")
     # every line: names shown escaped, no line starting a workflow command
     return "\n".join(sanitize.text(line) for line in lines) + "\n"
 
@@ -64,7 +66,8 @@ def markdown(result: PoolResult) -> str:
         f"| union of the top {plan.depth} | {plan.union} |",
         f"| already judged | {plan.judged} ({_pct(plan.judged_fraction)}) |",
         f"| waiting in earlier batches | {plan.waiting} |",
-        f"| **to judge in this batch** | **{plan.documents}** in {len(plan.batched)} questions |",
+        f"| **to judge in this batch** | **{plan.documents}** in "
+        f"{counted(len(plan.batched), 'question')} |",
     ]
     if plan.max_docs is not None:
         out.append(f"| left for a later batch (budget) | {plan.remainder - plan.documents} |")
@@ -127,3 +130,9 @@ def to_json(result: PoolResult) -> dict[str, Any]:
         "commit": result.commit,
         "notes": list(result.notes),
     }
+
+
+def render_json(result: PoolResult) -> str:
+    """``labelpool pool --format json`` as printed: :func:`to_json` indented, ASCII, and a
+    final line break."""
+    return sanitize.json_dumps(to_json(result), indent=2) + "\n"

@@ -19,6 +19,7 @@ from typing import Any
 
 from labelpool.render import sanitize
 from labelpool.render.sanitize import markdown as md
+from labelpool.words import counted
 from labelpool.workflows.audit.poolinfo import PoolInfo, SystemPool
 
 
@@ -91,7 +92,7 @@ def _measured(s: SystemPool, k: int) -> str:
 
 def render_text(info: PoolInfo, width: int | None = 80) -> str:
     """The provenance as text; a disagreement's explanation wrapped at ``width``."""
-    out = [f"{info.questions} questions, {info.judged} judged"]
+    out = [f"{counted(info.questions, 'question')}, {info.judged} judged"]
     if info.systems:
         out.append(
             "pooled systems (questions of the judged ones; depths; dates; its run in runs/):"
@@ -129,7 +130,7 @@ def render_markdown(info: PoolInfo) -> str:
     out = [
         "### Pool provenance",
         "",
-        f"{info.questions} questions, {info.judged} judged.",
+        f"{counted(info.questions, 'question')}, {info.judged} judged.",
         "",
     ]
     if info.systems:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labelpool.render import coverage, sanitize
+from labelpool.render.fields import dirty_note
 from labelpool.render.questions import question_notes
 from labelpool.scoring import SystemScore
 from labelpool.workflows.evaluate.coverage import of
@@ -194,10 +195,6 @@ LEGEND = (
 )
 
 
-def dirty_note(view: ScoreView) -> str:
-    return " (dirty)" if view.labels_dirty else ""
-
-
 def per_question_rows(s: SystemScore) -> tuple[list[str], list[list[str]]]:
     """The measures, and per question its id, unjudged rate and raw values (as shown)."""
     names = list(s.per_query)
@@ -235,7 +232,8 @@ def render_markdown(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIE
         ]
     if view.labels_commit:
         lines.append(
-            f"Labels at commit `{sanitize.code_span(view.labels_commit)}`{dirty_note(view)}."
+            f"Labels at commit `{sanitize.code_span(view.labels_commit)}`"
+            f"{dirty_note(view.labels_dirty)}."
         )
     if view.per_query:
         for s in scores:

@@ -14,16 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from labelpool.render import sanitize
+from labelpool.render.fields import dirty_note
 from labelpool.render.layout import table, wrap
 from labelpool.render.questions import question_notes
-from labelpool.render.score import (
-    DEFAULT_VIEW,
-    OUTSIDE,
-    ScoreView,
-    coverage_line,
-    dirty_note,
-    reading,
-)
+from labelpool.render.score import DEFAULT_VIEW, OUTSIDE, ScoreView, coverage_line, reading
 from labelpool.scoring import SystemScore
 
 SIDES = ("raw", "judged_only", "optimistic")
@@ -108,7 +102,9 @@ def render_table(
         for note in question_notes(scores[0].no_relevant, scores[0].not_judged):
             lines += wrap(note, width)
     if view.labels_commit:
-        lines += wrap(f"labels at commit {view.labels_commit}{dirty_note(view)}", width)
+        lines += wrap(
+            f"labels at commit {view.labels_commit}{dirty_note(view.labels_dirty)}", width
+        )
     if view.per_query:
         for s in scores:
             lines += ["", *wrap(f"{s.system}: per question", width)]

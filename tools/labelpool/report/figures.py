@@ -6,6 +6,7 @@ from labelpool.report import plots
 from labelpool.report.gather import ReportData, unjudged_of
 from labelpool.report.html import figure, h
 from labelpool.report.sections import comparisons
+from labelpool.words import counted
 from labelpool.workflows.evaluate.compare import Comparison
 
 
@@ -76,8 +77,9 @@ def _delta_caption(c: Comparison) -> str:
         "The thin black line through a bar is the question's delta range: every value any "
         "labelling of its unjudged documents could give. A bar's colour is the question's "
         "unjudged share (the mean of both systems' unjudged rate at k): dark purple, all "
-        f"judged; yellow, nothing judged. {flip} of {len(c.qids)} questions have a range that "
-        "holds zero: their sign could still flip."
+        f"judged; yellow, nothing judged. {flip} of {counted(len(c.qids), 'question')} "
+        f"{'has' if flip == 1 else 'have'} a range that holds zero: "
+        f"{'its' if flip == 1 else 'their'} sign could still flip."
     )
 
 

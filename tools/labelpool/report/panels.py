@@ -6,6 +6,7 @@ from labelpool.report import plots
 from labelpool.report.gather import Doc, ReportData
 from labelpool.report.html import details, figure, h, pct, table
 from labelpool.report.timeline import Timeline
+from labelpool.words import counted
 
 MARK_TEXT = {"relevant": "R", "irrelevant": "N", "duplicate": "D", "unjudged": "?"}
 MARK_CLASS = {"relevant": "r", "irrelevant": "n", "duplicate": "d", "unjudged": "u"}
@@ -69,7 +70,8 @@ def pool(d: ReportData) -> str:
     born = ", ".join(p.born_from) or "nothing"
     out = [
         "<h2>The pool</h2>\n",
-        f"<p>Which systems built the judged set ({p.judged} of {p.questions} questions judged), "
+        f"<p>Which systems built the judged set ({p.judged} of "
+        f"{counted(p.questions, 'question')} judged), "
         f"at which depth and on how many questions, and each system's measured unjudged rate "
         f"at {p.k} (its run in runs/) beside its pooled depth. Fair at {p.k}: pooled at depth "
         f">= {p.k} on every judged question and nothing of its top {p.k} unjudged. The set was "
@@ -94,7 +96,11 @@ def pool(d: ReportData) -> str:
         if s.disagreement:
             out.append(f'<p class="warn">{h(s.system)}: {h(s.disagreement)}</p>\n')
     if p.unknown_origin:
-        out.append(f"<p>{len(p.unknown_origin)} judged questions have no known origin.</p>\n")
+        n = len(p.unknown_origin)
+        out.append(
+            f"<p>{counted(n, 'judged question')} {'has' if n == 1 else 'have'} no known "
+            "origin.</p>\n"
+        )
     pooled = {s.system for s in p.systems}
     outside = [
         f"{h(s.system)} ({pct(s.unjudged_rate)} of its top {d.k} unjudged)"

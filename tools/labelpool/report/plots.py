@@ -30,6 +30,7 @@ from matplotlib.transforms import TransformedPatchPath
 
 from labelpool.render import sanitize
 from labelpool.report import svgmarks
+from labelpool.words import counted
 
 P = ParamSpec("P")
 
@@ -146,7 +147,7 @@ def delta_bars(salt: str, deltas: Sequence[Delta], measure: str) -> str:
         marks.add(bar, i, 0)
         marks.add(Line2D([i, i], [d.low, d.high], color="black", linewidth=0.6), i, 1)
     ax.set_ylim(*_span([d.low for d in rows] + [d.high for d in rows]))
-    _question_axis(ax, len(rows), f"{len(rows)} questions, sorted by delta")
+    _question_axis(ax, len(rows), f"{counted(len(rows), 'question')}, sorted by delta")
     ax.axhline(0.0, color="black", linewidth=0.5, zorder=1)
     ax.set_ylabel(f"delta {sanitize.text(measure)}")
     bar_axes = fig.add_axes((1 - 0.85 / WIDTH, 0.45 / 3.2, 0.12 / WIDTH, 1 - 0.6 / 3.2))

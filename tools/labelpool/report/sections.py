@@ -8,6 +8,7 @@ from labelpool.report import headline
 from labelpool.report.gather import ReportData
 from labelpool.report.html import details, h, num, pct, signed, table
 from labelpool.report.priority import Priority
+from labelpool.words import counted
 from labelpool.workflows.evaluate.compare import Comparison
 from labelpool.workflows.evaluate.coverage import of as coverage_of
 
@@ -81,8 +82,8 @@ def in_words(d: ReportData) -> str:
     out = [
         "<h2>Readings, measure by measure</h2>\n",
         f"<p>Each challenger against the baseline <b>{h(d.runs[0].name)}</b> on "
-        f"{len(d.questions)} questions; p from the sign-flip test, {_holm(d)}; 95% interval "
-        "from the bootstrap.</p>\n",
+        f"{counted(len(d.questions), 'question')}; p from the sign-flip test, {_holm(d)}; "
+        "95% interval from the bootstrap.</p>\n",
     ]
     by_challenger: dict[str, list[Comparison]] = {}
     for c in d.compared.comparisons:
@@ -93,9 +94,10 @@ def in_words(d: ReportData) -> str:
             out.append(
                 f'<li><b>{h(c.measure)}</b>: <span class="v-{h(c.verdict_code)}">'
                 f"{h(c.verdict)}</span>. Reading: {h(c.reading)} ({h(c.reading_why)}). "
-                f"Per question: {c.wins} wins, {c.ties} ties, {c.losses} losses. Judging "
-                f"cost: {c.judge_cost.documents} documents over {c.judge_cost.questions} "
-                "questions.</li>\n"
+                f"Per question: {counted(c.wins, 'win')}, {counted(c.ties, 'tie')}, "
+                f"{counted(c.losses, 'loss', 'losses')}. Judging cost: "
+                f"{counted(c.judge_cost.documents, 'document')} over "
+                f"{counted(c.judge_cost.questions, 'question')}.</li>\n"
             )
         out.append("</ul>\n")
     return "".join(out)
@@ -215,6 +217,7 @@ def _priority(p: Priority, c: Comparison) -> str:
             ],
             rows,
         )
-        + f"<p>Batch these {len(p.questions)} questions ({p.unjudged} unjudged documents in "
+        + f"<p>Batch these {counted(len(p.questions), 'question')} "
+        f"({counted(p.unjudged, 'unjudged document')} in "
         f"the top {c.cutoff} of either system):</p>\n<pre><code>{h(p.command)}</code></pre>\n"
     )

@@ -21,7 +21,8 @@ SHALLOW = (
     "shallow clone: the history before the oldest commit fetched is missing "
     "(fetch with fetch-depth: 0 for all of it)"
 )
-_MERGE = re.compile(r"^labelpool merge: (\d+) verdicts by (.+?)(?: \((.*)\))?$")
+# "1 verdict by" since 0.2.0 (0.1.0 wrote "1 verdicts by")
+_MERGE = re.compile(r"^labelpool merge: (\d+) verdicts? by (.+?)(?: \((.*)\))?$")
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from labelpool.model import Label
 from labelpool.readings import MEANINGFUL
 from labelpool.runs import Run
 from labelpool.scoring.measures import Measure
+from labelpool.words import counted, noun
 from labelpool.workflows.evaluate.compare import CompareResult, compare
 from labelpool.workflows.evaluate.coverage import in_both, some
 
@@ -165,7 +166,8 @@ def check(
             regressions.append(
                 f"{c.measure}: {c.delta:+.3f}, p = {c.p_adjusted:.2g}, delta range "
                 f"[{c.delta_range.low:.3f}, {c.delta_range.high:.3f}] below -{budget:g} for "
-                f"every labelling of the {c.unjudged_in_range} unjudged documents "
+                f"every labelling of the {c.unjudged_in_range} unjudged "
+                f"{noun(c.unjudged_in_range, 'document')} "
                 f"({c.reading})"
             )
         elif c.reading == MEANINGFUL:
@@ -176,8 +178,9 @@ def check(
                 )
         elif not same[c.depth]:
             unclear.append(
-                f"{c.measure}: {c.reading} ({c.reading_why}); judge {c.judge_cost.documents} "
-                f"documents over {c.judge_cost.questions} questions ({c.pool_command})"
+                f"{c.measure}: {c.reading} ({c.reading_why}); judge "
+                f"{counted(c.judge_cost.documents, 'document')} over "
+                f"{counted(c.judge_cost.questions, 'question')} ({c.pool_command})"
             )
     if regressions:
         return outcome(EXIT_REGRESSION, "regression", regressions)

@@ -44,6 +44,7 @@ from labelpool.scoring.evaluate import means_of
 from labelpool.scoring.join import TopRows, top_rows
 from labelpool.scoring.measures import Measure
 from labelpool.scoring.qrels import qrels_for
+from labelpool.words import counted
 from labelpool.workflows.evaluate import coverage as coverage_mod
 from labelpool.workflows.evaluate.coverage import Coverage
 from labelpool.workflows.evaluate.robust import robust, robust_reason
@@ -110,6 +111,7 @@ class CompareResult:
     no_relevant: tuple[str, ...] = ()  # judged questions with no relevant document (in, at 0)
     not_judged: tuple[str, ...] = ()  # labels with no judgment: left out
     coverage: tuple[Coverage, ...] = ()  # each run against the scored questions, baseline first
+    labels_dirty: bool | None = None  # the work tree differs from labels_commit (None: unknown)
 
 
 @dataclass(frozen=True)
@@ -162,7 +164,8 @@ def _verdict(
     measure = c["measure"]
     cost: JudgeCost = c["judge_cost"]
     judge = (
-        f"judge {cost.documents} documents over {cost.questions} questions ({c['pool_command']})"
+        f"judge {counted(cost.documents, 'document')} over "
+        f"{counted(cost.questions, 'question')} ({c['pool_command']})"
     )
     lo, hi = c["ci95"]
     delta = c["delta"]
@@ -384,8 +387,10 @@ def compare(
                 robust_sign=sure,
             )
         )
+    labels_commit, labels_dirty = gitio.head_state(cfg.root)
     return CompareResult(
-        labels_commit=gitio.head_commit(cfg.root),
+        labels_commit=labels_commit,
+        labels_dirty=labels_dirty,
         k=k,
         seed=seed,
         alpha=cfg.alpha,

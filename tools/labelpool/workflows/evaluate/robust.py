@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labelpool.scoring.delta_range import DeltaRange
+from labelpool.words import noun
 
 # families whose value depends only on the returned documents: their delta range covers every
 # labelling of the unjudged documents, so a range that excludes zero settles the sign
@@ -30,7 +31,4 @@ def robust_reason(c: Mapping[str, Any]) -> str:
     n = c["unjudged_in_range"]
     if n == 0:
         return "robust: every document of both rankings is judged"
-    return (
-        f"robust: the sign holds for every labelling of the {n} unjudged "
-        f"document{'' if n == 1 else 's'}"
-    )
+    return f"robust: the sign holds for every labelling of the {n} unjudged {noun(n, 'document')}"

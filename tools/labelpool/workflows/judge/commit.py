@@ -15,6 +15,7 @@ from pathlib import Path
 
 from labelpool import gitio
 from labelpool.errors import StateError, UsageError
+from labelpool.words import counted
 from labelpool.workflows.judge.queue import JudgeInputError, read_file
 
 
@@ -96,7 +97,7 @@ def commit(root: Path, paths: Iterable[Path], batch: str) -> Committed:
     top = gitio.toplevel(root)
     assert top is not None
     top = top.resolve()
-    message = f"labelpool judge: {n} verdicts (batch {batch})"
+    message = f"labelpool judge: {counted(n, 'verdict')} (batch {batch})"
     try:
         sha = gitio.commit_paths(top, [_rel(top, p) for p in files], message)
     except gitio.GitError as exc:

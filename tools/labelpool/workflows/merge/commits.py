@@ -53,6 +53,7 @@ from labelpool import atomic, corpus, gitio, journal, labelset
 from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.oracle import Oracle
+from labelpool.words import counted
 from labelpool.workflows.merge.collect import (
     UNKNOWN_TO_ORACLE,
     Cache,
@@ -430,9 +431,10 @@ def commit_message(info: JudgeCommit, oracle: Oracle | None, oracle_missing: str
     who = "the oracle" if info.judge.oracle else info.judge.name
     batches = f" ({', '.join(info.batches)})" if info.batches else ""
     lines = [
-        f"labelpool merge: {total} verdicts by {who}{batches}",
+        f"labelpool merge: {counted(total, 'verdict')} by {who}{batches}",
         "",
-        f"Judge: {info.judge}. Folded into {len(info.files)} label files: {info.relevant} "
+        f"Judge: {info.judge}. Folded into {counted(len(info.files), 'label file')}: "
+        f"{info.relevant} "
         f"relevant, {info.irrelevant} irrelevant, {info.duplicates} duplicates.",
     ]
     if info.completed:

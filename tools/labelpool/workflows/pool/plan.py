@@ -35,6 +35,7 @@ from labelpool.errors import StateError, UsageError
 from labelpool.labelset import LabelSet
 from labelpool.model import BatchHead
 from labelpool.scoring import unjudged_at
+from labelpool.words import counted
 
 
 class PoolError(StateError):
@@ -242,18 +243,19 @@ def commit_message(plan: PoolPlan) -> str:
         f"labelpool pool: batch {plan.batch}",
         "",
         f"Systems: {', '.join(plan.systems)}; depth: {plan.depth}; date: {plan.date}.",
-        f"Documents to judge: {plan.documents} in {len(plan.batched)} questions.",
+        f"Documents to judge: {plan.documents} in {counted(len(plan.batched), 'question')}.",
         f"Union of the top {plan.depth}: {plan.union}; already judged: {plan.judged} "
         f"({pct:.1f}%); waiting in earlier batches: {plan.waiting}.",
     ]
     if plan.max_docs is not None:
         lines.append(
-            f"Budget --max-docs {plan.max_docs}: {plan.remainder - plan.documents} documents "
-            "left for a later batch."
+            f"Budget --max-docs {plan.max_docs}: "
+            f"{counted(plan.remainder - plan.documents, 'document')} left for a later batch."
         )
     if plan.complete:
         lines.append(
-            f"Judged in full already (pool entries added): {len(plan.complete)} questions."
+            f"Judged in full already (pool entries added): "
+            f"{counted(len(plan.complete), 'question')}."
         )
     lines.append(
         "Unjudged rate at {} before judging: {}.".format(

@@ -37,6 +37,7 @@ from labelpool.errors import InputError
 from labelpool.findings import Finding
 from labelpool.model import Label, PoolEntry
 from labelpool.runs import Run, RunError, has_run_suffix, system_name
+from labelpool.words import counted
 from labelpool.workflows.validate.full import display
 from labelpool.yamlfile.nodes import ViewError, compose_root, node_at
 
@@ -181,7 +182,7 @@ class ProvenanceReport:
 
     def note(self) -> str:
         """One line for stderr: what was checked and what was skipped, and why."""
-        parts = [f"provenance: {self.checked} pool entries checked"]
+        parts = [f"provenance: {counted(self.checked, 'pool entry', 'pool entries')} checked"]
         if self.skipped.get("unknown"):
             parts.append(f"{self.skipped['unknown']} of unknown origin skipped")
         if self.skipped.get("no run"):

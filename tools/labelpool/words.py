@@ -1,0 +1,14 @@
+"""Counted nouns in messages: ``1 document``, ``2 documents``, never ``1 documents``."""
+
+from __future__ import annotations
+
+
+def noun(n: int, singular: str, plural: str | None = None) -> str:
+    """``singular`` for one, else ``plural`` (default: ``singular`` + ``s``)."""
+    return singular if n == 1 else plural or f"{singular}s"
+
+
+def counted(n: int, singular: str, plural: str | None = None) -> str:
+    """``n`` and its noun: ``counted(1, "question")`` is ``1 question``,
+    ``counted(3, "entry", "entries")`` ``3 entries``."""
+    return f"{n} {noun(n, singular, plural)}"
