@@ -11,7 +11,7 @@ from api_scenario import copy_example
 from labelpool import api
 from labelpool.report import priority
 from labelpool.report.priority import _judged
-from labelpool.scoring.delta_range import delta_range
+from labelpool.scoring.delta.question import delta_range
 
 
 def _ranked(tmp: Path, measure: str) -> tuple[priority.Priority, api.CompareReport]:

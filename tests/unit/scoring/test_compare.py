@@ -9,7 +9,7 @@ import pytest
 import pytrec_eval
 
 from labelpool.model import Label, label_from_data
-from labelpool.scoring.delta_range import delta_range, judge_cost, question_range
+from labelpool.scoring.delta.question import delta_range, judge_cost, question_range
 
 TREC_NAMES = {
     "P": "P_{k}",

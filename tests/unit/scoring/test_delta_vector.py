@@ -1,5 +1,5 @@
 """The delta range and judging cost over all questions at once equal the per-question
-reference (:func:`labelpool.scoring.delta_range.delta_range`, itself held to brute force)."""
+reference (:func:`labelpool.scoring.delta.question.delta_range`, itself held to brute force)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 
 from labelpool.model import Label, label_from_data
 from labelpool.runs import Run, read_run
-from labelpool.scoring import delta_vector
-from labelpool.scoring.delta_range import METHODS, delta_range, judge_cost
+from labelpool.scoring.delta import arrays as delta_vector
+from labelpool.scoring.delta.question import METHODS, delta_range, judge_cost
 from labelpool.scoring.join import top_rows
 from labelpool.scoring.qrels import qrels_for
 

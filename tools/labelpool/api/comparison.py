@@ -18,7 +18,7 @@ from labelpool.api.repository import (
     specs,
 )
 from labelpool.errors import UsageError
-from labelpool.render import compare as compare_report
+from labelpool.render.compare import formats as compare_report
 from labelpool.runs import Run
 from labelpool.workflows.evaluate import compare as compare_workflow
 from labelpool.workflows.evaluate import run_args

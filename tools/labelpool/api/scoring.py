@@ -19,8 +19,8 @@ from labelpool.api.repository import (
     specs,
 )
 from labelpool.errors import UsageError
-from labelpool.render import score as score_report
-from labelpool.render.score import ScoreView
+from labelpool.render.score import formats as score_report
+from labelpool.render.score.formats import ScoreView
 from labelpool.scoring import SystemScore
 from labelpool.scoring import measures as measures_mod
 from labelpool.workflows.evaluate import run_args

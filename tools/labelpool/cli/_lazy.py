@@ -50,16 +50,16 @@ _MODULES = {
     "validate_workflow": "labelpool.workflows.validate.full",
     "validate_warm": "labelpool.workflows.validate.warm",
     "bias_report": "labelpool.render.bias",
-    "compare_report": "labelpool.render.compare",
-    "compare_text": "labelpool.render.compare_text",
+    "compare_report": "labelpool.render.compare.formats",
+    "compare_text": "labelpool.render.compare.text",
     "diff_report": "labelpool.render.diff",
     "history_report": "labelpool.render.history",
     "merge_report": "labelpool.render.merge",
     "pool_report": "labelpool.render.pool",
     "report_build": "labelpool.report.build",
     "poolinfo_report": "labelpool.render.poolinfo",
-    "score_report": "labelpool.render.score",
-    "score_table": "labelpool.render.score_table",
+    "score_report": "labelpool.render.score.formats",
+    "score_table": "labelpool.render.score.table",
     "todo_report": "labelpool.render.todo",
     "trec_eval": "labelpool.scoring.trec_eval",
     "trec_eval_report": "labelpool.render.trec_eval",
@@ -131,16 +131,17 @@ if TYPE_CHECKING:
     from labelpool.api import scoring as api_score
     from labelpool.judge import run as judge_run
     from labelpool.render import bias as bias_report
-    from labelpool.render import compare as compare_report
-    from labelpool.render import compare_text, score_table
     from labelpool.render import diff as diff_report
     from labelpool.render import history as history_report
     from labelpool.render import merge as merge_report
     from labelpool.render import pool as pool_report
     from labelpool.render import poolinfo as poolinfo_report
-    from labelpool.render import score as score_report
     from labelpool.render import todo as todo_report
     from labelpool.render import trec_eval as trec_eval_report
+    from labelpool.render.compare import formats as compare_report
+    from labelpool.render.compare import text as compare_text
+    from labelpool.render.score import formats as score_report
+    from labelpool.render.score import table as score_table
     from labelpool.report import build as report_build
     from labelpool.rules import registry as rule_registry
     from labelpool.scoring import measures, trec_eval

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli import _lazy, _runs, score_trec_eval
+from labelpool.cli import _lazy, _runs
+from labelpool.cli import _trec_eval as score_trec_eval
 from labelpool.cli._common import (
     CutoffOption,
     MeasuresOption,

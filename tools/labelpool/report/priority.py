@@ -3,7 +3,7 @@
 A question's share of the mean delta range is ``(high_q - low_q) / n``; only its unjudged
 documents (in the union of both systems' rankings cut at the comparison's cut-off) can narrow
 it. For each such document the range of its question is computed again (the same
-:func:`labelpool.scoring.delta_range.delta_range` as ``compare``) with the document judged
+:func:`labelpool.scoring.delta.question.delta_range` as ``compare``) with the document judged
 irrelevant and judged relevant at each grade in use; the least it narrows over those verdicts
 (divided by ``n``) is what judging it is sure to take off the mean range. Documents are listed
 by that, most first (then by their question's width and their best rank). The candidates are
@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from labelpool.model import Label
 from labelpool.scoring import measures
-from labelpool.scoring.delta_range import delta_range
+from labelpool.scoring.delta.question import delta_range
 from labelpool.workflows.evaluate.compare import Comparison
 
 SHOWN = 20  # documents listed

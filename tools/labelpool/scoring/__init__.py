@@ -6,7 +6,7 @@
 * :mod:`labelpool.scoring.evaluate`: every measure raw, judged-only and optimistic, and the
   unjudged rate (:func:`score`);
 * :mod:`labelpool.scoring.measures`: one module per measure family, the registry and parser;
-* :mod:`labelpool.scoring.delta_range`: the range of a delta over the unjudged documents.
+* :mod:`labelpool.scoring.delta.question`: the range of a delta over the unjudged documents.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``compare``'s delta range for the measures added with trec_eval's set: ``RBP``, ``ERR`` and
-every trec_eval name (:func:`question_ranges`; :mod:`labelpool.scoring.delta_range` calls it
+every trec_eval name (:func:`question_ranges`; :mod:`labelpool.scoring.delta.question` calls it
 for a :attr:`Measure.range_key` it does not know itself).
 
 * ``RBP(p=...)`` (``exact``): RBP is a sum of per-rank weights ``(1-p) p^(rank-1)``; a document

@@ -6,7 +6,7 @@
 (``k`` for measures read to the whole ranking), the reading of the two rates
 (:mod:`labelpool.readings`), pool membership, the sign-flip test, the bootstrap interval, Holm's
 adjustment over every comparison of the call, the minimum detectable effect, the range of the
-delta over the unjudged documents (:mod:`labelpool.scoring.delta_range`), the judging cost,
+delta over the unjudged documents (:mod:`labelpool.scoring.delta.question`), the judging cost,
 per-question wins/ties/losses and a verdict.
 
 The verdict names a direction (``improvement``/``regression``) when the Holm-adjusted p-value
@@ -38,8 +38,9 @@ from labelpool.errors import UsageError
 from labelpool.model import Label
 from labelpool.readings import MEANINGFUL, RELABEL, UNINTERPRETABLE, reading, why
 from labelpool.runs import Run
-from labelpool.scoring import MeasureMeans, SystemScore, delta_vector, score, unjudged_at
-from labelpool.scoring.delta_range import METHODS, DeltaRange, JudgeCost, delta_range
+from labelpool.scoring import MeasureMeans, SystemScore, score, unjudged_at
+from labelpool.scoring.delta import arrays as delta_vector
+from labelpool.scoring.delta.question import METHODS, DeltaRange, JudgeCost, delta_range
 from labelpool.scoring.evaluate import means_of
 from labelpool.scoring.join import TopRows, top_rows
 from labelpool.scoring.measures import Measure

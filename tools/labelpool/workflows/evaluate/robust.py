@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labelpool.scoring.delta_range import DeltaRange
+from labelpool.scoring.delta.question import DeltaRange
 from labelpool.words import noun
 
 # families whose value depends only on the returned documents: their delta range covers every

@@ -1,9 +1,9 @@
 """The delta range and the judging cost over every question at once (numpy).
 
-The same arithmetic as :func:`labelpool.scoring.delta_range.question_range` (the reference,
+The same arithmetic as :func:`labelpool.scoring.delta.question.question_range` (the reference,
 one question at a time, held equal to it by the tests), on the rows of both rankings as
 arrays (:class:`labelpool.scoring.join.TopRows`): 9 s of Python loops at 10,000 questions in
-0.1.0 become a few array passes. Per family (see :mod:`labelpool.scoring.delta_range`):
+0.1.0 become a few array passes. Per family (see :mod:`labelpool.scoring.delta.question`):
 
 * ``R@k`` is exact: the delta ``(a - b + i - j) / (R + i + j + s)`` is a ratio of linear
   functions of the counts, so its extremes over the box of counts are at the box's corners
@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from labelpool.runs import arrow_array, numpy_of, ranks_within
-from labelpool.scoring.delta_range import METHODS, DeltaRange, JudgeCost
+from labelpool.scoring.delta.question import METHODS, DeltaRange, JudgeCost
 from labelpool.scoring.join import TopRows
 
 Bound = Callable[[TopRows], tuple[np.ndarray, np.ndarray]]

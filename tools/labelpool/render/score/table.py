@@ -17,7 +17,7 @@ from labelpool.render import sanitize
 from labelpool.render.fields import dirty_note
 from labelpool.render.layout import table, wrap
 from labelpool.render.questions import question_notes
-from labelpool.render.score import DEFAULT_VIEW, OUTSIDE, ScoreView, coverage_line, reading
+from labelpool.render.score.formats import DEFAULT_VIEW, OUTSIDE, ScoreView, coverage_line, reading
 from labelpool.scoring import SystemScore
 
 SIDES = ("raw", "judged_only", "optimistic")

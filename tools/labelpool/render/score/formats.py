@@ -9,7 +9,7 @@ Public API (all pure: results in, text out):
   ``schema/score-report.schema.json``.
 * :func:`render_json`, :func:`render_csv`, :func:`render_markdown`; each takes the same
   arguments as :func:`document`. The rich table for a terminal is
-  :func:`labelpool.render.score_table.render_table`, a module of its own so that JSON, CSV and
+  :func:`labelpool.render.score.table.render_table`, a module of its own so that JSON, CSV and
   markdown output never import rich (0.04-0.08 s of CPU at start-up).
 * :func:`table_rows`, :func:`per_question_rows`, :data:`LEGEND`: the cells every format shows;
   :func:`coverage_line`: the first line of text and markdown when some run and the labels

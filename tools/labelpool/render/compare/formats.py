@@ -1,5 +1,5 @@
 """Render a :class:`labelpool.workflows.evaluate.compare.CompareResult`: JSON and markdown (the text
-for a terminal is :mod:`labelpool.render.compare_text`).
+for a terminal is :mod:`labelpool.render.compare.text`).
 
 The JSON is described by ``schema/compare-report.schema.json``. Numbers that are undefined
 (the minimum detectable effect with fewer than two questions) are ``null``.
@@ -15,7 +15,7 @@ from labelpool.render.fields import dirty_note, pick
 from labelpool.render.questions import question_notes
 from labelpool.render.sanitize import markdown as md
 from labelpool.render.sanitize import measure_name
-from labelpool.scoring.delta_range import METHOD_TEXT
+from labelpool.scoring.delta.question import METHOD_TEXT
 from labelpool.words import counted
 from labelpool.workflows.evaluate.compare import CompareResult, Comparison
 
