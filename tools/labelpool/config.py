@@ -181,7 +181,7 @@ def load(repo: Path | None = None, *, naming: str = CLI_NAMING) -> Config:
     for key, file in (("corpus", corpus), ("versions", versions)):
         if file is not None and file.exists() and not file.is_file():
             raise ConfigError(f"[tool.labelpool] {key}: {file} is not a file", path=pyproject)
-    # shape kept: fields by keyword, like api/pooling's pool_workflow.run call (no shared logic)
+    # shape kept: fields by keyword, like api/pooling's and cli/check's workflow calls
     return Config(
         root=root,
         labels_dir=labels_dir,

@@ -40,7 +40,6 @@ def check_doc(doc: str, path: Path, line: int, column: int) -> None:
     whitespace, a control or bidirectional character, not NFC): the rule ``pool`` applies
     before it writes (:func:`labelpool.rules.written.doc_id_problem`)."""
     problem = doc_id_problem(doc)
-    # shape kept: an error at a line, like importing/labels's duplicate judgment (no shared logic)
     if problem is not None:
         raise ImportFailed(
             f"document id {doc!a} {problem}; nothing written",

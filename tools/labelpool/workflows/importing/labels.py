@@ -131,12 +131,8 @@ def _row(
         ) from None
     first = seen.get((qid, doc))
     if first is not None:
-        raise ImportFailed(
-            f"duplicate judgment of {doc!r} for question {qid!r} (first on line {first})",
-            path=path,
-            line=n,
-            column=dcol,
-        )
+        why = f"duplicate judgment of {doc!r} for question {qid!r} (first on line {first})"
+        raise ImportFailed(why, path=path, line=n, column=dcol)
     seen[(qid, doc)] = n
     return QrelRow(qid, doc, value, n)
 
