@@ -81,7 +81,7 @@ def run(example: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.M
 def test_score_refuses_a_run_with_no_question_in_common(run: Run) -> None:
     code, out, err = run("score", "runs/other.trec")
     assert (code, out) == (1, "")
-    assert err == DISJOINT + "\n"  # score prints its input errors bare, as a run error
+    assert err == f"error: {DISJOINT}\n"  # every error line starts with error:
 
 
 def test_score_of_several_runs_refuses_when_any_has_no_question_in_common(run: Run) -> None:

@@ -22,7 +22,7 @@ class ConfigError(UsageError):
 
 @dataclass(frozen=True)
 class Readings:
-    """Thresholds for reading two unjudged rates side by side (see README: compare)."""
+    """Thresholds for reading two unjudged rates side by side (docs/compare.md)."""
 
     high: float = 0.10  # a rate above this is high
     ratio: float = 3.0  # low/low is uninterpretable if one rate is >= ratio x the other ...
