@@ -292,6 +292,15 @@ def test_export_refuses_an_unsafe_label(repo: Path, capsys: pytest.CaptureFixtur
 # --------------------------------------------------------------------------- add
 
 
+def test_add_names_the_file_relative_to_the_working_folder(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As init, todo and validate print it (0.1.0 printed the absolute path)."""
+    monkeypatch.chdir(repo)
+    code, out, _ = run(["add", "where-is-my-order", "Where is my order?"], capsys)
+    assert (code, out) == (0, "created labels/where-is-my-order.yaml\n")
+
+
 def test_add_creates_an_unjudged_question(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
         ["add", "where-is-my-order", "Where is   my order?", "--repo", str(repo)], capsys

@@ -19,4 +19,4 @@ def add_command(
     """Create labels/ID.yaml for a question nobody has judged yet."""
     cfg = load_config(repo)
     path = _lazy.import_workflow.add_question(cfg.labels_dir, qid, question)
-    say(f"created {path}")
+    say(f"created {_lazy.validate_warm.display(path)}")  # relative, as init and validate print

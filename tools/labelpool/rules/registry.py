@@ -1,4 +1,4 @@
-"""Every validation rule: its id, its severity and a one-line doc (docs/formats.md prints this table; a test holds them equal)."""
+"""Every validation rule: its id, its severity and a one-line doc (docs/formats.md shows them)."""
 
 from __future__ import annotations
 
