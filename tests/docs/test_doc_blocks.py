@@ -61,9 +61,7 @@ from pathlib import Path
 
 import docblocks
 import pytest
-from docblocks import DOCUMENTS, SHARED_DATA, Document, Session, read, run_block, updated
-
-from conftest import need
+from docblocks import DOCUMENTS, Document, Session, read, run_block, updated
 
 UPDATE = os.environ.get("LABELPOOL_UPDATE_DOCS") == "1"
 MAX_SKIPS = 8  # skip and skip-line markers over every document
@@ -77,11 +75,22 @@ def pycache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("pycache")
 
 
-def run_document(doc: Document, root: Path, pycache: Path) -> list[str]:
+# a page's data=VAR:FOLDER names a folder of ../shared/data, read through conftest's fixture
+DATA_FIXTURES = {
+    "trec-cast-2021": "cast_dir",
+    "vaswani": "vaswani_dir",
+    "peps-supersession": "peps_dir",
+}
+
+
+def run_document(
+    doc: Document, root: Path, pycache: Path, request: pytest.FixtureRequest | None = None
+) -> list[str]:
     """Run every block of ``doc``; the problems found (an empty list: the page holds)."""
     if "data" in doc.attrs:
         variable, folder = doc.attrs["data"].split(":", 1)
-        data = need(SHARED_DATA / folder)
+        assert request is not None and folder in DATA_FIXTURES, folder
+        data = Path(request.getfixturevalue(DATA_FIXTURES[folder]))
     session = Session.start(root, pycache, doc.attrs.get("setup"))
     if "data" in doc.attrs:
         session.env[variable] = str(data.resolve())
@@ -104,11 +113,18 @@ def run_document(doc: Document, root: Path, pycache: Path) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("name", [name for name, page in PAGES.items() if page.blocks])
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=[pytest.mark.shared_data] if "data" in page.attrs else [])
+        for name, page in PAGES.items()
+        if page.blocks
+    ],
+)
 def test_every_block_runs_and_shows_what_it_prints(
-    name: str, tmp_path: Path, pycache: Path
+    name: str, tmp_path: Path, pycache: Path, request: pytest.FixtureRequest
 ) -> None:
-    problems = run_document(PAGES[name], tmp_path, pycache)
+    problems = run_document(PAGES[name], tmp_path, pycache, request)
     assert not problems, "\n\n".join(problems)
 
 
