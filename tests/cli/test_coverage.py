@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
+from tests.hostile.labels_scenario import cli
 
 from labelpool import api
-from labelpool.cli import main
 from labelpool.workflows.evaluate import score as score_workflow
 from labelpool.workflows.evaluate.coverage import NoCommonQuestion
 from pool_scenario import committed_example
@@ -64,15 +65,7 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def run(example: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
     monkeypatch.chdir(example)
-
-    def call(*args: str) -> tuple[int, str, str]:
-        capsys.readouterr()
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        assert "Traceback" not in err
-        return code, out, err
-
-    return call
+    return partial(cli, capsys, example)
 
 
 # --------------------------------------------------------------------------- no overlap

@@ -143,6 +143,12 @@ def _stop(server: Server) -> None:
     assert code == 0, err
 
 
+def _relevant(state: dict[str, Any], qid: str, doc: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """The write the page sends to judge ``doc`` relevant, as it saw the entry."""
+    batch = state["batch"]
+    return {"q": qid, "batch": batch, "doc": doc, "expect": entry["block"], "verdict": "relevant"}
+
+
 def test_no_answer_names_the_systems_or_the_batch(
     tmp_path: Path, scenario: tuple[Path, str, str, str, str]
 ) -> None:
@@ -164,13 +170,7 @@ def test_no_answer_names_the_systems_or_the_batch(
             for r in answer["question"]["relevant"]:
                 assert c.call("GET", f"/api/text?{_q(q, r['doc'])}")[0] == 200
         entry = next(d for d in questions[qid]["docs"] if d["doc"] == doc)
-        write = {
-            "q": qid,
-            "batch": state["batch"],
-            "doc": doc,
-            "expect": entry["block"],
-            "verdict": "relevant",
-        }
+        write = _relevant(state, qid, doc, entry)
         assert c.call("POST", "/api/verdict", write)[0] == 200
         assert c.call("GET", f"/api/text?{_q(qid, doc)}")[0] == 200
         # refusals: a stale view (409, with the question again), another batch (400)
@@ -221,13 +221,7 @@ def test_a_document_the_corpus_lacks_shows_the_batch_comment(
         entry = next(d for q in state["questions"] for d in q["docs"] if d["doc"] == doc)
         assert (entry["source"], entry["note"], entry["text"]) == ("batch", NOTE, comment)
         assert c.call("GET", f"/api/text?{_q(qid, doc)}")[0] == 404  # not relevant (yet)
-        write = {
-            "q": qid,
-            "batch": state["batch"],
-            "doc": doc,
-            "expect": entry["block"],
-            "verdict": "relevant",
-        }
+        write = _relevant(state, qid, doc, entry)
         assert c.call("POST", "/api/verdict", write)[0] == 200
         # judged relevant by this page: its text on demand (the relevant list) is the batch's
         # comment too, not "not in the corpus"

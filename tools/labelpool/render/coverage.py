@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from labelpool.words import counted
 from labelpool.workflows.evaluate.coverage import Coverage
 
 
 def _counts(pairs: Sequence[tuple[int, str]], noun: str, joiner: str) -> str:
     """``2 <noun>s <joiner> dense, 1 <joiner> bm25`` (the first count carries the noun)."""
     (n, first), rest = pairs[0], pairs[1:]
-    head = f"{n} {noun}{'' if n == 1 else 's'} {joiner} {first}"
+    head = f"{counted(n, noun)} {joiner} {first}"
     return ", ".join([head, *(f"{m} {joiner} {name}" for m, name in rest)])
 
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from labelpool.render import sanitize
 from labelpool.render.layout import wrap
+from labelpool.words import counted
 from labelpool.workflows.merge.collect import UNKNOWN_TO_ORACLE, Unresolved
 from labelpool.workflows.merge.commits import JudgeCommit, MergeResult
 
@@ -24,10 +25,6 @@ __all__ = ["BATCHES_SHOWN", "NO_VERDICT", "judge_lines", "oracle_line", "pending
 NO_VERDICT = "no verdict yet"  # the reason of an entry nobody judged (merge's collect)
 BATCHES_SHOWN = 6  # batches named on the summary line; the rest are counted together
 _WAITING = (NO_VERDICT, UNKNOWN_TO_ORACLE)  # reasons of entries without a verdict to fold
-
-
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 def judge_lines(commits: Sequence[JudgeCommit]) -> list[str]:
@@ -39,10 +36,10 @@ def judge_lines(commits: Sequence[JudgeCommit]) -> list[str]:
     for c in commits:
         total = c.relevant + c.irrelevant + c.duplicates
         where = f"commit {c.commit[:12]}" if c.commit else "not committed"
-        lines.append(f"{sanitize.text(c.judge)}: {_plural(total, 'verdict', 'verdicts')}, {where}")
+        lines.append(f"{sanitize.text(c.judge)}: {counted(total, 'verdict', 'verdicts')}, {where}")
         lines.append(
             f"  {c.relevant} relevant, {c.irrelevant} irrelevant, {c.duplicates} duplicates; "
-            f"{_plural(len(c.files), 'file', 'files')}"
+            f"{counted(len(c.files), 'file', 'files')}"
         )
     return lines
 
@@ -54,7 +51,7 @@ def _by_batch(unresolved: Sequence[Unresolved]) -> str:
     rest = names[BATCHES_SHOWN:]
     if rest:
         n = sum(counts[b] for b in rest)
-        shown.append(f"{_plural(len(rest), 'other batch', 'other batches')} ({n})")
+        shown.append(f"{counted(len(rest), 'other batch', 'other batches')} ({n})")
     return ", ".join(shown)
 
 
@@ -68,8 +65,8 @@ def pending_lines(
         return []
     batches = len({u.batch for u in unresolved})
     head = (
-        f"still pending: {_plural(len(unresolved), 'entry', 'entries')} in "
-        f"{_plural(batches, 'batch', 'batches')}: {_by_batch(unresolved)}"
+        f"still pending: {counted(len(unresolved), 'entry', 'entries')} in "
+        f"{counted(batches, 'batch', 'batches')}: {_by_batch(unresolved)}"
     )
     if verbose:
         return [*wrap(f"{head}:", width), *(f"  {sanitize.text(u)}" for u in unresolved)]
@@ -78,7 +75,7 @@ def pending_lines(
         return wrap(f"{head}; --verbose lists them", width)
     return [
         *wrap(f"{head}; --verbose lists them all", width),
-        f"  {_plural(len(stuck), 'entry holds', 'entries hold')} a verdict that cannot be "
+        f"  {counted(len(stuck), 'entry holds', 'entries hold')} a verdict that cannot be "
         "folded yet:",
         *(f"  {sanitize.text(u)}" for u in stuck),
     ]
@@ -90,18 +87,18 @@ def oracle_line(result: MergeResult, *, committed: bool) -> str:
     a verdict that cannot be folded yet, which :func:`pending_lines` always lists."""
     n = result.folded
     commits = len(result.commits)
-    where = f"in {_plural(commits, 'commit', 'commits')}" if committed else "(not committed)"
-    line = f"merged {_plural(n, 'verdict', 'verdicts')} {where}"
+    where = f"in {counted(commits, 'commit', 'commits')}" if committed else "(not committed)"
+    line = f"merged {counted(n, 'verdict', 'verdicts')} {where}"
     unknown = result.unknown_to_oracle
     if unknown:
         line += (
-            f"; {_plural(unknown, 'document', 'documents')} unknown to the oracle "
+            f"; {counted(unknown, 'document', 'documents')} unknown to the oracle "
             f"{_stay(unknown)} pending (--oracle-missing irrelevant to count them as judged "
             "irrelevant)"
         )
     stuck = sum(1 for u in result.unresolved if u.reason not in _WAITING)
     if stuck:
-        line += f"; {_plural(stuck, 'other entry', 'other entries')} {_stay(stuck)} pending"
+        line += f"; {counted(stuck, 'other entry', 'other entries')} {_stay(stuck)} pending"
         line += " (listed above)"
     return line
 

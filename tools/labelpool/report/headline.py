@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from labelpool.report.gather import ReportData
 from labelpool.report.html import h, pct
+from labelpool.words import counted
 from labelpool.workflows.evaluate.compare import Comparison
 
 # each verdict code as what the challenger "is ... on" some measures
@@ -113,8 +114,8 @@ def judge_first(d: ReportData) -> str:
         if not p.docs:
             parts.append(f"{h(c.challenger)}, nothing to judge")
             continue
-        docs = f"{len(p.docs)} document{'s' if len(p.docs) != 1 else ''}"
-        questions = f"{len(p.questions)} question{'s' if len(p.questions) != 1 else ''}"
+        docs = counted(len(p.docs), "document")
+        questions = counted(len(p.questions), "question")
         parts.append(f"{h(c.challenger)}, {docs} over {questions} (<code>{h(p.command)}</code>)")
     return (
         f"<b>Judge first</b>, to narrow the delta range of {h(measure)} most (listed below): "

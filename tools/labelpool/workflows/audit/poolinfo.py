@@ -32,6 +32,7 @@ from labelpool.config import Config
 from labelpool.model import UNKNOWN_SYSTEM, Label
 from labelpool.runs import Run, has_run_suffix, read_run, system_name
 from labelpool.scoring import unjudged_at
+from labelpool.words import counted
 
 
 @dataclass(frozen=True)
@@ -184,21 +185,17 @@ def _disagreement(by_depth: bool, m: Measured, k: int, min_depth: int | None) ->
     return None
 
 
-def _documents(n: int) -> str:
-    return f"{n} document" + ("" if n == 1 else "s")
-
-
 def _why_unjudged(m: Measured, k: int) -> list[str]:
     """The unjudged documents of a run's top k, counted by cause, each with what it means."""
     out = []
     if m.pending:
-        out.append(f"{_documents(m.pending)} waiting in a batch (verdicts not merged yet)")
+        out.append(f"{counted(m.pending, 'document')} waiting in a batch (verdicts not merged yet)")
     if m.marked:
-        out.append(f"{_documents(m.marked)} pooled but marked never judged")
+        out.append(f"{counted(m.marked, 'document')} pooled but marked never judged")
     if m.unpooled:
         out.append(
-            f"{_documents(m.unpooled)} in no label (this is not the ranking pooled to depth "
-            f"{k}: the run changed since, or its top {k} was taken in another order, such as "
+            f"{counted(m.unpooled, 'document')} in no label (this is not the ranking pooled to "
+            f"depth {k}: the run changed since, or its top {k} was taken in another order, such as "
             "its rank column; labelpool ranks by score, as trec_eval does)"
         )
     return out

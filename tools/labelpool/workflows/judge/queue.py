@@ -24,6 +24,7 @@ from labelpool import labelset
 from labelpool.config import Config
 from labelpool.errors import InputError, UsageError
 from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf, Verdict
+from labelpool.words import counted
 from labelpool.workflows.merge import collect as merge_collect
 
 
@@ -178,7 +179,7 @@ class Queue:
     def label(self) -> str:
         """What the page calls the batch: its date and size. Never its name, which names the
         pooled systems (``2026-12-04-bm25+dense@20``): the page is blind to them."""
-        docs = f"{self.size} document{'' if self.size == 1 else 's'}"
+        docs = counted(self.size, "document")
         return f"batch of {self.date}, {docs}" if self.date else f"batch of {docs}"
 
 
