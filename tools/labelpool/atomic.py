@@ -201,6 +201,39 @@ def write_new(
         raise _naming(exc, path) from None
 
 
+def refuse_unwritable(folders: Iterable[Path]) -> None:
+    """Raise ``OSError`` (``EROFS`` on a read-only file system, else ``EACCES``) naming the
+    first of ``folders`` (or, for one that is not a folder yet, the folder that would hold
+    it) this process cannot create files in: a writer's check before it writes anything."""
+    for folder in dict.fromkeys(folders):
+        existing = folder
+        while not existing.is_dir() and existing.parent != existing:
+            existing = existing.parent
+        effective = os.access in os.supports_effective_ids
+        if os.access(existing, os.W_OK | os.X_OK, effective_ids=effective):
+            continue
+        code = errno.EROFS if _read_only_fs(existing) else errno.EACCES
+        raise OSError(code, os.strerror(code), str(existing))
+
+
+def _read_only_fs(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def advice(exc: OSError) -> str:
+    """What to do about a failed write, in a few words (the end of an error line)."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "free some space, then run it again"
+    if exc.errno == errno.EROFS:
+        return "the file system is read-only: run it in a writable checkout"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "check its permissions (or run as its owner), then run it again"
+    return "fix that, then run it again"
+
+
 def _kill_point() -> None:
     """The seam: end the process at the N-th write when ``LABELPOOL_TEST_KILL_WRITE=N``."""
     global _writes

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,10 +114,33 @@ def build(
         return None
     folder = gitio.git_dir(top) / "labelpool"
     folder.mkdir(parents=True, exist_ok=True)
-    commits = gitio.build_commits(top, folder / f"{kind}.index", base, chain)
+    commits = gitio.build_commits(top, _scratch_index(folder, kind), base, chain)
+    # each commit changes only the paths of its step (one git diff-tree for the chain)
+    gitio.confine(top, [(c, s.files) for c, s in zip(commits, steps, strict=True)], kind)
     before = dict(zip(order, _hash_or_absent(top, order), strict=True))
     paths = {p: (modes.get(p, ("100644", ""))[0], before[p], last[p]) for p in order}
     return Journal(kind, ref, old, commits[-1], head, paths, final, tuple(commits))
+
+
+def _scratch_index(folder: Path, kind: Kind) -> Path:
+    """This process's temporary index, ``<kind>.<pid>.index``: never another process's
+    (two runs sharing one index file built a commit of an emptied index: finding 1 of
+    issue 29). Those a killed run left (their process gone) are removed."""
+    for old in folder.glob(f"{kind}.*.index*"):
+        pid = old.name.split(".")[1]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            old.unlink(missing_ok=True)
+    return folder / f"{kind}.{os.getpid()}.index"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
 
 
 def _hash_or_absent(top: Path, paths: list[str]) -> list[str]:
@@ -134,6 +158,8 @@ def land(top: Path, journal: Journal, reason: str) -> None:
     disk stops the run with nothing changed (:class:`StagingFailed`)."""
     path = journal_path(top, journal.kind)
     try:
+        # a folder the files cannot be written into is refused before anything moves
+        atomic.refuse_unwritable(sorted({(top / p).parent for p in journal.paths}))
         path.parent.mkdir(parents=True, exist_ok=True)
         _stage(top, journal)
         atomic.write_text(path, _dumps(journal))
@@ -145,7 +171,7 @@ def land(top: Path, journal: Journal, reason: str) -> None:
         _clear(_stage_dir(top, journal.kind))
         raise StagingFailed(
             f"{exc.strerror or exc} (writing the new files before {_short(journal.ref)} "
-            f"moves); nothing changed",
+            f"moves); nothing changed; {atomic.advice(exc)}",
             path=exc.filename,
         ) from None
     try:
@@ -277,16 +303,24 @@ def _move(top: Path, journal: Journal, path: Path) -> None:
     """The new files into the working tree (the staged copies, else written from the
     blobs), then the journal and the stage go."""
     folder = _stage_dir(top, journal.kind)
-    for i, p in enumerate(sorted(journal.paths)):
-        staged = folder / str(i)
-        if staged.is_file() and staged.read_bytes() == journal.contents[p]:
-            try:
-                atomic.move(staged, top / p, durable=False)
-                continue
-            except OSError as exc:
-                if exc.errno != errno.EXDEV:
-                    raise
-        atomic.write_bytes(top / p, journal.contents[p], durable=False)
+    try:
+        for i, p in enumerate(sorted(journal.paths)):
+            staged = folder / str(i)
+            if staged.is_file() and staged.read_bytes() == journal.contents[p]:
+                try:
+                    atomic.move(staged, top / p, durable=False)
+                    continue
+                except OSError as exc:
+                    if exc.errno != errno.EXDEV:
+                        raise
+            atomic.write_bytes(top / p, journal.contents[p], durable=False)
+    except OSError as exc:  # the branch has moved: say so, and how the next run finishes
+        raise JournalError(
+            f"{exc.strerror or exc}: {_short(journal.ref)} is at the new commit "
+            f"{journal.new}, but this file could not be written; {atomic.advice(exc)}: "
+            f"{journal.kind} finishes the job from its journal {path}",
+            path=exc.filename,
+        ) from None
     atomic.flush()  # the files in place on disk before the journal goes
     path.unlink(missing_ok=True)
     _clear(folder)

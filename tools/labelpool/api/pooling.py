@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from labelpool import labelset, repolock
 from labelpool.api.repository import (
     RepoSpec,
     RunSpec,
@@ -68,6 +69,7 @@ def pool(
     branch: str | None = None,
     date: str | None = None,
     repo: RepoSpec = ".",
+    wait: float = 0.0,
 ) -> PoolReport:
     """The unjudged union of the runs' top ``depth`` per question, as a judging batch.
 
@@ -76,9 +78,11 @@ def pool(
     files and, with ``commit`` (as the CLI), committed on a new branch all or nothing
     (``branch``: its name); ``commit=False`` is ``--no-commit``. ``max_docs``: a budget;
     ``questions``: only these (a list, or ``"Q1,Q2"``); ``with_text=False`` is
-    ``--no-text``; ``date`` (YYYY-MM-DD, default today in UTC) names the batch. Raises the
-    ``LabelpoolError`` classes (``PoolUsageError`` for a bad argument, ``PoolError`` when
-    the batch cannot be made)."""
+    ``--no-text``; ``date`` (YYYY-MM-DD, default today in UTC) names the batch. Writing
+    takes the repository lock before the labels are read (a ``Repository`` handle's labels
+    are read again under it); ``wait``: seconds to wait for another writer (``--wait``)
+    before :class:`~labelpool.repolock.Busy`. Raises the ``LabelpoolError`` classes
+    (``PoolUsageError`` for a bad argument, ``PoolError`` when the batch cannot be made)."""
     check_at_least("--depth", depth, 1)
     check_cutoff("--depth", depth)
     if max_docs is not None and max_docs < 0:
@@ -89,22 +93,27 @@ def pool(
     if wanted is not None and not wanted:
         raise UsageError("--questions: no question id given")
     cfg = config_of(repo)
+    if write:
+        if wait < 0 or wait != wait:
+            raise UsageError(f"--wait must be at least 0 seconds, not {wait}")
+        with repolock.held(cfg.labels_dir, command="labelpool pool", wait=wait):
+            labels = labelset.load(cfg)
+            names = run_args.select(cfg, specs(runs), takes_measures=False).specs
+            result = pool_workflow.run(
+                cfg,
+                labels,
+                names,
+                depth,
+                max_docs=max_docs,
+                questions=wanted,
+                with_text=with_text,
+                commit=commit,
+                branch=branch,
+                date=date,
+            )
+        return PoolReport(result)
     labels = labels_of(repo, cfg)
     names = run_args.select(cfg, specs(runs), takes_measures=False).specs
-    if write:
-        result = pool_workflow.run(
-            cfg,
-            labels,
-            names,
-            depth,
-            max_docs=max_docs,
-            questions=wanted,
-            with_text=with_text,
-            commit=commit,
-            branch=branch,
-            date=date,
-        )
-        return PoolReport(result)
     loaded = pool_workflow.load_runs(cfg, names, depth)
     plan = pool_workflow.plan(
         labels,

@@ -108,6 +108,16 @@ NoCommitOption = Annotated[
     bool, typer.Option("--no-commit", help="Write into the working tree only.")
 ]
 LooseFormatOption = Annotated[str, typer.Option("--format", help="text, json or markdown.")]
+WAIT_MAX_SECONDS = 86_400
+WaitOption = Annotated[
+    float,
+    typer.Option(
+        "--wait",
+        metavar="SECONDS",
+        help="When another labelpool command is writing this repository, wait up to SECONDS "
+        "for it to end (default: 0, refuse at once).",
+    ),
+]
 
 
 def usage_error(message: str) -> NoReturn:
@@ -125,6 +135,13 @@ def check_at_least(option: str, value: int, low: int) -> None:
     """``option must be at least LOW, not VALUE`` (exit 2)."""
     if value < low:
         usage_error(f"{option} must be at least {low}, not {value}")
+
+
+def check_wait(wait: float) -> float:
+    """``--wait`` between 0 and a day (exit 2); the seconds."""
+    if not 0 <= wait <= WAIT_MAX_SECONDS:  # NaN fails too
+        usage_error(f"--wait must be between 0 and {WAIT_MAX_SECONDS:,} seconds, not {wait}")
+    return wait
 
 
 def check_format(fmt: str, choices: Sequence[str]) -> None:

@@ -8,7 +8,15 @@ from typing import Annotated
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import RepoOption, app, load_config, say, usage_error
+from labelpool.cli._common import (
+    RepoOption,
+    WaitOption,
+    app,
+    check_wait,
+    load_config,
+    say,
+    usage_error,
+)
 from labelpool.errors import EXIT_FINDINGS
 
 
@@ -21,9 +29,11 @@ def fmt_command(
     check: Annotated[
         bool, typer.Option("--check", help="Change nothing; exit 1 listing files that would.")
     ] = False,
+    wait: WaitOption = 0.0,
     repo: RepoOption = None,
 ) -> None:
     """Sort lists, quote ambiguous scalars, block style: comments and unknown keys kept."""
+    check_wait(wait)
     label_files = _lazy.labelset.label_files
     files: list[Path] = []
     if paths:
@@ -36,7 +46,7 @@ def fmt_command(
                 usage_error(f"{p}: no such file or folder")
     else:
         files = label_files(load_config(repo).labels_dir)
-    result = _lazy.fmt_workflow.fmt(files, check=check)
+    result = _lazy.fmt_workflow.fmt(files, check=check, wait=wait)
     for error in result.errors:
         say(error)
     for path in result.changed:

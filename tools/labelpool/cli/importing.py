@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import RepoOption, load_config, say, sub_app
+from labelpool.cli._common import RepoOption, WaitOption, check_wait, load_config, say, sub_app
 from labelpool.cli._progress import progress
 from labelpool.words import noun
 
@@ -54,6 +54,7 @@ def _write(
     date: str | None,
     force: bool,
     unanswered: int = 0,
+    wait: float = 0.0,
 ) -> None:
     workflow = _lazy.import_workflow
     cfg = load_config(repo)
@@ -64,6 +65,7 @@ def _write(
             workflow.Provenance(system=system, k=k, date=date),
             force=force,
             unanswered=unanswered,
+            wait=wait,
         )
     say(f"imported {len(result.written)} question(s) into {_shown(cfg.labels_dir)}")
     say(
@@ -100,15 +102,17 @@ def import_trec(
     pool_k: KOption = None,
     pool_date: DateOption = None,
     force: ForceOption = False,
+    wait: WaitOption = 0.0,
     repo: RepoOption = None,
 ) -> None:
     """Import graded TREC qrels (>= 1 relevant, 0 irrelevant, < 0 pooled but unjudged)."""
+    check_wait(wait)
     workflow = _lazy.import_workflow
     texts = workflow.read_queries(queries, text_field)
     rows = workflow.read_qrels(qrels)
     items = workflow.from_rows(rows, texts, qrels)
     unanswered = len(set(texts) - {i.qid for i in items})
-    _write(repo, items, pool_system, pool_k, pool_date, force, unanswered)
+    _write(repo, items, pool_system, pool_k, pool_date, force, unanswered, wait)
 
 
 @import_app.command("beir")
@@ -120,11 +124,13 @@ def import_beir(
     pool_k: KOption = None,
     pool_date: DateOption = None,
     force: ForceOption = False,
+    wait: WaitOption = 0.0,
     repo: RepoOption = None,
 ) -> None:
     """Import a BEIR dataset folder's queries and qrels."""
+    check_wait(wait)
     items, unanswered = _lazy.import_workflow.read_beir(folder, split, text_field)
-    _write(repo, items, pool_system, pool_k, pool_date, force, unanswered)
+    _write(repo, items, pool_system, pool_k, pool_date, force, unanswered, wait)
 
 
 @import_app.command("jsonl")
@@ -136,11 +142,13 @@ def import_jsonl(
     pool_k: KOption = None,
     pool_date: DateOption = None,
     force: ForceOption = False,
+    wait: WaitOption = 0.0,
     repo: RepoOption = None,
 ) -> None:
     """Import one question per JSON line (judged_ids defaults to the relevant ones)."""
+    check_wait(wait)
     items = _lazy.import_workflow.read_jsonl(file)
-    _write(repo, items, pool_system, pool_k, pool_date, force)
+    _write(repo, items, pool_system, pool_k, pool_date, force, wait=wait)
 
 
 class CorpusFormat(str, Enum):
@@ -158,11 +166,13 @@ def import_corpus(
     force: Annotated[
         bool, typer.Option("--force", help="Replace the corpus file if it exists.")
     ] = False,
+    wait: WaitOption = 0.0,
     repo: RepoOption = None,
 ) -> None:
     """Write the configured corpus file ([tool.labelpool] corpus) as BEIR JSON Lines."""
+    check_wait(wait)
     cfg = load_config(repo)
-    done = _lazy.import_corpus.import_corpus(cfg, source, fmt.value, force=force)
+    done = _lazy.import_corpus.import_corpus(cfg, source, fmt.value, force=force, wait=wait)
     say(
         f"{'replaced' if done.replaced else 'wrote'} {_shown(done.path)}: "
         f"{done.documents:,} {noun(done.documents, 'document')}"

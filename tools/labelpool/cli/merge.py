@@ -12,7 +12,9 @@ from labelpool.cli import _lazy
 from labelpool.cli._common import (
     NoCommitOption,
     RepoOption,
+    WaitOption,
     app,
+    check_wait,
     load_config,
     say,
     usage_error,
@@ -49,9 +51,11 @@ def merge(
         bool, typer.Option("--verbose", help="List every entry still pending.")
     ] = False,
     no_commit: NoCommitOption = False,
+    wait: WaitOption = 0.0,
     repo: RepoOption = None,
 ) -> None:
     """Fold filled verdicts of pending batches into the label lists, committed as their judges."""
+    check_wait(wait)
     cfg = load_config(repo)
     reference = None
     if oracle is not None:
@@ -60,7 +64,11 @@ def merge(
         usage_error("--oracle-missing needs --oracle")
     with progress("merging"):
         result = _lazy.merge_workflow.merge(
-            cfg, oracle=reference, oracle_missing=oracle_missing.value, commit=not no_commit
+            cfg,
+            oracle=reference,
+            oracle_missing=oracle_missing.value,
+            commit=not no_commit,
+            wait=wait,
         )
     for note in result.notes:
         warn(note)

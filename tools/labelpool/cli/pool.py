@@ -12,9 +12,11 @@ from labelpool.cli._common import (
     RepoOption,
     ReportFormat,
     ReportFormatOption,
+    WaitOption,
     app,
     check_at_least,
     check_cutoff,
+    check_wait,
     load_config,
     usage_error,
     warn,
@@ -53,6 +55,7 @@ def pool(
     verbose: Annotated[
         bool, typer.Option("--verbose", help="Text: also a line per question (to judge / union).")
     ] = False,
+    wait: WaitOption = 0.0,
     repo: RepoOption = None,
     old_k: Annotated[int | None, typer.Option("-k", hidden=True)] = None,
 ) -> None:
@@ -67,6 +70,7 @@ def pool(
         usage_error("missing option --depth K (pool each run's top K)")
     cfg = load_config(repo)
     check_at_least("--depth", depth, 1)
+    check_wait(wait)
     check_cutoff("--depth", depth)
     if max_docs is not None and max_docs < 0:
         usage_error(f"--max-docs must be >= 0, not {max_docs}")
@@ -87,6 +91,7 @@ def pool(
             commit=not no_commit,
             branch=branch,
             repo=cfg.root,
+            wait=wait,
         )
     result = pooled.result
     for note in result.notes:

@@ -1,17 +1,20 @@
-"""Every git call labelpool makes, behind small functions, in three modules: ``core`` (running
+"""Every git call labelpool makes, behind small functions, in four modules: ``core`` (running
 git, :class:`GitError`, questions about a repository), ``history`` (blame, log, trailers, the
-patch stream) and ``objects`` (commits built as git objects, the ref moved once). Callers use
+patch stream), ``objects`` (commits built as git objects, the ref moved once) and ``confine``
+(what a new commit changes, checked before a branch moves to it). Callers use
 ``labelpool.gitio`` and the names below.
 """
 
 from __future__ import annotations
 
+from labelpool.gitio.confine import OutsideChange, confine, touched
 from labelpool.gitio.core import (
     ZERO_COMMIT,
     GitError,
     blob_id,
     branch_exists,
     check_branch_name,
+    common_dir,
     git,
     git_dir,
     git_text,
@@ -48,6 +51,7 @@ from labelpool.gitio.objects import (
     hash_files,
     index_entries,
     ls_tree,
+    reset_paths,
     set_head,
     set_index,
     tree_entries,
@@ -63,6 +67,7 @@ __all__ = [
     "BlameLine",
     "CommitInfo",
     "GitError",
+    "OutsideChange",
     "blame",
     "blob_id",
     "branch_exists",
@@ -72,6 +77,8 @@ __all__ = [
     "check_branch_name",
     "commit_idents",
     "commit_paths",
+    "common_dir",
+    "confine",
     "git",
     "git_dir",
     "git_text",
@@ -88,12 +95,14 @@ __all__ = [
     "parse_blame_porcelain",
     "ref_value",
     "renamed_into",
+    "reset_paths",
     "rev_parse",
     "set_head",
     "set_index",
     "show",
     "stream",
     "toplevel",
+    "touched",
     "trailers",
     "tree_entries",
     "tree_of",

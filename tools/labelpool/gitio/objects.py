@@ -219,6 +219,22 @@ def set_index(top: Path, entries: list[tuple[str, str, str]]) -> None:
         git(top, "update-index", "-z", "--index-info", input_bytes=_index_info(entries))
 
 
+def reset_paths(top: Path, rev: str, paths: list[str]) -> None:
+    """The index entries of ``paths`` as at ``rev`` (absent there: removed from the index);
+    the working tree untouched (``git reset REV`` with the paths on stdin)."""
+    if paths:
+        git(
+            top,
+            "--literal-pathspecs",
+            "reset",
+            "-q",
+            "--pathspec-from-file=-",
+            "--pathspec-file-nul",
+            rev,
+            input_bytes=b"".join(p.encode("utf-8", "surrogateescape") + b"\x00" for p in paths),
+        )
+
+
 def commit_paths(top: Path, paths: list[str], message: str) -> str:
     """``git commit --only`` of ``paths`` (relative to ``top``, on stdin) with ``message``:
     the working-tree content of those files and nothing else the index holds; hooks run; the

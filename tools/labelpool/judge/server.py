@@ -24,6 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from labelpool import repolock
 from labelpool.errors import LabelpoolError
 from labelpool.judge import page
 from labelpool.judge.session import BadRequest, NotFound, Session
@@ -197,6 +198,8 @@ class Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.CONFLICT, str(exc), question=q)
         except (judge_commit.CommitFailed, judge_commit.NoIdentity) as exc:
             self._error(HTTPStatus.CONFLICT, str(exc))
+        except repolock.Busy as exc:  # another writer (a merge) holds the repository
+            self._error(HTTPStatus.SERVICE_UNAVAILABLE, str(exc))
         except WriteRefused as exc:
             self._error(HTTPStatus.UNPROCESSABLE_ENTITY, str(exc))
         except BadRequest as exc:

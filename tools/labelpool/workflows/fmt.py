@@ -6,9 +6,10 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from labelpool import atomic
+from labelpool import atomic, repolock
 from labelpool.labelfile import format_label
 from labelpool.rules import linebreaks
+from labelpool.words import counted
 from labelpool.yamlfile import (
     CommentedMap,
     Document,
@@ -81,7 +82,20 @@ def _load(path: Path) -> tuple[Document, str]:
     return Document(path=path, data=data, text=fixed.text), text
 
 
-def fmt(paths: list[Path], *, check: bool = False) -> FmtResult:
+def fmt(paths: list[Path], *, check: bool = False, wait: float = 0.0) -> FmtResult:
+    """Format every file of ``paths`` (``check``: change nothing, say which would change).
+    Writing takes the lock of each repository holding them (``wait``: seconds to wait for
+    another writer) before any is read, and refuses a folder it cannot write before the
+    first write."""
+    if check:
+        return _fmt(paths, check=True)
+    folders = sorted({p.parent for p in paths})
+    with repolock.held(*folders, command="labelpool fmt", wait=wait):
+        atomic.refuse_unwritable(folders)
+        return _fmt(paths, check=False)
+
+
+def _fmt(paths: list[Path], *, check: bool) -> FmtResult:
     changed: list[Path] = []
     unchanged: list[Path] = []
     errors: list[str] = []
@@ -90,4 +104,9 @@ def fmt(paths: list[Path], *, check: bool = False) -> FmtResult:
             (changed if format_file(path, check=check) else unchanged).append(path)
         except YamlError as exc:
             errors.append(str(exc))
+        except OSError as exc:
+            if not changed:
+                raise
+            done = f"reformatted before it: {counted(len(changed), 'file')}, the rest not"
+            raise repolock.failed(exc, done) from None
     return FmtResult(tuple(changed), tuple(unchanged), tuple(errors))

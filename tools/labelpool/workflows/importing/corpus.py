@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
-from labelpool import atomic
+from labelpool import atomic, repolock
 from labelpool.config import Config
 from labelpool.workflows.importing.input import (
     ImportFailed,
@@ -69,11 +69,19 @@ def target(cfg: Config) -> Path:
     return cfg.corpus
 
 
-def import_corpus(cfg: Config, source: Path, fmt: str, *, force: bool = False) -> CorpusImport:
-    """Write ``source`` (in ``fmt``) as the configured corpus file; see the module doc."""
+def import_corpus(
+    cfg: Config, source: Path, fmt: str, *, force: bool = False, wait: float = 0.0
+) -> CorpusImport:
+    """Write ``source`` (in ``fmt``) as the configured corpus file; see the module doc. Under
+    the repository lock (``wait``: seconds to wait for another writer)."""
     if fmt not in FORMATS:
         raise ImportUsageError(f"--format must be trec, jsonl or beir, not {fmt!r}")
     out = target(cfg)
+    with repolock.held(out.parent, command="labelpool import corpus", wait=wait):
+        return _import_corpus(out, source, fmt, force)
+
+
+def _import_corpus(out: Path, source: Path, fmt: str, force: bool) -> CorpusImport:
     files = _sources(source, fmt)
     existed = out.exists() or out.is_symlink()
     if existed and not force:
@@ -85,6 +93,7 @@ def import_corpus(cfg: Config, source: Path, fmt: str, *, force: bool = False) -
         raise ImportFailed("not a regular file; not replaced", path=out)
     counted = [0]
     chunks = _encoded(_documents(files, fmt), counted)
+    atomic.refuse_unwritable([out.parent])
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from labelpool import atomic, labelfile
+from labelpool import atomic, labelfile, repolock
 from labelpool.labelfile import NewLabel
 from labelpool.model import UNKNOWN_SYSTEM
 from labelpool.rules.identity import fold
@@ -339,8 +339,17 @@ def write_labels(
     *,
     force: bool = False,
     unanswered: int = 0,
+    wait: float = 0.0,
 ) -> ImportResult:
-    """Write one label file per item; refuses (writing nothing) to overwrite without ``force``."""
+    """Write one label file per item; refuses (writing nothing) to overwrite without ``force``.
+    Under the repository lock (``wait``: seconds to wait for another writer)."""
+    with repolock.held(labels_dir, command="labelpool import", wait=wait):
+        return _write_labels(labels_dir, items, prov, force, unanswered)
+
+
+def _write_labels(
+    labels_dir: Path, items: list[NewLabel], prov: Provenance, force: bool, unanswered: int
+) -> ImportResult:
     check_provenance(prov)
     for item in items:
         check_id(item.qid, labels_dir)
@@ -361,9 +370,13 @@ def write_labels(
             f"{len(existing)} label file(s) exist already: {shown}{more}; "
             "nothing written (use --force to overwrite)"
         )
+    atomic.refuse_unwritable([labels_dir])  # a read-only folder: refused, nothing written
     labels_dir.mkdir(parents=True, exist_ok=True)
     # each file atomically (old or new); one sync per chunk of files, not two fsyncs per file
-    atomic.write_many([(p, t.encode("utf-8")) for p, t in texts if not _holds(p, t)])
+    try:
+        atomic.write_many([(p, t.encode("utf-8")) for p, t in texts if not _holds(p, t)])
+    except OSError as exc:  # the files before it are written: a rerun completes the import
+        raise repolock.failed(exc, "the label files before it are written, the rest not") from None
     written = [path for path, _ in texts]
     return ImportResult(
         written=tuple(written),
@@ -383,9 +396,15 @@ def _holds(path: Path, text: str) -> bool:
         return False
 
 
-def add_question(labels_dir: Path, qid: str, question: str) -> Path:
+def add_question(labels_dir: Path, qid: str, question: str, *, wait: float = 0.0) -> Path:
     """Create ``labels/<qid>.yaml`` for a question not judged yet; refuses an existing file
-    (but one holding exactly this question's new label: a rerun, done already)."""
+    (but one holding exactly this question's new label: a rerun, done already). Under the
+    repository lock (``wait``: seconds to wait for another writer)."""
+    with repolock.held(labels_dir, command="labelpool add", wait=wait):
+        return _add_question(labels_dir, qid, question)
+
+
+def _add_question(labels_dir: Path, qid: str, question: str) -> Path:
     if not ID_RE.fullmatch(qid):
         raise ImportUsageError(
             f"question id {qid!r} is not allowed (letters, digits, '.', '_', '-'; "
@@ -401,6 +420,7 @@ def add_question(labels_dir: Path, qid: str, question: str) -> Path:
     if path.exists() or path.is_symlink():
         raise ImportFailed("exists already", path=path)
     refuse_case_clashes(labels_dir, [qid])
+    atomic.refuse_unwritable([labels_dir])
     try:
         labels_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # e.g. a file where the labels folder should be

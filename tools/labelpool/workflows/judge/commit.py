@@ -17,6 +17,7 @@ from labelpool import gitio
 from labelpool.errors import StateError, UsageError
 from labelpool.words import counted
 from labelpool.workflows.judge.queue import JudgeInputError, read_file
+from labelpool.workflows.judge.write import locked
 
 
 class NoIdentity(UsageError):
@@ -89,17 +90,40 @@ def _count(path: Path, old_text: str | None, new_text: str, batch: str) -> int:
 
 
 def commit(root: Path, paths: Iterable[Path], batch: str) -> Committed:
-    """Commit the files of ``paths`` that differ from ``HEAD``."""
+    """Commit the files of ``paths`` that differ from ``HEAD``, under the repository lock;
+    a commit that changes any other path (a hook staged it) is undone and refused."""
     identity(root)
-    files, n = changed(root, paths, batch)
-    if not files:
-        return Committed(None, 0, 0)
-    top = gitio.toplevel(root)
-    assert top is not None
-    top = top.resolve()
-    message = f"labelpool judge: {counted(n, 'verdict')} (batch {batch})"
-    try:
-        sha = gitio.commit_paths(top, [_rel(top, p) for p in files], message)
-    except gitio.GitError as exc:
-        raise CommitFailed(f"the commit failed: {exc}") from None
-    return Committed(sha, n, len(files))
+    with locked(root):
+        files, n = changed(root, paths, batch)
+        if not files:
+            return Committed(None, 0, 0)
+        top = gitio.toplevel(root)
+        assert top is not None
+        top = top.resolve()
+        message = f"labelpool judge: {counted(n, 'verdict')} (batch {batch})"
+        rels = [_rel(top, p) for p in files]
+        ref, old = gitio.head_ref(top), gitio.head_commit(top)
+        try:
+            sha = gitio.commit_paths(top, rels, message)
+        except gitio.GitError as exc:
+            raise CommitFailed(f"the commit failed: {exc}") from None
+        if old is not None:
+            _confine(top, ref, old, sha, rels)
+        return Committed(sha, n, len(files))
+
+
+def _confine(top: Path, ref: str, old: str, new: str, rels: list[str]) -> None:
+    """``git commit`` moves the branch itself (its hooks run on the way): check right after
+    that the commit changed only ``rels``; otherwise move the branch back to ``old`` (if it
+    is still at ``new``) and put the index entries it changed back to ``old``'s."""
+    touched = gitio.touched(top, [new])[new]
+    stray = sorted(set(touched) - set(rels))
+    if not stray:
+        return
+    if gitio.update_ref(top, ref, old, new, "labelpool judge: commit undone"):
+        gitio.reset_paths(top, old, touched)
+    shown = ", ".join(stray[:5]) + (f" and {len(stray) - 5} more" if len(stray) > 5 else "")
+    raise CommitFailed(
+        f"the commit also changed {shown}, which this page did not write (a git hook staged "
+        "it?): undone, nothing changed; commit those files yourself"
+    )

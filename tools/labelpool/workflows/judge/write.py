@@ -3,11 +3,13 @@
 A write names the entry (question, batch, document) and carries the fingerprint of the text
 the page last saw for it (its *block*: the can't-judge comment line, if any, and the entry
 line; the SHA-256 of it, :attr:`~labelpool.workflows.judge.queue.Entry.expect`, so that the
-page never holds another judge's verdict). Under an exclusive ``flock`` on
-``.git/labelpool/judge.lock`` the file is read again; only when the entry's block is still
-that text is the new one written (:func:`labelpool.atomic.write_text`),
-otherwise :class:`Conflict` says what is there now. Two pages on one repository, an editor or
-a ``git pull`` never lose a verdict: whoever wrote last saw what they replaced.
+page never holds another judge's verdict). Under the repository lock
+(:mod:`labelpool.repolock`, taken for each write and waiting up to :data:`PAGE_WAIT` seconds
+for another writer, never held while the page merely stays open) the file is read again;
+only when the entry's block is still that text is the new one written
+(:func:`labelpool.atomic.write_text`), otherwise :class:`Conflict` says what is there now.
+Two pages on one repository, a ``merge``, an editor or a ``git pull`` never lose a verdict:
+whoever wrote last saw what they replaced.
 
 Only the token after ``verdict:`` changes (:func:`labelpool.batch.set_verdict`), and the
 can't-judge comment right above the entry line is added, replaced or removed; the new text is
@@ -17,20 +19,19 @@ every other entry of the file its old one, and nothing else may differ.
 
 from __future__ import annotations
 
-import fcntl
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from labelpool import atomic, gitio
+from labelpool import atomic, repolock
 from labelpool import batch as batch_mod
 from labelpool.errors import LabelpoolError, StateError
 from labelpool.model import Verdict
 from labelpool.workflows.judge.queue import Entry, JudgeInputError, entries_of, read_file
 
-LOCK_NAME = "judge.lock"
+PAGE_WAIT = 5.0  # seconds a write or commit of the page waits for another writer
+PAGE_RETRY = "try again when it ends"
 
 
 class Conflict(StateError):
@@ -52,21 +53,13 @@ class Written:
     changed: bool  # False when the file already said so (nothing written)
 
 
-def lock_path(root: Path) -> Path:
-    return gitio.git_dir(root) / "labelpool" / LOCK_NAME
-
-
 @contextmanager
 def locked(root: Path) -> Iterator[None]:
-    """Hold the repository's judge lock (``flock`` on ``.git/labelpool/judge.lock``)."""
-    path = lock_path(root)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    """Hold the repository lock for one write or commit of the page."""
+    with repolock.held(
+        root, command="labelpool judge (the judging page)", wait=PAGE_WAIT, retry=PAGE_RETRY
+    ):
         yield
-    finally:
-        os.close(fd)  # closing releases the lock
 
 
 def edit(text: str, entry: Entry, verdict: Verdict, reason: str | None) -> str:

@@ -49,7 +49,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from labelpool import atomic, corpus, gitio, journal, labelset
+from labelpool import atomic, corpus, gitio, journal, labelset, repolock
 from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.oracle import Oracle
@@ -131,8 +131,18 @@ def merge(
     oracle: Oracle | None = None,
     oracle_missing: OracleMissing = "pending",
     commit: bool = True,
+    wait: float = 0.0,
 ) -> MergeResult:
-    """Fold every filled verdict (see module doc); raise :class:`MergeError` when refused."""
+    """Fold every filled verdict (see module doc); raise :class:`MergeError` when refused.
+    Under the repository lock (:mod:`labelpool.repolock`; ``wait``: seconds to wait for
+    another writer), taken before anything is read."""
+    with repolock.held(cfg.labels_dir, command="labelpool merge", wait=wait):
+        return _merge(cfg, oracle, oracle_missing, commit)
+
+
+def _merge(
+    cfg: Config, oracle: Oracle | None, oracle_missing: OracleMissing, commit: bool
+) -> MergeResult:
     refuse_shallow(cfg.root)  # a shallow clone cannot say who judged: refused, nothing written
     notes: list[str] = []
     top = gitio.toplevel(cfg.root)
@@ -175,8 +185,13 @@ def merge(
 
     if not commit:
         final = {p: t for s in steps for p, t in s.changed.items()}
-        for path in sorted(final):
-            atomic.write_text(path, final[path])
+        atomic.refuse_unwritable(sorted({p.parent for p in final}))
+        try:
+            for path in sorted(final):
+                atomic.write_text(path, final[path])
+        except OSError as exc:
+            folded = "the label files before it are folded, the rest not"
+            raise repolock.failed(exc, folded) from None
         commits = tuple(s.info(None) for s in steps)
         return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes))
     assert top is not None and base is not None

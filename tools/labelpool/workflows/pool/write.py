@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from labelpool import atomic, corpus, gitio, journal, labelset, schemas, yamlfile
+from labelpool import atomic, corpus, gitio, journal, labelset, repolock, schemas, yamlfile
 from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.labelset import LabelSet
@@ -188,9 +188,15 @@ def _refuse_invalid(cfg: Config, path: Path, old: str, new: str, data: Any = Non
 
 
 def apply(changes: Sequence[tuple[Path, str]]) -> list[Path]:
-    """Write what :func:`prepare` computed (each file atomically); return the files."""
-    for path, text in changes:
-        atomic.write_text(path, text)
+    """Write what :func:`prepare` computed (each file atomically); return the files. A
+    folder that cannot be written is refused before the first write."""
+    atomic.refuse_unwritable(sorted({path.parent for path, _ in changes}))
+    try:
+        for path, text in changes:
+            atomic.write_text(path, text)
+    except OSError as exc:
+        done = "the label files before it hold the batch, the rest not"
+        raise repolock.failed(exc, done) from None
     return [path for path, _ in changes]
 
 
@@ -218,9 +224,28 @@ def run(
     commit: bool = True,
     branch: str | None = None,
     date: str | None = None,
+    wait: float = 0.0,
 ) -> PoolResult:
     """The whole command: plan, then (with ``commit``) the batch committed on a new branch,
-    all or nothing (see the module doc), or (``--no-commit``) the files written."""
+    all or nothing (see the module doc), or (``--no-commit``) the files written; under the
+    repository lock (``wait``: seconds to wait for another writer), which the caller takes
+    before it loads ``labels``."""
+    with repolock.held(cfg.labels_dir, command="labelpool pool", wait=wait):
+        return _run(cfg, labels, specs, depth, max_docs, questions, with_text, commit, branch, date)
+
+
+def _run(
+    cfg: Config,
+    labels: LabelSet,
+    specs: Sequence[str],
+    depth: int,
+    max_docs: int | None,
+    questions: Sequence[str] | None,
+    with_text: bool,
+    commit: bool,
+    branch: str | None,
+    date: str | None,
+) -> PoolResult:
     date = date or today()
     top = gitio.toplevel(cfg.root)
     finished: str | None = None

@@ -1,0 +1,191 @@
+"""One writer at a time: the repository lock, and a writer's ``OSError`` as one error line.
+
+Every command that writes a repository (``merge``, ``pool``, ``import``, ``add``, ``fmt``,
+the judging page's verdicts and commits) runs its work inside :func:`held`: an exclusive
+``flock`` on ``<git common dir>/labelpool/lock``, taken before it reads what it will write
+and kept until it is done. The common git folder is shared by every worktree of a
+repository, so two worktrees of one repository take the same lock. Once held, the file says
+who holds it (command, pid, start time in UTC, as one JSON line) so that a writer refused
+can name it. The operating system releases the lock when its process ends, however it ends:
+there is no stale lock to clean up.
+
+A second writer tries again every 50 ms for ``wait`` seconds (default 0), then is refused
+with one :class:`Busy` line (exit 1): ``labelpool merge (pid 4242, since 2026-12-05 13:02:11
+UTC) is writing this repository; nothing changed; ...``. Taking the lock costs one ``flock``
+(and writing the holder's line); finding the file, one ``git rev-parse`` per folder per
+process. A folder in no git repository has no lock (there is no ``.git`` to hold it).
+
+A lock held by this thread already is taken again at no cost (a workflow inside an API call
+that holds it). An ``OSError`` raised inside :func:`held` (a full disk, a read-only folder)
+leaves it as :class:`WriteFailed`: the reason, that nothing changed, and what to do; a writer
+that can leave part of its work written says so itself (:func:`failed` with ``changed``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+from labelpool import atomic, gitio
+from labelpool.errors import StateError
+
+LOCK_NAME = "lock"
+POLL_SECONDS = 0.05
+HOLDER_BYTES = 4096  # the most of the holder's line read back
+RETRY = "run again when it ends, or wait with --wait SECONDS"
+
+
+class Busy(StateError):
+    """Another process holds the repository lock: nothing changed; exit 1."""
+
+
+class LockFailed(StateError):
+    """The lock file cannot be opened (a read-only repository): nothing changed; exit 1."""
+
+
+class WriteFailed(StateError):
+    """An ``OSError`` inside a writer: what failed, what changed (nothing, unless it says
+    otherwise) and what to do; exit 1."""
+
+
+def failed(exc: OSError, changed: str = "nothing changed") -> WriteFailed:
+    """``exc`` as one error line: ``PATH: reason; CHANGED; what to do``."""
+    reason = exc.strerror or str(exc)
+    return WriteFailed(f"{reason}; {changed}; {atomic.advice(exc)}", path=exc.filename)
+
+
+class _Hold:
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.thread = threading.get_ident()
+        self.depth = 1
+
+
+_holds: dict[Path, _Hold] = {}
+_holds_mutex = threading.Lock()
+
+
+def lock_file(folder: Path) -> Path | None:
+    """The lock of the git repository holding ``folder`` (or, when it does not exist yet,
+    its nearest existing parent); None outside a git repository."""
+    existing = folder
+    while not existing.is_dir() and existing.parent != existing:
+        existing = existing.parent
+    common = gitio.common_dir(existing.resolve())
+    return None if common is None else common / "labelpool" / LOCK_NAME
+
+
+@contextmanager
+def held(*folders: Path, command: str, wait: float = 0.0, retry: str = RETRY) -> Iterator[None]:
+    """Hold the lock of every git repository holding one of ``folders`` (in a fixed order)
+    for the ``with`` block; :class:`Busy` after ``wait`` seconds when another process holds
+    one. ``command`` names this writer to a refused one (``labelpool merge``); ``retry``
+    ends a refusal. An ``OSError`` leaving the block becomes :class:`WriteFailed`."""
+    locks = sorted({p for f in folders if (p := lock_file(f)) is not None})
+    deadline = time.monotonic() + max(wait, 0.0)
+    with ExitStack() as stack:
+        for path in locks:
+            stack.enter_context(_one(path, command, deadline, retry))
+        try:
+            yield
+        except OSError as exc:
+            raise failed(exc) from None
+
+
+@contextmanager
+def _one(path: Path, command: str, deadline: float, retry: str) -> Iterator[None]:
+    with _holds_mutex:
+        mine = _holds.get(path)
+        if mine is not None and mine.thread == threading.get_ident():
+            mine.depth += 1
+        else:
+            mine = None
+    if mine is not None:
+        try:
+            yield
+        finally:
+            with _holds_mutex:
+                mine.depth -= 1
+        return
+    fd = _open(path)
+    try:
+        _acquire(fd, deadline, retry)
+        _say_holder(fd, command)
+        with _holds_mutex:
+            _holds[path] = _Hold(fd)
+        try:
+            yield
+        finally:
+            with _holds_mutex:
+                del _holds[path]
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)  # the next holder writes its own line
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _open(path: Path) -> int:
+    """The lock file, opened (created when missing; never through a symlink)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
+    try:
+        path.parent.mkdir(exist_ok=True)
+        return os.open(path, flags, 0o666)
+    except OSError as exc:
+        shared = exc.errno == errno.EACCES and path.is_file()
+        if shared and os.access(path.parent, os.W_OK | os.X_OK):
+            # another user's lock file in a folder we may write (a shared repository):
+            # a read-only descriptor locks all the same; the holder's line stays unwritten
+            try:
+                return os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+            except OSError:
+                pass
+        reason = exc.strerror or str(exc)
+        raise LockFailed(
+            f"cannot take the repository lock ({reason}): labelpool cannot write this "
+            f"repository; nothing changed; {atomic.advice(exc)}",
+            path=path,
+        ) from None
+
+
+def _acquire(fd: int, deadline: float, retry: str) -> None:
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Busy(
+                    f"{_holder(fd)} is writing this repository; nothing changed; {retry}"
+                ) from None
+            time.sleep(min(POLL_SECONDS, left))
+
+
+def _say_holder(fd: int, command: str) -> None:
+    """Write who holds the lock into it (best effort: a full disk only loses the name)."""
+    since = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    line = json.dumps({"command": command, "pid": os.getpid(), "since": since}) + "\n"
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, line.encode("utf-8"), 0)
+
+
+def _holder(fd: int) -> str:
+    """Who holds the lock, as its line says: ``labelpool merge (pid 4242, since 2026-12-05
+    13:02:11 UTC)``; ``another labelpool command`` when the line says nothing usable."""
+    try:
+        raw = json.loads(os.pread(fd, HOLDER_BYTES, 0).decode("utf-8"))
+        command, pid, since = str(raw["command"]), int(raw["pid"]), str(raw["since"])
+        when = datetime.strptime(since, "%Y-%m-%dT%H:%M:%SZ").strftime("%Y-%m-%d %H:%M:%S")
+    except (OSError, ValueError, KeyError, TypeError):
+        return "another labelpool command"
+    return f"{command[:80]} (pid {pid}, since {when} UTC)"
