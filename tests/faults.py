@@ -108,7 +108,8 @@ def run(
 def tree_state(repo: Path, base: str) -> dict[str, object]:
     """What an interrupted-then-rerun command must match: every file under ``labels/`` byte
     for byte, stray files anywhere in the work tree, the branch, the index and working-tree
-    status, and each commit since ``base`` as (author, committer, subject, trailers)."""
+    status, each commit since ``base`` as (author, committer, subject, trailers), and what
+    ``.git/labelpool/`` holds (journals, staged files; not the repository lock's file)."""
 
     def git(*a: str) -> str:
         return subprocess.run(
@@ -130,7 +131,10 @@ def tree_state(repo: Path, base: str) -> dict[str, object]:
         "branch": git("symbolic-ref", "-q", "--short", "HEAD").strip(),
         "status": git("--no-optional-locks", "status", "--porcelain", "--untracked-files=all"),
         "log": log.splitlines(),
-        "labelpool_dir": sorted(p.name for p in (repo / ".git" / "labelpool").glob("*"))
+        # the repository lock stays (empty) between runs: not state a run leaves
+        "labelpool_dir": sorted(
+            p.name for p in (repo / ".git" / "labelpool").glob("*") if p.name != "lock"
+        )
         if (repo / ".git" / "labelpool").is_dir()
         else [],
     }

@@ -310,10 +310,11 @@ def test_commits_run_the_hooks(tmp_path: Path) -> None:
 
 
 def test_sigterm_finishes_the_write_in_flight(tmp_path: Path) -> None:
-    """A write waiting for the lock when SIGTERM comes still lands, and is counted."""
+    """A write waiting for the repository lock (up to 5 s) when SIGTERM comes still lands,
+    and is counted."""
     repo = pooled_example(tmp_path)
     server = start_server(repo)
-    lock = repo / ".git" / "labelpool" / "judge.lock"
+    lock = repo / ".git" / "labelpool" / "lock"
     lock.parent.mkdir(parents=True, exist_ok=True)
     answers: list[int] = []
     try:

@@ -186,7 +186,8 @@ def test_fmt_on_a_full_disk_keeps_the_file(tmp_path: Path) -> None:
         out = run(root, "fmt")
         assert out.code == 1
         assert re.fullmatch(
-            rf"error: {re.escape(str(root / 'labels'))}/[a-z-]+\.yaml: No space left on device\n",
+            rf"error: {re.escape(str(root / 'labels'))}/[a-z-]+\.yaml: No space left on device; "
+            r"nothing changed; free some space, then run it again\n",
             out.err.splitlines(keepends=True)[-1],
         ), out.err
         (mnt / "filler").unlink()
