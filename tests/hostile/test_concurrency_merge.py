@@ -20,8 +20,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from pool_scenario import git
 from tests.hostile.writers_scenario import (
     BUSY,
     changed_by_commits,
@@ -31,6 +29,8 @@ from tests.hostile.writers_scenario import (
     labelpool,
     together,
 )
+
+from pool_scenario import git
 
 TRIES = 20
 
