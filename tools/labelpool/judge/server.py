@@ -198,7 +198,8 @@ class Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.CONFLICT, str(exc), question=q)
         except (judge_commit.CommitFailed, judge_commit.NoIdentity) as exc:
             self._error(HTTPStatus.CONFLICT, str(exc))
-        except repolock.Busy as exc:  # another writer (a merge) holds the repository
+        except (repolock.Busy, repolock.LockFailed, repolock.WriteFailed) as exc:
+            # another writer (a merge) holds the repository, or it cannot be written
             self._error(HTTPStatus.SERVICE_UNAVAILABLE, str(exc))
         except WriteRefused as exc:
             self._error(HTTPStatus.UNPROCESSABLE_ENTITY, str(exc))
