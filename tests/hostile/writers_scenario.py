@@ -9,10 +9,14 @@ a base changes, the state a refused writer must leave.
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from pool_scenario import committed_example, git
@@ -131,3 +135,21 @@ def repository_state(repo: Path) -> dict[str, object]:
         if scratch.is_dir()
         else [],
     }
+
+
+@contextmanager
+def holding(repo: Path, command: str = "labelpool merge", pid: int = 4242) -> Iterator[Path]:
+    """The repository lock of ``repo`` held by this process for the ``with`` block, its
+    line naming ``command`` and ``pid`` since 2026-12-05 13:02:11 UTC."""
+    common = git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir").strip()
+    lock = Path(common) / "labelpool" / "lock"
+    lock.parent.mkdir(exist_ok=True)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        line = {"command": command, "pid": pid, "since": "2026-12-05T13:02:11Z"}
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, (json.dumps(line) + "\n").encode(), 0)
+        yield lock
+    finally:
+        os.close(fd)
