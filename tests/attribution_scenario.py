@@ -285,14 +285,15 @@ def merge_commits(repo: Path, since: str) -> list[tuple[str, list[str]]]:
 
 
 def snapshot(repo: Path) -> dict[str, bytes]:
-    """Every file of the work tree and of ``.git/labelpool`` (what a refused command must
-    leave as it was), with ``HEAD`` and the branch."""
+    """Every file of the work tree and of ``.git/labelpool`` but the repository lock's (what
+    a refused command must leave as it was), with ``HEAD`` and the branch."""
     files = {
         str(p.relative_to(repo)): p.read_bytes()
         for p in sorted(repo.rglob("*"))
         if p.is_file() and ".git" not in p.relative_to(repo).parts[:1]
     }
-    files[".git/labelpool"] = str(sorted((repo / ".git" / "labelpool").rglob("*"))).encode()
+    scratch = (repo / ".git" / "labelpool").rglob("*")
+    files[".git/labelpool"] = str(sorted(p for p in scratch if p.name != "lock")).encode()
     files["HEAD"] = git(repo, "rev-parse", "HEAD").encode()
     files["index"] = (repo / ".git" / "index").read_bytes()
     return files
