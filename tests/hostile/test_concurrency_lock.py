@@ -15,7 +15,7 @@ import pytest
 from tests.hostile.writers_scenario import holding, repository_state
 
 from faults import copy_repo, git_wrapper, run
-from labelpool import api
+from labelpool import api, repolock
 from labelpool.cli import main
 from labelpool.repolock import Busy
 from pool_scenario import git, make_repo
@@ -160,3 +160,19 @@ def test_a_dead_runs_temporary_index_is_removed(
     live.write_bytes(b"x")
     assert _cli(repo, capsys, "pool", "a", "b", "--depth", "3")[0] == 0
     assert not dead.exists() and live.exists()
+
+
+def test_the_lock_is_where_git_says_the_common_folder_is(repo: Path, tmp_path: Path) -> None:
+    """The lock's folder is found without running git: the same folder as
+    ``git rev-parse --git-common-dir`` in a repository, a subfolder, a worktree and a
+    submodule; none outside a repository."""
+    other = tmp_path / "worktree"
+    git(repo, "worktree", "add", "-q", "-b", "w", str(other))
+    sub_origin = make_repo(tmp_path / "sub-origin")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub_origin), "sub")
+    for folder in (repo, repo / "labels", other, other / "labels", repo / "sub" / "labels"):
+        said = git(folder, "rev-parse", "--path-format=absolute", "--git-common-dir").strip()
+        assert repolock.common_dir(folder.resolve()) == Path(said).resolve(), folder
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    assert repolock.lock_file(outside / "labels") is None

@@ -156,3 +156,28 @@ def test_a_page_write_while_another_writer_holds_the_lock(tmp_path: Path) -> Non
         assert status == 200, answer
     finally:
         server.stop()
+
+
+def test_the_pages_commit_runs_a_hook_that_runs_labelpool_fmt(tmp_path: Path) -> None:
+    """The page holds the repository lock while ``git commit`` runs its hooks; the
+    ``pre-commit`` hook ``labelpool init`` installs runs ``labelpool fmt``, a writer: it is
+    handed the page's lock instead of waiting for it (else it would be refused and the
+    commit with it)."""
+    repo = pooled_example(tmp_path / "c")
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m labelpool fmt\n', encoding="utf-8")
+    hook.chmod(0o755)
+    server = start_server(repo)
+    try:
+        token = _token(server.port)
+        _, state = _call(server.port, "GET", "/api/state", token)
+        qid, docs = _two_pending(state)
+        assert _write(server.port, token, state, qid, docs[0])[0] == 200
+        status, answer = _call(server.port, "POST", "/api/commit", token, {})
+    finally:
+        server.stop()
+    assert status == 200, answer
+    assert answer["verdicts"] == 1
+    assert git(repo, "status", "--porcelain") == ""
+    # the token it handed down went with the lock: a writer now takes the lock as usual
+    assert b"token" not in (repo / ".git" / "labelpool" / "lock").read_bytes()

@@ -12,13 +12,18 @@ there is no stale lock to clean up.
 A second writer tries again every 50 ms for ``wait`` seconds (default 0), then is refused
 with one :class:`Busy` line (exit 1): ``labelpool merge (pid 4242, since 2026-12-05 13:02:11
 UTC) is writing this repository; nothing changed; ...``. Taking the lock costs one ``flock``
-(and writing the holder's line); finding the file, one ``git rev-parse`` per folder per
-process. A folder in no git repository has no lock (there is no ``.git`` to hold it).
+(and writing the holder's line); the file is found as git finds its folder, without running
+git (:func:`common_dir`). A folder in no git repository has no lock (there is no ``.git`` to
+hold it).
 
 A lock held by this thread already is taken again at no cost (a workflow inside an API call
-that holds it). An ``OSError`` raised inside :func:`held` (a full disk, a read-only folder)
-leaves it as :class:`WriteFailed`: the reason, that nothing changed, and what to do; a writer
-that can leave part of its work written says so itself (:func:`failed` with ``changed``).
+that holds it), and so is a lock held by a process this one descends from that handed it
+down (:func:`_inherited`: the judging page commits with ``git commit``, whose ``pre-commit``
+hook runs ``labelpool fmt`` while the page holds the lock and waits for it).
+
+An ``OSError`` raised inside :func:`held` (a full disk, a read-only folder) leaves it as
+:class:`WriteFailed`: the reason, that nothing changed, and what to do; a writer that can
+leave part of its work written says so itself (:func:`failed` with ``changed``).
 """
 
 from __future__ import annotations
@@ -28,20 +33,22 @@ import errno
 import fcntl
 import json
 import os
+import secrets
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from datetime import datetime, timezone
 from pathlib import Path
 
-from labelpool import atomic, gitio
+from labelpool import atomic
 from labelpool.errors import StateError
 
 LOCK_NAME = "lock"
 POLL_SECONDS = 0.05
 HOLDER_BYTES = 4096  # the most of the holder's line read back
 RETRY = "run again when it ends, or wait with --wait SECONDS"
+SINCE = "%Y-%m-%dT%H:%M:%SZ"  # the holder's start, in UTC
+TOKENS_ENV = "LABELPOOL_LOCK_TOKENS"  # the locks an ancestor process holds (its tokens)
 
 
 class Busy(StateError):
@@ -77,11 +84,46 @@ _holds_mutex = threading.Lock()
 def lock_file(folder: Path) -> Path | None:
     """The lock of the git repository holding ``folder`` (or, when it does not exist yet,
     its nearest existing parent); None outside a git repository."""
-    existing = folder
+    existing = folder.absolute()
     while not existing.is_dir() and existing.parent != existing:
         existing = existing.parent
-    common = gitio.common_dir(existing.resolve())
+    common = common_dir(existing.resolve())
     return None if common is None else common / "labelpool" / LOCK_NAME
+
+
+def common_dir(folder: Path) -> Path | None:
+    """The git folder every worktree of the repository holding ``folder`` shares (what
+    ``git rev-parse --git-common-dir`` names), found as git finds it but without running
+    git, so that taking the lock costs no process: ``$GIT_COMMON_DIR``, else ``$GIT_DIR``
+    or the first ``.git`` folder (or ``gitdir:`` file) from ``folder`` up, then the
+    ``commondir`` file a worktree's git folder holds. None outside a git repository."""
+    if os.environ.get("GIT_COMMON_DIR"):
+        return Path(os.environ["GIT_COMMON_DIR"]).absolute()
+    env_dir = os.environ.get("GIT_DIR")
+    git_dir = Path(env_dir).absolute() if env_dir else _find_git_dir(folder)
+    if git_dir is None:
+        return None
+    try:
+        shared = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return git_dir
+    return (git_dir / shared).resolve() if shared else git_dir
+
+
+def _find_git_dir(folder: Path) -> Path | None:
+    for d in (folder, *folder.parents):
+        dot = d / ".git"
+        if dot.is_dir():
+            return dot
+        if dot.is_file():
+            try:
+                text = dot.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                return None
+            if text.startswith("gitdir:"):
+                return (d / text.removeprefix("gitdir:").strip()).resolve()
+            return None
+    return None
 
 
 @contextmanager
@@ -109,28 +151,64 @@ def _one(path: Path, command: str, deadline: float, retry: str) -> Iterator[None
             mine.depth += 1
         else:
             mine = None
-    if mine is not None:
+    if mine is not None:  # this thread holds it already
         try:
             yield
         finally:
             with _holds_mutex:
                 mine.depth -= 1
         return
+    if _inherited(path):  # a git hook of the holder's own git command (the page's commit)
+        yield
+        return
     fd = _open(path)
     try:
         _acquire(fd, deadline, retry)
-        _say_holder(fd, command)
+        token = secrets.token_hex(16)
+        _say_holder(fd, command, token)
         with _holds_mutex:
             _holds[path] = _Hold(fd)
+        before = os.environ.get(TOKENS_ENV)
+        os.environ[TOKENS_ENV] = f"{before} {token}" if before else token
         try:
             yield
         finally:
+            if before is None:
+                os.environ.pop(TOKENS_ENV, None)
+            else:
+                os.environ[TOKENS_ENV] = before
             with _holds_mutex:
                 del _holds[path]
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, 0)  # the next holder writes its own line
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def _inherited(path: Path) -> bool:
+    """True when a process this one descends from holds the lock of ``path``: the lock is
+    held and its line carries a token this process was given in :data:`TOKENS_ENV` (a
+    ``labelpool fmt`` run by the ``pre-commit`` hook of the page's ``git commit``, which
+    waits for it). A token outlives nothing: the holder's line goes when it lets go."""
+    tokens = os.environ.get(TOKENS_ENV, "").split()
+    if not tokens:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:  # held: by whom?
+            try:
+                token = json.loads(os.pread(fd, HOLDER_BYTES, 0).decode("utf-8"))["token"]
+            except (OSError, ValueError, KeyError, TypeError):
+                return False
+            return isinstance(token, str) and token in tokens
+        return False  # nobody holds it: take it as usual
+    finally:
+        os.close(fd)
 
 
 def _open(path: Path) -> int:
@@ -170,10 +248,12 @@ def _acquire(fd: int, deadline: float, retry: str) -> None:
             time.sleep(min(POLL_SECONDS, left))
 
 
-def _say_holder(fd: int, command: str) -> None:
-    """Write who holds the lock into it (best effort: a full disk only loses the name)."""
-    since = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    line = json.dumps({"command": command, "pid": os.getpid(), "since": since}) + "\n"
+def _say_holder(fd: int, command: str, token: str) -> None:
+    """Write who holds the lock into it (best effort: a full disk only loses the name), and
+    the token its git commands' hooks inherit (:func:`_inherited`)."""
+    since = time.strftime(SINCE, time.gmtime())
+    held = {"command": command, "pid": os.getpid(), "since": since, "token": token}
+    line = json.dumps(held) + "\n"
     with contextlib.suppress(OSError):
         os.ftruncate(fd, 0)
         os.pwrite(fd, line.encode("utf-8"), 0)
@@ -185,7 +265,7 @@ def _holder(fd: int) -> str:
     try:
         raw = json.loads(os.pread(fd, HOLDER_BYTES, 0).decode("utf-8"))
         command, pid, since = str(raw["command"]), int(raw["pid"]), str(raw["since"])
-        when = datetime.strptime(since, "%Y-%m-%dT%H:%M:%SZ").strftime("%Y-%m-%d %H:%M:%S")
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.strptime(since, SINCE))
     except (OSError, ValueError, KeyError, TypeError):
         return "another labelpool command"
     return f"{command[:80]} (pid {pid}, since {when} UTC)"

@@ -124,15 +124,6 @@ def git_dir(cwd: Path) -> Path:
     return Path(git_text(cwd, "rev-parse", "--absolute-git-dir").strip())
 
 
-@functools.lru_cache(maxsize=16)
-def common_dir(cwd: Path) -> Path | None:
-    """The git folder every worktree of the repository holding ``cwd`` shares (``git
-    rev-parse --git-common-dir``), or None outside a git repository; remembered per folder
-    for the life of the process."""
-    found = _stdout_if_ok(_probe(cwd, "rev-parse", "--path-format=absolute", "--git-common-dir"))
-    return None if found is None else Path(found)
-
-
 def head_ref(cwd: Path) -> str:
     """The ref ``HEAD`` points to (``refs/heads/main``), or ``HEAD`` when detached."""
     return _stdout_if_ok(_probe(cwd, "symbolic-ref", "-q", "HEAD")) or "HEAD"
