@@ -176,3 +176,14 @@ def test_the_lock_is_where_git_says_the_common_folder_is(repo: Path, tmp_path: P
     outside = tmp_path / "plain"
     outside.mkdir()
     assert repolock.lock_file(outside / "labels") is None
+
+
+def test_the_holders_name_is_shown_escaped(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The lock file is text anyone who can write ``.git`` can change: its command name is
+    cut to 80 characters and printed through the sanitiser."""
+    raw = "labelpool \x1b[31mmerge\u202e" + "x" * 200
+    with holding(repo, command=raw, pid=7):
+        code, err = _cli(repo, capsys, *ADD)
+    assert code == 1
+    shown = raw[:80].replace("\x1b", "\\x1b").replace("\u202e", "\\u202e")
+    assert err.startswith(f"error: {shown} (pid 7, since 2026-12-05 13:02:11 UTC) is writing")
