@@ -78,6 +78,9 @@ class _Hold:
 
 
 _holds: dict[Path, _Hold] = {}
+# the tokens this process was started with: never those it sets for its own children (a
+# thread of this process must wait for another's lock like any other writer)
+_HANDED_DOWN = tuple(os.environ.get(TOKENS_ENV, "").split())
 _holds_mutex = threading.Lock()
 
 
@@ -190,7 +193,7 @@ def _inherited(path: Path) -> bool:
     held and its line carries a token this process was given in :data:`TOKENS_ENV` (a
     ``labelpool fmt`` run by the ``pre-commit`` hook of the page's ``git commit``, which
     waits for it). A token outlives nothing: the holder's line goes when it lets go."""
-    tokens = os.environ.get(TOKENS_ENV, "").split()
+    tokens = _HANDED_DOWN
     if not tokens:
         return False
     try:
