@@ -187,3 +187,13 @@ def test_the_holders_name_is_shown_escaped(repo: Path, capsys: pytest.CaptureFix
     assert code == 1
     shown = raw[:80].replace("\x1b", "\\x1b").replace("\u202e", "\\u202e")
     assert err.startswith(f"error: {shown} (pid 7, since 2026-12-05 13:02:11 UTC) is writing")
+
+
+def test_a_token_in_the_environment_is_no_key(repo: Path) -> None:
+    """Only the holder's own token, in the line of a lock it holds, hands the lock down: a
+    token some process sets by hand opens nothing."""
+    env = {"LABELPOOL_LOCK_TOKENS": "0123456789abcdef"}
+    with holding(repo):
+        out = run(repo, *ADD, extra_env=env)
+    assert (out.code, out.err) == (1, HELD)
+    assert run(repo, *ADD, extra_env=env).code == 0  # free: taken as usual
