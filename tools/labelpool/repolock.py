@@ -70,14 +70,7 @@ def failed(exc: OSError, changed: str = "nothing changed") -> WriteFailed:
     return WriteFailed(f"{reason}; {changed}; {atomic.advice(exc)}", path=exc.filename)
 
 
-class _Hold:
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.thread = threading.get_ident()
-        self.depth = 1
-
-
-_holds: dict[Path, _Hold] = {}
+_holds: dict[Path, tuple[int, int]] = {}  # lock -> (the thread holding it, its depth)
 # the tokens this process was started with: never those it sets for its own children (a
 # thread of this process must wait for another's lock like any other writer)
 _HANDED_DOWN = tuple(os.environ.get(TOKENS_ENV, "").split())
@@ -148,18 +141,18 @@ def held(*folders: Path, command: str, wait: float = 0.0, retry: str = RETRY) ->
 
 @contextmanager
 def _one(path: Path, command: str, deadline: float, retry: str) -> Iterator[None]:
+    me = threading.get_ident()
     with _holds_mutex:
-        mine = _holds.get(path)
-        if mine is not None and mine.thread == threading.get_ident():
-            mine.depth += 1
-        else:
-            mine = None
-    if mine is not None:  # this thread holds it already
+        thread, depth = _holds.get(path, (None, 0))
+        again = thread == me
+        if again:
+            _holds[path] = (me, depth + 1)
+    if again:  # this thread holds it already
         try:
             yield
         finally:
             with _holds_mutex:
-                mine.depth -= 1
+                _holds[path] = (me, _holds[path][1] - 1)
         return
     if _inherited(path):  # a git hook of the holder's own git command (the page's commit)
         yield
@@ -170,7 +163,7 @@ def _one(path: Path, command: str, deadline: float, retry: str) -> Iterator[None
         token = secrets.token_hex(16)
         _say_holder(fd, command, token)
         with _holds_mutex:
-            _holds[path] = _Hold(fd)
+            _holds[path] = (me, 1)
         before = os.environ.get(TOKENS_ENV)
         os.environ[TOKENS_ENV] = f"{before} {token}" if before else token
         try:
