@@ -35,6 +35,7 @@ from labelpool import batch
 from labelpool.model import DuplicateOf
 
 ENTRY = re.compile(r"^      - \{doc: (\S+), verdict: null\}$")
+TYPO = "Relevantissimo"  # another judge's verdict, mistyped
 SENT = "relevant"  # the one verdict this page sends: any other in an answer came from disk
 HEX_LENGTHS = (32, 40, 64)  # MD5, SHA-1, SHA-256 in hex
 B64_LENGTHS = (22, 24, 27, 28, 43, 44)  # the same in base64, unpadded and padded
@@ -181,6 +182,15 @@ def test_no_answer_holds_a_digest_of_any_line(repo: Path) -> None:
         post("note", body(pending[1], verdict=None, reason="a \u202e note"))
         post("batch", {**body(pending[1], verdict=SENT), "batch": "9"})
         post("question", {**body(pending[1], verdict=SENT), "q": "no-such-question"})
+        # another judge's typo makes a file unreadable: the page says where, not what
+        used = {docs[d][0] for d in (pending[0], pending[1], theirs)}
+        typo = next(d for d in pending if docs[d][0] not in used)  # a file the page did not write
+        typo_file = repo / "labels" / f"{docs[typo][0]}.yaml"
+        text = typo_file.read_text(encoding="utf-8")
+        line = f"{{doc: {typo}, verdict: null}}"
+        typo_file.write_text(text.replace(line, line.replace("null", TYPO)), encoding="utf-8")
+        c.call("GET", f"/api/question?{_q(docs[typo][0])}")
+        post("unreadable", body(typo, verdict=SENT))
         c.call("GET", "/api/state")
         statuses["commit"] = c.call("POST", "/api/commit", {})[0]
         seen.update(_texts(repo))
@@ -197,6 +207,7 @@ def test_no_answer_holds_a_digest_of_any_line(repo: Path) -> None:
         assert _found([("planted", f'{{"block": "{planted}"}}'.encode())], digests)
     assert _found([("planted", base64.urlsafe_b64encode(sha).rstrip(b"="))], digests)
 
+    assert not [r for r, raw in c.bodies if TYPO.lower().encode() in raw.lower()]
     leaking = _found(c.bodies, digests)
     assert not leaking, f"a digest of a label file's lines in: {leaking}"
     for route, raw in c.bodies:  # no verdict but the one this page sent
@@ -214,5 +225,6 @@ def test_no_answer_holds_a_digest_of_any_line(repo: Path) -> None:
         "note": 422,
         "batch": 400,
         "question": 404,
+        "unreadable": 500,
         "commit": 200,
     }
