@@ -41,6 +41,7 @@ class JudgeServer(ThreadingHTTPServer):
     daemon_threads = False  # a write in flight finishes before the process ends
     block_on_close = True
     allow_reuse_address = False  # a port in use is an error, not shared
+    request_queue_size = 64  # connections waiting to be accepted (5 reset some of a burst)
 
     def __init__(self, address: tuple[str, int], session: Session, token: str) -> None:
         if ":" in address[0]:

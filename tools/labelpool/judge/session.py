@@ -109,6 +109,7 @@ class Session:
         self.guidelines = self._guidelines()
         self.tokens = Tokens()  # this run's key: made here, never sent
         self.rules = judge_write.Rules.of(cfg)
+        self.rules.warm()
         self.undo: dict[str, Undo] = {}  # reference -> what a write replaced
 
     def _guidelines(self) -> str | None:

@@ -65,6 +65,16 @@ class Rules:
         schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
         return cls(schema_file, cfg.max_file_bytes, cfg.max_depth)
 
+    def warm(self) -> None:
+        """Build validate's checkers now (about 50 ms), not under the first write's lock."""
+        written_rules.first_new_error(
+            None,
+            "id: warm-up\n",
+            schema_file=self.schema_file,
+            max_bytes=self.max_bytes,
+            max_depth=self.max_depth,
+        )
+
 
 @dataclass(frozen=True)
 class Written:
