@@ -15,7 +15,6 @@ page shows.
 
 from __future__ import annotations
 
-import http.client
 import json
 import re
 import shutil
@@ -29,6 +28,7 @@ import pytest
 from judge_scenario import (
     JUDGE_EMAIL,
     JUDGE_NAME,
+    Client,
     Server,
     browser,
     current,
@@ -92,39 +92,6 @@ def _comment_text(repo: Path, qid: str, doc: str) -> str:
     text = text_of(lines, n)
     assert text is not None
     return text
-
-
-class Client:
-    """Requests as the page makes them; every answer body is kept."""
-
-    def __init__(self, server: Server) -> None:
-        self.port = server.port
-        self.host = f"127.0.0.1:{server.port}"
-        self.bodies: list[tuple[str, bytes]] = []
-        self.token = ""
-        status, html = self.call("GET", "/")
-        assert status == 200
-        m = re.search(rb'name="labelpool-token" content="([^"]+)"', html)
-        assert m is not None
-        self.token = m.group(1).decode()
-
-    def call(self, method: str, path: str, body: object = None) -> tuple[int, bytes]:
-        headers = {"Host": self.host, "X-Labelpool-Token": self.token}
-        data = None
-        if body is not None:
-            headers.update({"Origin": f"http://{self.host}", "Content-Type": "application/json"})
-            data = json.dumps(body).encode()
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        conn.request(method, path, body=data, headers=headers)
-        res = conn.getresponse()
-        raw = res.read()
-        conn.close()
-        self.bodies.append((f"{method} {path}", raw))
-        return res.status, raw
-
-    def json(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
-        status, raw = self.call(method, path, body)
-        return status, json.loads(raw)
 
 
 def _q(qid: str, doc: str | None = None) -> str:

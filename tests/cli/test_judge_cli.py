@@ -224,6 +224,17 @@ def test_two_pages_on_one_repository_lose_nothing(repo: Path) -> None:
         tokens = [_token(s.port) for s in servers]
         status, state = _call(servers[0].port, "GET", "/api/state", tokens[0])
         assert status == 200
+        # each page holds its own server's tokens (an HMAC under the run's key)
+        seen = [
+            {
+                (q["qid"], d["doc"]): d["block"]
+                for q in _call(s.port, "GET", "/api/state", t)[1]["questions"]
+                for d in q["docs"]
+            }
+            for s, t in zip(servers, tokens, strict=True)
+        ]
+        assert seen[0].keys() == seen[1].keys()
+        assert not set(seen[0].values()) & set(seen[1].values())  # another key, other tokens
         busiest = max(state["questions"], key=lambda q: len(q["docs"]))
         pending = [d for q in state["questions"] for d in q["docs"] if d["status"] == "pending"]
         jobs = [
@@ -237,7 +248,7 @@ def test_two_pages_on_one_repository_lose_nothing(repo: Path) -> None:
                 "q": qid,
                 "batch": state["batch"],
                 "doc": d["doc"],
-                "expect": d["block"],
+                "expect": seen[i % 2][(qid, d["doc"])],
                 "verdict": "irrelevant",
             }
             s = servers[i % 2]
@@ -261,7 +272,7 @@ def test_two_pages_on_one_repository_lose_nothing(repo: Path) -> None:
             "q": qid,
             "batch": state["batch"],
             "doc": d["doc"],
-            "expect": d["block"],
+            "expect": seen[1][(qid, d["doc"])],
             "verdict": "relevant",
         }
         assert _call(servers[1].port, "POST", "/api/verdict", tokens[1], body)[0] == 409

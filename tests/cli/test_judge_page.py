@@ -280,11 +280,15 @@ def test_hostile_requests_change_nothing(repo: Path, server: Server, page: Any) 
     conn.request("GET", "/api/state", headers={"Host": host, "X-Labelpool-Token": token})
     state = json.loads(conn.getresponse().read())
     conn.close()
+    entry = next(
+        d for q in state["questions"] if q["qid"] == qid for d in q["docs"] if d["doc"] == doc
+    )
+    old_fingerprint = hashlib.sha256(entry_line(repo, qid, doc).encode()).hexdigest()
     good = {
         "q": qid,
         "batch": state["batch"],
         "doc": doc,
-        "expect": hashlib.sha256(entry_line(repo, qid, doc).encode()).hexdigest(),
+        "expect": entry["block"],  # the entry's opaque token
         "verdict": "relevant",
     }
     ok = {
@@ -312,8 +316,9 @@ def test_hostile_requests_change_nothing(repo: Path, server: Server, page: Any) 
         (ok, {**good, "q": "../../pyproject"}, 404),  # a path where a question goes
         (ok, {**good, "q": "/etc/passwd"}, 404),
         (ok, {**good, "doc": "../x"}, 409),  # not a pending document of the question
-        (ok, {**good, "verdict": "../../x"}, 400),
-        (ok, {**good, "verdict": True}, 400),
+        (ok, {**good, "verdict": "../../x"}, 422),  # not a verdict: validate's LP035
+        (ok, {**good, "verdict": True}, 422),
+        (ok, {**good, "expect": old_fingerprint}, 409),  # 0.2's SHA-256 of the line: stale
     ]
     for headers, body, status in cases:
         assert _request(server, "POST", "/api/verdict", headers, body) == status, (headers, body)

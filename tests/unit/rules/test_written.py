@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from labelpool import batch
@@ -103,3 +103,39 @@ def test_first_new_error_size_bound_first(tmp_path: Path) -> None:
     assert found is not None
     assert (found.line, found.col, found.rule) == (1, 1, "LP001")
     assert found.message == f"the file would have {len(new.encode())} bytes; the bound is 100"
+
+
+VERDICTS = st.one_of(
+    st.sampled_from(["relevant", "irrelevant", "null", "RELEVANT", "{}", "[]", "'x'"]),
+    st.integers(-2, 10**7).map(str),
+    st.sampled_from([10**6, 10**6 + 1, 10**20]).map(str),
+    st.sampled_from(["doc-z#1", "doc-y#1", "doc-a#1", "'a b'", "''", '"\\e"']).map(
+        lambda d: f"{{duplicate-of: {d}}}"
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(VERDICTS)
+@example("{duplicate-of: doc-z#1}")
+def test_first_new_error_agrees_with_validate_on_a_verdict(token: str) -> None:
+    """A verdict token written into a batch: ``first_new_error`` finds an error exactly when
+    validate's rules do (LP034 aside), the self-duplicate (LP035) included: 0.2's fast path
+    took ``{duplicate-of: <itself>}`` as valid (the schema cannot see it)."""
+    text = with_batch(("doc-z#1", "doc-y#1"))
+    line = "{doc: doc-z#1, verdict: null}"
+    assert line in text
+    text = text.replace(line, f"{{doc: doc-z#1, verdict: {token}}}")
+    found = written.first_new_error(LABEL, text, schema_file=SCHEMA, max_bytes=BOUND, max_depth=32)
+    refused = [e for e in errors(text) if not e.startswith("LP034")]
+    assert (found is None) == (not refused), (token, found, refused)
+    if token == "{duplicate-of: doc-z#1}":
+        assert found is not None and found.rule == "LP035"
+
+
+def test_text_problems() -> None:
+    assert written.text_problem("tabs\tand\nlines\r") is None
+    assert written.text_problem("caf\u00e9 \u4e2d") is None
+    assert written.text_problem("a\x1b[31m") == "holds the control character U+001B (LP003)"
+    assert written.text_problem("a\x85") == "holds the control character U+0085 (NEL) (LP003)"
+    assert written.text_problem("a\u2066b") == "holds the bidirectional control U+2066 (LP004)"

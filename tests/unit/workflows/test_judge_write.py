@@ -10,11 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from labelpool import batch
-from labelpool.model import DuplicateOf
+from labelpool import batch, schemas
+from labelpool.model import DuplicateOf, Verdict
 from labelpool.workflows.judge import queue as judge_queue
 from labelpool.workflows.judge import write as judge_write
-from labelpool.workflows.judge.write import Conflict, WriteRefused
+from labelpool.workflows.judge.queue import Entry
+from labelpool.workflows.judge.tokens import Tokens
+from labelpool.workflows.judge.write import Conflict, Rules, WriteRefused, Written
 from pool_scenario import git
 
 TEXT = """\
@@ -46,17 +48,39 @@ def repo(tmp_path: Path) -> Path:
     return tmp_path
 
 
+TOKENS = Tokens()
+RULES = Rules(schemas.schema_path(schemas.LABEL), 4 * 1024 * 1024, 32)
+
+
+def token(path: Path, entry: Entry) -> str:
+    return TOKENS.of(path, "b", entry)
+
+
 def block(path: Path, doc: str) -> str:
+    """The token of ``doc``'s entry as it is on disk (what the page holds of it)."""
     _d, text, batches = judge_queue.read_file(path)
-    return next(e for e in judge_queue.entries_of(text, batches, "b") if e.doc == doc).expect
+    return token(path, next(e for e in judge_queue.entries_of(text, batches, "b") if e.doc == doc))
+
+
+def write(
+    repo: Path,
+    path: Path,
+    doc: str,
+    expect: str,
+    verdict: Verdict,
+    reason: str | None = None,
+) -> Written:
+    return judge_write.write_verdict(
+        repo, path, "b", doc, expect, verdict, reason, tokens=TOKENS, rules=RULES
+    )
 
 
 def test_a_verdict_changes_its_token_only(repo: Path) -> None:
     path = repo / "q.yaml"
-    done = judge_write.write_verdict(repo, path, "b", "d#2", block(path, "d#2"), 2)
+    done = write(repo, path, "d#2", block(path, "d#2"), 2)
     assert done.changed and done.before.verdict is None and done.after.verdict == 2
     assert path.read_text() == TEXT.replace("d#2, verdict: null}", "d#2, verdict: 2}")
-    undo = judge_write.write_verdict(repo, path, "b", "d#2", done.after.expect, None)
+    undo = write(repo, path, "d#2", token(path, done.after), None)
     assert undo.changed and path.read_text() == TEXT
 
 
@@ -66,28 +90,28 @@ def test_a_stale_page_gets_a_conflict_and_nothing_changes(repo: Path) -> None:
     edited = TEXT.replace("d#1, verdict: null}", "d#1, verdict: irrelevant}")
     path.write_text(edited)
     with pytest.raises(Conflict) as caught:
-        judge_write.write_verdict(repo, path, "b", "d#1", seen, "relevant")
+        write(repo, path, "d#1", seen, "relevant")
     assert caught.value.current is not None and caught.value.current.verdict == "irrelevant"
     assert path.read_text() == edited
     with pytest.raises(Conflict):  # no longer in the file (merged, or another batch)
-        judge_write.write_verdict(repo, path, "b", "d#9", seen, "relevant")
+        write(repo, path, "d#9", seen, "relevant")
 
 
 def test_cant_judge_note_added_replaced_and_removed(repo: Path) -> None:
     path = repo / "q.yaml"
-    first = judge_write.write_verdict(repo, path, "b", "d#1", block(path, "d#1"), None, "unclear")
+    first = write(repo, path, "d#1", block(path, "d#1"), None, "unclear")
     assert (
         "      # text: one\n      # can't judge: unclear\n      - {doc: d#1, verdict: null}\n"
         in (path.read_text())
     )
     assert first.after.reason == "unclear"
-    again = judge_write.write_verdict(repo, path, "b", "d#1", first.after.expect, None, "still\nno")
+    again = write(repo, path, "d#1", token(path, first.after), None, "still\nno")
     assert again.after.reason == "still no"
     assert path.read_text().count("can't judge") == 1
-    done = judge_write.write_verdict(repo, path, "b", "d#1", again.after.expect, "relevant")
+    done = write(repo, path, "d#1", token(path, again.after), "relevant")
     assert path.read_text() == TEXT.replace("d#1, verdict: null}", "d#1, verdict: relevant}")
     # undo brings the note back, as the page's undo does
-    judge_write.write_verdict(repo, path, "b", "d#1", done.after.expect, None, "still no")
+    write(repo, path, "d#1", token(path, done.after), None, "still no")
     assert "# can't judge: still no\n      - {doc: d#1, verdict: null}" in path.read_text()
     # and the queue reads the note back as that entry's
     _d, text, batches = judge_queue.read_file(path)
@@ -108,13 +132,13 @@ def test_an_entry_in_another_layout_is_refused(repo: Path) -> None:
     odd = TEXT.replace("- {doc: d#1, verdict: null}", "- {doc: 'd#1', verdict: null}")
     path.write_text(odd)
     seen = block(path, "d#1")
-    judge_write.write_verdict(repo, path, "b", "d#1", seen, "relevant")  # quoted id: fine
+    write(repo, path, "d#1", seen, "relevant")  # quoted id: fine
     assert "{doc: 'd#1', verdict: relevant}" in path.read_text()
     tricky = TEXT.replace("- {doc: d#1, verdict: null}", "- {doc: 'a, verdict: x', verdict: null}")
     path.write_text(tricky)
     seen = block(path, "a, verdict: x")
     with pytest.raises(WriteRefused):
-        judge_write.write_verdict(repo, path, "b", "a, verdict: x", seen, "relevant")
+        write(repo, path, "a, verdict: x", seen, "relevant")
     assert path.read_text() == tricky
 
 
@@ -130,7 +154,7 @@ def test_writers_in_parallel_lose_nothing(repo: Path) -> None:
     def judge(i: int) -> None:
         for _ in range(20):  # a 409 is retried with what is on disk now, as the page does
             try:
-                judge_write.write_verdict(repo, path, "b", f"x#{i}", block(path, f"x#{i}"), i % 3)
+                write(repo, path, f"x#{i}", block(path, f"x#{i}"), i % 3)
                 return
             except Conflict:
                 continue
@@ -170,7 +194,7 @@ def test_any_sequence_changes_only_tokens(repo: Path, steps: list[tuple[str, obj
     path = repo / "q.yaml"
     path.write_text(TEXT)
     for doc, verdict in steps:
-        judge_write.write_verdict(repo, path, "b", doc, block(path, doc), verdict)  # type: ignore[arg-type]
+        write(repo, path, doc, block(path, doc), verdict)  # type: ignore[arg-type]
         assert batch.first_change_beyond_verdicts(TEXT, path.read_text()) is None
     last = {doc: v for doc, v in steps}
     _d, text, batches = judge_queue.read_file(path)
@@ -184,6 +208,6 @@ def test_crlf_line_ends_are_read_and_written_back_as_merge_does(repo: Path) -> N
     ``pool`` do (merge_collect.read_label_roundtrip): one convention for every writer."""
     path = repo / "q.yaml"
     path.write_bytes(TEXT.replace("\n", "\r\n").encode())
-    done = judge_write.write_verdict(repo, path, "b", "d#2", block(path, "d#2"), 2)
+    done = write(repo, path, "d#2", block(path, "d#2"), 2)
     assert done.changed
     assert path.read_bytes() == TEXT.replace("d#2, verdict: null}", "d#2, verdict: 2}").encode()

@@ -25,11 +25,12 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from labelpool import repolock
-from labelpool.errors import LabelpoolError
+from labelpool.errors import InputError, LabelpoolError
 from labelpool.judge import page
 from labelpool.judge.session import BadRequest, NotFound, Session
 from labelpool.render import sanitize
 from labelpool.workflows.judge import commit as judge_commit
+from labelpool.workflows.judge.queue import JudgeInputError
 from labelpool.workflows.judge.write import Conflict, WriteRefused
 
 MAX_BODY = 64 * 1024
@@ -41,6 +42,7 @@ class JudgeServer(ThreadingHTTPServer):
     daemon_threads = False  # a write in flight finishes before the process ends
     block_on_close = True
     allow_reuse_address = False  # a port in use is an error, not shared
+    request_queue_size = 64  # connections waiting to be accepted (5 reset some of a burst)
 
     def __init__(self, address: tuple[str, int], session: Session, token: str) -> None:
         if ":" in address[0]:
@@ -208,8 +210,17 @@ class Handler(BaseHTTPRequestHandler):
         except NotFound as exc:
             self._error(HTTPStatus.NOT_FOUND, str(exc))
         except LabelpoolError as exc:
-            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, str(exc))
+            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, _said(exc))
         except OSError as exc:
             self._error(
                 HTTPStatus.INTERNAL_SERVER_ERROR, f"{exc.filename or ''}: {exc.strerror or exc}"
             )
+
+
+def _said(exc: LabelpoolError) -> str:
+    """What the page is told of an error: for a label file the reader refuses, where, not why
+    (the reason may quote a verdict the page does not show, ``verdict 'Relevnat' is not ...``);
+    ``labelpool validate`` in a terminal says why. The page's own refusals say what they are."""
+    if isinstance(exc, InputError) and not isinstance(exc, JudgeInputError) and exc.path:
+        return f"{exc.location}: the page cannot read this file; `labelpool validate` says why"
+    return str(exc)

@@ -4,7 +4,13 @@ The label files are the state: every answer reads them again (:mod:`.judge_queue
 restart resumes where they say. Kept in memory are only the facts of this run: the batch, the
 question -> file map fixed at start (no path ever comes from a request), the corpus index,
 which files this page wrote, which entries it set (their verdicts the page may show: they
-are this judge's own) and how many writes wait for a commit.
+are this judge's own), how many writes wait for a commit, the key of the entries' tokens
+(:class:`~labelpool.workflows.judge.tokens.Tokens`) and what each write replaced (for undo).
+
+The page is blind to the verdicts it did not write: an entry reaches it as its status and an
+opaque token (an HMAC under this run's key, not a hash of its line); a write's answer names
+what it replaced only by an undo reference the server resolves (:attr:`Session.undo`), so
+overwriting another judge's verdict and undoing it never shows that verdict.
 
 The page is blind to the pooled systems, and a batch's name names them
 (``2026-12-04-bm25+dense@20``): no answer holds it. The page shows the batch's date and size
@@ -15,6 +21,7 @@ to the batch.
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,14 +31,18 @@ from typing import Any
 from labelpool import labelset
 from labelpool.config import Config
 from labelpool.errors import InputError, LabelpoolError, UsageError
+from labelpool.model import Verdict
 from labelpool.render import sanitize
 from labelpool.workflows.judge import commit as judge_commit
 from labelpool.workflows.judge import queue as judge_queue
 from labelpool.workflows.judge import write as judge_write
 from labelpool.workflows.judge.facts import Facts
 from labelpool.workflows.judge.queue import Entry, Question, verdict_from_json, verdict_json
+from labelpool.workflows.judge.tokens import Tokens
+from labelpool.workflows.judge.write import WriteRefused
 
 MAX_GRADE_KEYS = 9  # keys 2..9
+MAX_UNDO = 10_000  # undo references kept (the oldest go first)
 
 
 class BadRequest(UsageError):
@@ -46,6 +57,18 @@ def shown(s: object) -> str:
     """Text for the page: every line through the sanitiser (controls and bidi characters
     shown escaped), the line breaks kept."""
     return "\n".join(sanitize.text(line) for line in str(s).split("\n"))
+
+
+@dataclass(frozen=True)
+class Undo:
+    """What one write replaced: the entry's verdict and note, and what the page showed of it
+    (this page's own verdict, or None)."""
+
+    qid: str
+    doc: str
+    verdict: Verdict
+    reason: str | None
+    mine: Any
 
 
 @dataclass(frozen=True)
@@ -84,6 +107,10 @@ class Session:
         self.pending_writes = 0  # writes since the last commit
         self.commits: list[str] = []
         self.guidelines = self._guidelines()
+        self.tokens = Tokens()  # this run's key: made here, never sent
+        self.rules = judge_write.Rules.of(cfg)
+        self.rules.warm()
+        self.undo: dict[str, Undo] = {}  # reference -> what a write replaced
 
     def _guidelines(self) -> str | None:
         path = self.cfg.guidelines
@@ -112,7 +139,8 @@ class Session:
         return {
             "doc": e.doc,
             "shown": shown(e.doc),
-            "block": e.expect,  # a fingerprint: the line itself would show others' verdicts
+            # an opaque token: the line, or its plain hash, would show others' verdicts
+            "block": self.tokens.of(self.paths[qid], self.batch, e),
             "status": status,
             "verdict": verdict_json(e.verdict) if mine else None,
             "reason": None if e.reason is None else shown(e.reason),
@@ -200,36 +228,81 @@ class Session:
         assert isinstance(qid, str) and isinstance(doc, str) and isinstance(expect, str)
         if payload.get("batch") != self.batch_key:
             raise BadRequest("this page judges another batch")
-        try:
-            verdict = verdict_from_json(payload.get("verdict"))
-        except ValueError as exc:
-            raise BadRequest(str(exc)) from None
-        if isinstance(verdict, int) and not isinstance(verdict, bool) and verdict > self.grades:
-            raise BadRequest(f"grade {verdict} is above this repository's scale (0..{self.grades})")
-        reason = payload.get("reason")
-        if reason is not None and (not isinstance(reason, str) or verdict is not None):
-            raise BadRequest("a can't-judge reason is a string, with no verdict")
         path = self.paths.get(qid)
         if path is None:
             raise NotFound(f"no question {qid!r} in this batch")
         with self.lock:
+            undo = self._undo_of(payload, qid, doc)
+            verdict, reason = self._verdict_of(payload) if undo is None else undo[1:]
             done = judge_write.write_verdict(
-                self.cfg.root, path, self.batch, doc, expect, verdict, reason
+                self.cfg.root,
+                path,
+                self.batch,
+                doc,
+                expect,
+                verdict,
+                reason,
+                tokens=self.tokens,
+                rules=self.rules,
             )
+            ref = self._remember(qid, done)
             if done.changed:
                 self.written.add(path)
                 self.pending_writes += 1
-                self.mine[(qid, doc)] = verdict_json(verdict)
+                mine = verdict_json(verdict) if undo is None else undo[0].mine
+                if mine is None:
+                    self.mine.pop((qid, doc), None)
+                else:
+                    self.mine[(qid, doc)] = mine
             committed = None
             every = self.options.commit_every
             if every is not None and self.pending_writes >= every:
                 committed = self._commit()
         return {
             "doc": self._doc_json(qid, done.after),
-            "before": {"verdict": verdict_json(done.before.verdict), "reason": done.before.reason},
+            "before": {"undo": ref},  # what it replaced stays here: it may be another's verdict
             "uncommitted": self.pending_writes,
             "committed": committed,
         }
+
+    def _verdict_of(self, payload: Mapping[str, Any]) -> tuple[Verdict, str | None]:
+        """The verdict and note a write asks for; one validate would refuse is a 422 naming
+        the rule (LP035, LP042), a grade above the repository's scale too."""
+        try:
+            verdict = verdict_from_json(payload.get("verdict"))
+        except ValueError as exc:
+            raise WriteRefused(str(exc)) from None
+        if isinstance(verdict, int) and not isinstance(verdict, bool) and verdict > self.grades:
+            raise WriteRefused(
+                f"grade {verdict} is above this repository's scale (0..{self.grades})"
+            )
+        reason = payload.get("reason")
+        if reason is not None and (not isinstance(reason, str) or verdict is not None):
+            raise BadRequest("a can't-judge reason is a string, with no verdict")
+        return verdict, reason
+
+    def _undo_of(
+        self, payload: Mapping[str, Any], qid: str, doc: str
+    ) -> tuple[Undo, Verdict, str | None] | None:
+        """The write an undo reference stands for (None: not an undo)."""
+        ref = payload.get("undo")
+        if ref is None:
+            return None
+        found = self.undo.pop(ref, None) if isinstance(ref, str) else None
+        if found is None or (found.qid, found.doc) != (qid, doc):
+            raise BadRequest("nothing to undo for this document")
+        return found, found.verdict, found.reason
+
+    def _remember(self, qid: str, done: judge_write.Written) -> str:
+        """An undo reference for what ``done`` replaced."""
+        before = done.before
+        ref = secrets.token_urlsafe(16)
+        self.undo[ref] = Undo(
+            qid, before.doc, before.verdict, before.reason, self.mine.get((qid, before.doc))
+        )
+        while len(self.undo) > MAX_UNDO:
+            del self.undo[next(iter(self.undo))]
+        return ref
 
     def _commit(self) -> dict[str, Any]:
         result = judge_commit.commit(self.cfg.root, self.written, self.batch)

@@ -3,8 +3,9 @@
 ``pool`` writes document ids from run files and a batch that can be long; before anything is
 written it asks :func:`doc_id_problem` of every document (a clear message naming it) and
 :func:`first_new_error` of every new file text (the size bound, then the text rules, the
-schema and LP042; every per-file rule when one of those fails: the net under the first
-check).
+schema, LP042 and LP035's self-duplicate; every per-file rule when one of those fails: the
+net under the first check). The judging page asks :func:`first_new_error` of every verdict
+it writes.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from labelpool.findings import Finding
-from labelpool.rules import bounds, linebreaks
+from labelpool.rules import bounds, linebreaks, pending
 from labelpool.rules import schema as schema_rule
 from labelpool.rules.check import check_bytes
 from labelpool.yamlfile import YamlError, loads_checked, text_findings
-from labelpool.yamlfile.textcheck import BIDI_RE, char_name
+from labelpool.yamlfile.textcheck import BIDI_RE, CONTROL_OR_BIDI_RE, char_name
 
 ALLOWED_NEW = frozenset({"LP034"})  # a new batch waits for its verdicts (--allow-pending)
 
@@ -46,6 +47,19 @@ def doc_id_problem(doc: str) -> str | None:
     return None
 
 
+def text_problem(text: str) -> str | None:
+    """Why validate would refuse ``text`` written into a label file (a comment or a value),
+    or None: a control character (LP003; tab, newline and CR are whitespace) or a
+    bidirectional control (LP004), by validate's own patterns."""
+    found = CONTROL_OR_BIDI_RE.search(text)
+    if found is None:
+        return None
+    ch = found.group()
+    if BIDI_RE.match(ch):
+        return f"holds the bidirectional control {char_name(ch)} (LP004)"
+    return f"holds the control character {char_name(ch)} (LP003)"
+
+
 def _errors(raw: bytes, schema_file: Path, max_bytes: int, max_depth: int) -> list[Finding]:
     result = check_bytes(raw, schema_file, max_bytes=max_bytes, max_depth=max_depth)
     return [f for f in result.findings if f.severity == "error" and f.rule not in ALLOWED_NEW]
@@ -53,8 +67,9 @@ def _errors(raw: bytes, schema_file: Path, max_bytes: int, max_depth: int) -> li
 
 def _looks_valid(raw: bytes, data: Any, schema_file: Path, max_bytes: int, max_depth: int) -> bool:
     """The cheap checks of a new text: the text rules (LP001-LP006, LP041), then the plain
-    data (read here unless given) against the schema and LP042. A yes is final; a no is
-    looked at by every per-file rule (:func:`first_new_error`)."""
+    data (read here unless given) against the schema, LP042 and LP035's document as its own
+    duplicate (which the schema cannot see). A yes is final; a no is looked at by every
+    per-file rule (:func:`first_new_error`)."""
     found, text = text_findings(Path(""), raw, max_bytes)
     if text is None or any(f.severity == "error" for f in found) or linebreaks.check(raw):
         return False
@@ -67,7 +82,9 @@ def _looks_valid(raw: bytes, data: Any, schema_file: Path, max_bytes: int, max_d
         valid = bool(schema_rule.fast_check(schema_file)(data))
     except (ValueError, TypeError):  # a value JSON cannot hold (a date): not valid
         return False
-    return valid and bounds.first_violation(data) is None
+    if not valid or bounds.first_violation(data) is not None:
+        return False
+    return next(pending.self_duplicates(data), None) is None
 
 
 def first_new_error(

@@ -170,18 +170,23 @@
     }
   }
 
-  async function write(x, d, verdict, reason, isUndo) {
+  // undoRef: the server's reference to what a write replaced (the page never holds it:
+  // it may be another judge's verdict)
+  async function write(x, d, verdict, reason, undoRef) {
     if (busy) return false;
     busy = true;
     document.body.dataset.busy = "1";
     try {
-      const body = { q: x.qid, batch: S.batch, doc: d.doc, expect: d.block, verdict, reason: reason === undefined ? null : reason };
+      const body = { q: x.qid, batch: S.batch, doc: d.doc, expect: d.block };
+      if (undoRef) body.undo = undoRef;
+      else Object.assign(body, { verdict, reason: reason === undefined ? null : reason });
       const res = await api("POST", "/api/verdict", body);
       if (res.status === 200) {
         const i = x.docs.findIndex((e) => e.doc === d.doc);
         x.docs[i] = res.data.doc;
         S.uncommitted = res.data.uncommitted;
-        if (!isUndo) undoStack.push({ qid: x.qid, doc: d.doc, before: res.data.before });
+        if (!undoRef) undoStack.push({ qid: x.qid, doc: d.doc, before: res.data.before });
+        if (undoRef) verdict = res.data.doc.verdict; // what the page may show of it
         if (verdict !== null && typeof verdict !== "object" && verdict !== "irrelevant" && verdict !== 0) {
           if (!x.relevant.some((r) => r.doc === d.doc)) {
             x.relevant.push({ doc: d.doc, shown: d.shown, grade: verdict === "relevant" ? 1 : verdict, class: [d.shown] });
@@ -213,7 +218,7 @@
   async function judge(verdict, reason) {
     const x = q(), d = cur();
     if (!x || !d) return;
-    if (await write(x, d, verdict, reason, false)) goNextPending(false);
+    if (await write(x, d, verdict, reason, null)) goNextPending(false);
   }
 
   async function undo() {
@@ -224,7 +229,7 @@
     const b = S.questions[a].docs.findIndex((d) => d.doc === last.doc);
     if (b < 0) return;
     qi = a; di = b;
-    if (await write(S.questions[a], S.questions[a].docs[b], last.before.verdict, last.before.reason, true)) {
+    if (await write(S.questions[a], S.questions[a].docs[b], null, null, last.before.undo)) {
       render();
       say(`undone: ${S.questions[a].docs[b].shown}`);
     } else {

@@ -2,6 +2,8 @@
 
 * :mod:`.queue`: ``load`` (the pending documents of one batch, as the page shows them);
 * :mod:`.facts`: ``Facts`` (a document's text and version facts);
-* :mod:`.write`: ``write_verdict`` (one verdict, checked and atomic, under the judge lock);
+* :mod:`.tokens`: ``Tokens`` (what the page holds of an entry: an HMAC under the run's key);
+* :mod:`.write`: ``write_verdict`` (one verdict, checked by validate's rules and atomic, under
+  the repository lock);
 * :mod:`.commit`: ``commit`` (the files the page changed, as the local git identity).
 """

@@ -23,6 +23,7 @@ from labelpool import batch as batch_mod
 from labelpool import labelset
 from labelpool.config import Config
 from labelpool.errors import InputError, UsageError
+from labelpool.limits import GRADE_MAX
 from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf, Verdict
 from labelpool.words import counted
 from labelpool.workflows.merge import collect as merge_collect
@@ -44,14 +45,8 @@ class Entry:
     line: int  # 1-based line of the entry
     verdict: Verdict
     reason: str | None  # the can't-judge comment right above it
-    block: str  # the can't-judge line (if any) and the entry line, as on disk
+    block: str  # the can't-judge line (if any) and the entry line, as on disk; never sent
     batch_text: str | None  # the batch's ``# text:`` comment
-
-    @property
-    def expect(self) -> str:
-        """What the page holds of the block, and sends back with a write: its SHA-256, so
-        that a page never receives the verdict another judge wrote (blind judging)."""
-        return hashlib.sha256(self.block.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -238,15 +233,21 @@ def verdict_json(verdict: Verdict) -> Any:
 
 
 def verdict_from_json(value: Any) -> Verdict:
-    """The inverse of :func:`verdict_json`; :class:`ValueError` for anything else."""
+    """The inverse of :func:`verdict_json`; :class:`ValueError` for anything else, its message
+    naming the rule validate would refuse it under (LP035 not a verdict, LP042 a grade past
+    :data:`labelpool.limits.GRADE_MAX`)."""
     if value is None or value in (RELEVANT, IRRELEVANT):
         return value  # type: ignore[no-any-return]
-    if isinstance(value, int) and not isinstance(value, bool):
-        if not 0 <= value <= 1_000_000:
-            raise ValueError("a grade is between 0 and 1,000,000")
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        if value > GRADE_MAX:
+            raise ValueError(
+                f"LP042 grade {value} is out of bounds (a grade is at most {GRADE_MAX:,})"
+            )
         return value
     if isinstance(value, dict) and set(value) == {"duplicate-of"}:
         target = value["duplicate-of"]
         if isinstance(target, str) and target:
             return DuplicateOf(target)
-    raise ValueError("a verdict is relevant, irrelevant, a grade or {duplicate-of: ID}")
+    raise ValueError(
+        "LP035 not a verdict: use relevant, irrelevant, an integer grade >= 0 or {duplicate-of: ID}"
+    )

@@ -1,12 +1,12 @@
 """``labelpool judge``, the writes: one entry's verdict (and can't-judge note), checked and atomic.
 
-A write names the entry (question, batch, document) and carries the fingerprint of the text
-the page last saw for it (its *block*: the can't-judge comment line, if any, and the entry
-line; the SHA-256 of it, :attr:`~labelpool.workflows.judge.queue.Entry.expect`, so that the
-page never holds another judge's verdict). Under the repository lock
+A write names the entry (question, batch, document) and carries the token of the text the
+page last saw for it (its *block*: the can't-judge comment line, if any, and the entry line;
+an HMAC under the run's key, :class:`~labelpool.workflows.judge.tokens.Tokens`, so that the
+page never holds what would give away another judge's verdict). Under the repository lock
 (:mod:`labelpool.repolock`, taken for each write and waiting up to :data:`PAGE_WAIT` seconds
 for another writer, never held while the page merely stays open) the file is read again;
-only when the entry's block is still that text is the new one written
+only when the entry's block still has that token is the new one written
 (:func:`labelpool.atomic.write_text`), otherwise :class:`Conflict` says what is there now.
 Two pages on one repository, a ``merge``, an editor or a ``git pull`` never lose a verdict:
 whoever wrote last saw what they replaced.
@@ -14,7 +14,11 @@ whoever wrote last saw what they replaced.
 Only the token after ``verdict:`` changes (:func:`labelpool.batch.set_verdict`), and the
 can't-judge comment right above the entry line is added, replaced or removed; the new text is
 read back with merge's reading before it is written: the entry must hold the new verdict and
-every other entry of the file its old one, and nothing else may differ.
+every other entry of the file its old one, and nothing else may differ; and it must pass
+validate's own per-file rules (:func:`labelpool.rules.written.first_new_error`, the check
+``pool`` runs too): a write that adds an error validate would report (a document as its own
+duplicate, LP035; a grade past the bound, LP042; a file past the size bound, LP001; a control
+or bidi character, LP003/LP004) is refused naming the rule, nothing written.
 """
 
 from __future__ import annotations
@@ -24,11 +28,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from labelpool import atomic, repolock
+from labelpool import atomic, repolock, schemas
 from labelpool import batch as batch_mod
+from labelpool.config import Config
 from labelpool.errors import LabelpoolError, StateError
 from labelpool.model import Verdict
+from labelpool.rules import written as written_rules
 from labelpool.workflows.judge.queue import Entry, JudgeInputError, entries_of, read_file
+from labelpool.workflows.judge.tokens import Tokens
 
 PAGE_WAIT = 5.0  # seconds a write or commit of the page waits for another writer
 PAGE_RETRY = "try again when it ends"
@@ -44,6 +51,30 @@ class Conflict(StateError):
 
 class WriteRefused(JudgeInputError):
     """The edit would change more than the entry (a layout the page cannot edit): HTTP 422."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What validate checks a label file against: the label schema and the bounds."""
+
+    schema_file: Path
+    max_bytes: int
+    max_depth: int
+
+    @classmethod
+    def of(cls, cfg: Config) -> Rules:
+        schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
+        return cls(schema_file, cfg.max_file_bytes, cfg.max_depth)
+
+    def warm(self) -> None:
+        """Build validate's checkers now (about 50 ms), not under the first write's lock."""
+        written_rules.first_new_error(
+            None,
+            "id: warm-up\n",
+            schema_file=self.schema_file,
+            max_bytes=self.max_bytes,
+            max_depth=self.max_depth,
+        )
 
 
 @dataclass(frozen=True)
@@ -88,16 +119,25 @@ def write_verdict(
     expect: str,
     verdict: Verdict,
     reason: str | None = None,
+    *,
+    tokens: Tokens,
+    rules: Rules,
 ) -> Written:
-    """Set ``doc``'s verdict in ``batch`` of the label file ``path`` when its block is still
-    the one ``expect`` fingerprints (:attr:`Entry.expect`; else :class:`Conflict`);
-    ``reason`` is the can't-judge note (verdict None)."""
+    """Set ``doc``'s verdict in ``batch`` of the label file ``path`` when its block still has
+    the token ``expect`` (:meth:`Tokens.of`; else :class:`Conflict`) and the new text passes
+    ``rules`` (else :class:`WriteRefused`); ``reason`` is the can't-judge note (verdict
+    None)."""
     if reason is not None and verdict is not None:
         raise ValueError("a can't-judge note goes with an empty verdict")
+    problem = None if reason is None else written_rules.text_problem(reason)
+    if problem is not None:
+        raise WriteRefused(
+            f"the can't-judge note {problem}: validate would refuse it; nothing written", path=path
+        )
     with locked(root):
         _data, text, batches = read_file(path)
         entry = _find(text, batches, batch, doc, path)
-        if entry.expect != expect:
+        if not tokens.matches(expect, path, batch, entry):
             raise Conflict(f"{doc} changed on disk; reloaded", entry, path=path)
         if entry.verdict == verdict and entry.reason == (
             None if reason is None else _reason_text(reason)
@@ -105,8 +145,28 @@ def write_verdict(
             return Written(entry, entry, changed=False)
         new_text = edit(text, entry, verdict, reason)
         after = _check(path, text, new_text, batch, doc, verdict, reason is not None)
+        _refuse_invalid(path, text, new_text, rules, entry.line)
         atomic.write_text(path, new_text)
         return Written(entry, after, changed=True)
+
+
+def _refuse_invalid(path: Path, old: str, new: str, rules: Rules, line: int) -> None:
+    """Refuse new text that validate would report an error in that ``old`` does not have;
+    the error cites the entry's ``line`` in the file as it is (the new text is not written,
+    and the finding's place is in it)."""
+    found = written_rules.first_new_error(
+        old,
+        new,
+        schema_file=rules.schema_file,
+        max_bytes=rules.max_bytes,
+        max_depth=rules.max_depth,
+    )
+    if found is not None:
+        raise WriteRefused(
+            f"{found.rule} {found.message}: validate would refuse the file; nothing written",
+            path=path,
+            line=line,
+        )
 
 
 def _reason_text(reason: str) -> str:
