@@ -18,5 +18,6 @@ def add_command(
 ) -> None:
     """Create labels/ID.yaml for a question nobody has judged yet."""
     cfg = load_config(repo)
-    path = _lazy.import_workflow.add_question(cfg.labels_dir, qid, question)
+    workflow = _lazy.import_workflow
+    path = workflow.add_question(cfg.labels_dir, qid, question, limits=workflow.limits_of(cfg))
     say(f"created {_lazy.validate_warm.display(path)}")  # relative, as init and validate print

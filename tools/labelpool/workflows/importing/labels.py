@@ -8,25 +8,33 @@ existing label is never overwritten without ``force``.
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from labelpool import atomic, labelfile
 from labelpool.labelfile import NewLabel
+from labelpool.limits import CUTOFF_MAX
 from labelpool.model import UNKNOWN_SYSTEM
 from labelpool.rules.identity import fold
+from labelpool.rules.written import text_problem
+from labelpool.workflows.importing import net
 from labelpool.workflows.importing.input import (
     ID_RE,
     ImportFailed,
     ImportUsageError,
     check_doc,
     check_id,
+    check_text,
+    grade_of,
     json_object,
     lines,
+    quoted,
 )
+from labelpool.workflows.importing.net import Limits, Origin, limits_of
 from labelpool.workflows.importing.queries import read_queries
 
 __all__ = [
@@ -34,13 +42,18 @@ __all__ = [
     "ImportFailed",
     "ImportResult",
     "ImportUsageError",
+    "Judgments",
+    "Limits",
     "NewLabel",
+    "Origin",
     "Provenance",
     "QrelRow",
     "add_question",
     "check_doc",
     "check_id",
     "from_rows",
+    "judgments",
+    "limits_of",
     "read_beir",
     "read_beir_qrels",
     "read_jsonl",
@@ -70,6 +83,17 @@ class QrelRow:
 
 
 @dataclass(frozen=True)
+class Judgments:
+    """Questions read from an input: a label each, where each came from (the input file, the
+    line of its first record: what an error names), and how many questions of the questions
+    file had no judgment."""
+
+    items: list[NewLabel]
+    origins: dict[str, Origin]
+    unanswered: int = 0
+
+
+@dataclass(frozen=True)
 class ImportResult:
     written: tuple[Path, ...]
     overwritten: tuple[Path, ...]
@@ -91,7 +115,7 @@ def read_qrels(path: Path) -> list[QrelRow]:
     comment there either: such a line is refused, naming it."""
     rows: list[QrelRow] = []
     seen: dict[tuple[str, str], int] = {}
-    for n, line in lines(path):
+    for n, line in lines(path, "a qrels file"):
         if line.startswith("#") or not line.strip():
             continue
         parts = _fields(line, _WORD_RE)
@@ -123,15 +147,13 @@ def _row(
     (qcol, qid), (dcol, doc), (gcol, grade) = fields
     check_id(qid, path, n, qcol)
     check_doc(doc, path, n, dcol)
-    try:
-        value = int(grade)
-    except ValueError:
-        raise ImportFailed(
-            f"grade {grade!r} is not an integer", path=path, line=n, column=gcol
-        ) from None
+    value = grade_of(grade, path, n, gcol)
     first = seen.get((qid, doc))
     if first is not None:
-        why = f"duplicate judgment of {doc!r} for question {qid!r} (first on line {first})"
+        why = (
+            f"duplicate judgment of {quoted(doc, repr)} for question {qid!r} "
+            f"(first on line {first})"
+        )
         raise ImportFailed(why, path=path, line=n, column=dcol)
     seen[(qid, doc)] = n
     return QrelRow(qid, doc, value, n)
@@ -150,7 +172,7 @@ def read_beir_qrels(path: Path) -> list[QrelRow]:
     """BEIR qrels TSV ``query-id<TAB>corpus-id<TAB>score`` with a header line."""
     rows: list[QrelRow] = []
     seen: dict[tuple[str, str], int] = {}
-    for n, line in lines(path):
+    for n, line in lines(path, "a BEIR qrels file"):
         if not line.strip():
             continue
         cells = line.split("\t")
@@ -216,27 +238,35 @@ def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) ->
     return out
 
 
-def read_beir(
-    folder: Path, split: str = "test", text_field: str | None = None
-) -> tuple[list[NewLabel], int]:
-    """A BEIR folder: ``queries.jsonl`` and ``qrels/<split>.tsv``; also the unjudged count."""
+def judgments(rows: list[QrelRow], queries: dict[str, str], source: Path) -> Judgments:
+    """:func:`from_rows`, each question's origin (its first line in ``source``) and the count
+    of questions without a judgment."""
+    items = from_rows(rows, queries, source)
+    first: dict[str, int] = {}
+    for row in rows:
+        if row.qid not in first:
+            first[row.qid] = row.line
+    origins = {qid: Origin(source, line) for qid, line in first.items()}
+    return Judgments(items, origins, len(set(queries) - set(origins)))
+
+
+def read_beir(folder: Path, split: str = "test", text_field: str | None = None) -> Judgments:
+    """A BEIR folder: ``queries.jsonl`` and ``qrels/<split>.tsv``."""
     queries_path = folder / "queries.jsonl"
     qrels_path = folder / "qrels" / f"{split}.tsv"
     for p in (queries_path, qrels_path):
         if not p.is_file():
             raise ImportUsageError("not found (a BEIR folder has queries.jsonl and qrels/)", path=p)
     queries = read_queries(queries_path, text_field)
-    rows = read_beir_qrels(qrels_path)
-    items = from_rows(rows, queries, qrels_path)
-    return items, len(set(queries) - {i.qid for i in items})
+    return judgments(read_beir_qrels(qrels_path), queries, qrels_path)
 
 
-def read_jsonl(path: Path) -> list[NewLabel]:
+def read_jsonl(path: Path) -> Judgments:
     """Records ``{id, question, relevant_doc_ids, judged_ids?}``, one per line."""
     out: list[NewLabel] = []
     seen: dict[str, int] = {}
     folded: dict[str, tuple[str, int]] = {}
-    for n, line in lines(path):
+    for n, line in lines(path, "a JSON Lines file"):
         if not line.strip():
             continue
         record = json_object(line, path, n)
@@ -255,17 +285,19 @@ def read_jsonl(path: Path) -> list[NewLabel]:
                 column=1,
             )
         seen[qid] = n
+        text = " ".join(question.split())
+        check_text(text, f"question {qid!r}: the text", path, n)
         relevant = _id_list(record, "relevant_doc_ids", path, n, required=True)
         judged = _id_list(record, "judged_ids", path, n, required=False)
         out.append(
             NewLabel(
                 qid=qid,
-                question=" ".join(question.split()),
+                question=text,
                 relevant=tuple(sorted(set(relevant))),
                 judged=tuple(sorted(set(judged) | set(relevant))),
             )
         )
-    return out
+    return Judgments(out, {qid: Origin(path, n) for qid, n in seen.items()})
 
 
 def _id_list(
@@ -317,19 +349,29 @@ def refuse_case_clashes(labels_dir: Path, qids: Iterable[str]) -> None:
         raise _case_clash(qid, f"the label file {clash}", labels_dir / clash)
 
 
-def label_text(item: NewLabel, prov: Provenance) -> str:
-    """The text of a new label file for ``item``, its pool entry ``prov``."""
-    pool = labelfile.PoolEntry(prov.system, prov.k, prov.date)
-    return labelfile.label_file_text(replace(item, pool=pool))
-
-
 def check_provenance(prov: Provenance) -> None:
+    """Refuse a pool entry validate would refuse (the schema's ``k`` and ``date``, LP042's
+    bound of ``k``, LP003/LP004 in the system name)."""
+    shown = quoted(prov.system, repr)
     if not prov.system or any(c.isspace() for c in prov.system):
-        raise ImportUsageError(f"--pool-system {prov.system!r}: a name without spaces")
-    if prov.k is not None and prov.k < 1:
-        raise ImportUsageError(f"--pool-depth {prov.k}: must be at least 1")
-    if prov.date is not None and not DATE_RE.fullmatch(prov.date):
-        raise ImportUsageError(f"--pool-date {prov.date!r}: expected YYYY-MM-DD")
+        raise ImportUsageError(f"--pool-system {shown}: a name without spaces")
+    problem = text_problem(prov.system)
+    if problem is not None:
+        raise ImportUsageError(f"--pool-system {shown} {problem}")
+    if prov.k is not None and not 1 <= prov.k <= CUTOFF_MAX:
+        raise ImportUsageError(f"--pool-depth {prov.k}: must be from 1 to {CUTOFF_MAX} (LP042)")
+    if prov.date is not None and not _is_date(prov.date):
+        raise ImportUsageError(f"--pool-date {prov.date!r}: expected a date YYYY-MM-DD")
+
+
+def _is_date(text: str) -> bool:
+    if not DATE_RE.fullmatch(text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:  # 2026-02-30
+        return False
+    return True
 
 
 def write_labels(
@@ -339,8 +381,12 @@ def write_labels(
     *,
     force: bool = False,
     unanswered: int = 0,
+    origins: Mapping[str, Origin] | None = None,
+    limits: Limits | None = None,
 ) -> ImportResult:
-    """Write one label file per item; refuses (writing nothing) to overwrite without ``force``."""
+    """Write one label file per item; refuses (writing nothing) to overwrite without ``force``
+    and any file validate would refuse (under ``limits``, default: the packaged schema and
+    bounds), naming the item's origin."""
     check_provenance(prov)
     for item in items:
         check_id(item.qid, labels_dir)
@@ -350,7 +396,10 @@ def write_labels(
         if first != item.qid:
             raise _case_clash(item.qid, repr(first), labels_dir)
     refuse_case_clashes(labels_dir, [i.qid for i in items])
-    texts = [(labels_dir / f"{i.qid}.yaml", label_text(i, prov)) for i in items]
+    pool = labelfile.PoolEntry(prov.system, prov.k, prov.date)
+    pooled = [replace(i, pool=pool) for i in items]
+    checked = net.texts(pooled, limits or Limits(), origins or {})
+    texts = [(labels_dir / f"{i.qid}.yaml", text) for i, text in zip(items, checked, strict=True)]
     # a file holding exactly what would be written (a killed run's) is no conflict: a rerun
     # completes the import
     existing = [p for p, t in texts if (p.exists() or p.is_symlink()) and not _holds(p, t)]
@@ -383,19 +432,31 @@ def _holds(path: Path, text: str) -> bool:
         return False
 
 
-def add_question(labels_dir: Path, qid: str, question: str) -> Path:
+def add_question(
+    labels_dir: Path, qid: str, question: str, *, limits: Limits | None = None
+) -> Path:
     """Create ``labels/<qid>.yaml`` for a question not judged yet; refuses an existing file
-    (but one holding exactly this question's new label: a rerun, done already)."""
+    (but one holding exactly this question's new label: a rerun, done already) and a file
+    validate would refuse (under ``limits``)."""
     if not ID_RE.fullmatch(qid):
         raise ImportUsageError(
-            f"question id {qid!r} is not allowed (letters, digits, '.', '_', '-'; "
+            f"question id {quoted(qid, repr)} is not allowed (letters, digits, '.', '_', '-'; "
             "starting with a letter or digit; at most 128)"
         )
     text = " ".join(question.split())
     if not text:
         raise ImportUsageError("the question text is empty")
+    problem = text_problem(text)
+    if problem is not None:
+        raise ImportUsageError(f"the question text {problem}; nothing written")
+    item = NewLabel(qid=qid, question=text)
+    bounds = limits or Limits()
+    why = net.oversized(item, bounds)
+    content, data = labelfile.written_label(item) if why is None else ("", None)
+    why = why or net.problem(item, content, data, bounds)
+    if why is not None:
+        raise ImportUsageError(f"question {qid!r}: {why}; nothing written")
     path = labels_dir / f"{qid}.yaml"
-    content = label_text(NewLabel(qid=qid, question=text), Provenance())
     if _holds(path, content):  # a rerun of an add killed after its write: done already
         return path
     if path.exists() or path.is_symlink():
