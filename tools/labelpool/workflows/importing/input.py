@@ -8,10 +8,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from labelpool.errors import InputError, UsageError
+from labelpool.labelfile import NewLabel
 from labelpool.rules.written import doc_id_problem, grade_problem, text_problem
 from labelpool.textlines import BOM, split_lines, too_long
 
@@ -28,6 +30,37 @@ class ImportFailed(InputError):
 
 class ImportUsageError(UsageError, ImportFailed):
     """A command-line mistake: a file that cannot be read, a bad option (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a question came from: the input file and the line of its first record."""
+
+    path: Path
+    line: int
+
+
+@dataclass(frozen=True)
+class Judgments:
+    """Questions read from an input: a label each, where each came from (the input file, the
+    line of its first record: what an error names), and how many questions of the questions
+    file had no judgment."""
+
+    items: list[NewLabel]
+    origins: dict[str, Origin]
+    unanswered: int = 0
+
+
+def case_clash(qid: str, other: str, path: Path, line: int | None = None) -> ImportFailed:
+    """Two question ids that differ only by case: one label file would replace the other on
+    a case-insensitive disk (macOS, Windows)."""
+    return ImportFailed(
+        f"question id {qid!r} differs only by case from {other}: on a case-insensitive disk "
+        "one label file would replace the other; nothing written",
+        path=path,
+        line=line,
+        column=None if line is None else 1,
+    )
 
 
 def check_id(qid: str, path: Path, line: int | None = None, column: int | None = None) -> None:

@@ -26,15 +26,17 @@ from labelpool.workflows.importing.input import (
     ID_RE,
     ImportFailed,
     ImportUsageError,
+    Judgments,
+    Origin,
+    case_clash,
     check_doc,
     check_id,
-    check_text,
     grade_of,
-    json_object,
     lines,
     quoted,
 )
-from labelpool.workflows.importing.net import Limits, Origin, limits_of
+from labelpool.workflows.importing.jsonl import read_jsonl
+from labelpool.workflows.importing.net import Limits, limits_of
 from labelpool.workflows.importing.queries import read_queries
 
 __all__ = [
@@ -80,17 +82,6 @@ class QrelRow:
     doc: str
     grade: int
     line: int  # 1-based line in the qrels file
-
-
-@dataclass(frozen=True)
-class Judgments:
-    """Questions read from an input: a label each, where each came from (the input file, the
-    line of its first record: what an error names), and how many questions of the questions
-    file had no judgment."""
-
-    items: list[NewLabel]
-    origins: dict[str, Origin]
-    unanswered: int = 0
 
 
 @dataclass(frozen=True)
@@ -206,7 +197,7 @@ def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) ->
         if row.qid not in by_qid:
             first = folded.setdefault(fold(row.qid), row)
             if first.qid != row.qid:
-                raise _case_clash(row.qid, f"{first.qid!r} (line {first.line})", source, row.line)
+                raise case_clash(row.qid, f"{first.qid!r} (line {first.line})", source, row.line)
         by_qid.setdefault(row.qid, []).append(row)
     missing = [(rs[0].line, q) for q, rs in by_qid.items() if q not in queries]
     if missing:
@@ -261,70 +252,6 @@ def read_beir(folder: Path, split: str = "test", text_field: str | None = None) 
     return judgments(read_beir_qrels(qrels_path), queries, qrels_path)
 
 
-def read_jsonl(path: Path) -> Judgments:
-    """Records ``{id, question, relevant_doc_ids, judged_ids?}``, one per line."""
-    out: list[NewLabel] = []
-    seen: dict[str, int] = {}
-    folded: dict[str, tuple[str, int]] = {}
-    for n, line in lines(path, "a JSON Lines file"):
-        if not line.strip():
-            continue
-        record = json_object(line, path, n)
-        qid, question = record.get("id"), record.get("question")
-        if not isinstance(qid, str) or not isinstance(question, str):
-            raise ImportFailed("expected string `id` and `question`", path=path, line=n, column=1)
-        check_id(qid, path, n, 1)
-        other = folded.setdefault(fold(qid), (qid, n))
-        if other[0] != qid:
-            raise _case_clash(qid, f"{other[0]!r} (line {other[1]})", path, n)
-        if qid in seen:
-            raise ImportFailed(
-                f"question {qid!r} appears twice (first on line {seen[qid]})",
-                path=path,
-                line=n,
-                column=1,
-            )
-        seen[qid] = n
-        text = " ".join(question.split())
-        check_text(text, f"question {qid!r}: the text", path, n)
-        relevant = _id_list(record, "relevant_doc_ids", path, n, required=True)
-        judged = _id_list(record, "judged_ids", path, n, required=False)
-        out.append(
-            NewLabel(
-                qid=qid,
-                question=text,
-                relevant=tuple(sorted(set(relevant))),
-                judged=tuple(sorted(set(judged) | set(relevant))),
-            )
-        )
-    return Judgments(out, {qid: Origin(path, n) for qid, n in seen.items()})
-
-
-def _id_list(
-    record: dict[str, object], key: str, path: Path, n: int, *, required: bool
-) -> list[str]:
-    value = record.get(key)
-    if value is None and not required:
-        return []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ImportFailed(f"`{key}` must be a list of strings", path=path, line=n, column=1)
-    for doc in value:
-        check_doc(doc, path, n, 1)
-    return list(value)
-
-
-def _case_clash(qid: str, other: str, path: Path, line: int | None = None) -> ImportFailed:
-    """Two question ids that differ only by case: one label file would replace the other on
-    a case-insensitive disk (macOS, Windows)."""
-    return ImportFailed(
-        f"question id {qid!r} differs only by case from {other}: on a case-insensitive disk "
-        "one label file would replace the other; nothing written",
-        path=path,
-        line=line,
-        column=None if line is None else 1,
-    )
-
-
 def refuse_case_clashes(labels_dir: Path, qids: Iterable[str]) -> None:
     """Refuse question ids naming, once case is ignored, an existing label file other than
     their own (``Q1`` when ``labels/q1.yaml`` exists; also ``q1`` against ``q1.yml``)."""
@@ -346,7 +273,7 @@ def refuse_case_clashes(labels_dir: Path, qids: Iterable[str]) -> None:
                 f"question {qid!r} has a label file already ({clash}); nothing written",
                 path=labels_dir / clash,
             )
-        raise _case_clash(qid, f"the label file {clash}", labels_dir / clash)
+        raise case_clash(qid, f"the label file {clash}", labels_dir / clash)
 
 
 def check_provenance(prov: Provenance) -> None:
@@ -394,7 +321,7 @@ def write_labels(
     for item in items:  # the readers refuse these already; items may come from elsewhere
         first = seen.setdefault(fold(item.qid), item.qid)
         if first != item.qid:
-            raise _case_clash(item.qid, repr(first), labels_dir)
+            raise case_clash(item.qid, repr(first), labels_dir)
     refuse_case_clashes(labels_dir, [i.qid for i in items])
     pool = labelfile.PoolEntry(prov.system, prov.k, prov.date)
     pooled = [replace(i, pool=pool) for i in items]

@@ -21,16 +21,8 @@ from labelpool.config import Config
 from labelpool.findings import Finding
 from labelpool.labelfile import NewLabel, written_label
 from labelpool.rules.written import first_error_of_new, first_new_error
-from labelpool.workflows.importing.input import ImportFailed, quoted
+from labelpool.workflows.importing.input import ImportFailed, Origin, quoted
 from labelpool.yamlfile import MAX_BYTES, MAX_DEPTH
-
-
-@dataclass(frozen=True)
-class Origin:
-    """Where a question came from: the input file and the line of its first record."""
-
-    path: Path
-    line: int
 
 
 @dataclass(frozen=True)
