@@ -376,11 +376,7 @@ def add_question(
     problem = text_problem(text)
     if problem is not None:
         raise ImportUsageError(f"the question text {problem}; nothing written")
-    item = NewLabel(qid=qid, question=text)
-    bounds = limits or Limits()
-    why = net.oversized(item, bounds)
-    content, data = labelfile.written_label(item) if why is None else ("", None)
-    why = why or net.problem(item, content, data, bounds)
+    content, why = net.checked_text(NewLabel(qid=qid, question=text), limits or Limits())
     if why is not None:
         raise ImportUsageError(f"question {qid!r}: {why}; nothing written")
     path = labels_dir / f"{qid}.yaml"

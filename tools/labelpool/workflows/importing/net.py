@@ -55,6 +55,16 @@ def oversized(item: NewLabel, limits: Limits) -> str | None:
     return _too_big(item, f"at least {least:,}", limits)
 
 
+def checked_text(item: NewLabel, limits: Limits) -> tuple[str, str | None]:
+    """``item``'s label text and why validate would refuse it (None: it would not); a text
+    the size alone refuses is not made (empty)."""
+    why = oversized(item, limits)
+    if why is not None:
+        return "", why
+    text, data = written_label(item)
+    return text, problem(item, text, data, limits)
+
+
 def problem(item: NewLabel, text: str, data: Any, limits: Limits) -> str | None:
     """Why validate would refuse ``text``, ``item``'s label file (``data``: what the text
     reads as, None to read it), or None."""
