@@ -153,17 +153,18 @@ def first_error_of_new(
     the first text validate would refuse, or None. ``news``: ``(text, data)``, ``data`` what
     the text reads as when the caller knows it (else None: it is read).
 
-    The size bound is asked of each text; the text rules (LP003-LP006, LP041) read every text
-    in one pass, joined (each ended by a newline, so that a character, a line start and a
-    line break are what they are in the file alone): per file they would cost about as much
-    as the writing. A text whose data is not known, or whose data fails the schema or LP042, and
+    The text rules (LP003-LP006, LP041) read every text within the size bound in one pass,
+    joined (each ended by a newline, so that a character, a line start and a line break are
+    what they are in the file alone): per file they would cost about as much as the writing.
+    A text over the bound, one whose data is not known or fails the schema or LP042, and
     every text once the joined pass finds anything, goes through :func:`first_new_error`."""
     raws: list[bytes] = []
-    for i, (text, _) in enumerate(news):
+    within: list[bool] = []  # a text over the bound is left to first_new_error (LP001)
+    for text, _ in news:
         raw = text.encode("utf-8", "surrogatepass")
-        if len(raw) > max_bytes:
-            return i, _too_large(raw, max_bytes)
-        raws.append(raw if raw.endswith(b"\n") else raw + b"\n")
+        within.append(len(raw) <= max_bytes)
+        if within[-1]:
+            raws.append(raw if raw.endswith(b"\n") else raw + b"\n")
     joined = b"".join(raws)
     found_in_text, decoded = text_findings(Path(""), joined, len(joined))
     clean = (
@@ -175,7 +176,7 @@ def first_error_of_new(
     )
     fast = schema_rule.fast_check(schema_file)
     for i, (text, data) in enumerate(news):
-        if clean and data is not None and _fits(fast, data):
+        if clean and within[i] and data is not None and _fits(fast, data):
             continue
         found = first_new_error(
             None, text, schema_file=schema_file, max_bytes=max_bytes, max_depth=max_depth, data=data
