@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from bench_hostile import LONG_LINE
 from bench_measure import Measurement
 
 Results = Mapping[tuple[int, str], Measurement]
@@ -362,6 +363,7 @@ def goals(results: Results, sizes: list[int]) -> list[Goal]:
         _ratio_goal(results, n, 10_000, "bias", 3, (READ,), "bias <= 3x read"),
         _complete(results),
         _absolute(results, "labelpool --help", 0.15, "labelpool --help <= 0.15 s"),
+        _long_line(results),
         _absolute(
             results,
             "validate one file of the example (warm)",
@@ -371,6 +373,17 @@ def goals(results: Results, sizes: list[int]) -> list[Goal]:
         _no_worse(results),
     ]
     return out
+
+
+def _long_line(results: Results) -> Goal:
+    text = "import of a 50 MB qrels line refused <= 5 s, peak <= 200 MiB"
+    m = results.get((0, LONG_LINE))
+    if m is None:
+        return Goal(text, "", "not measured")
+    if m.seconds is None or m.peak_mib is None:
+        return Goal(text, f"failed: {m.note}", "NO")
+    met = m.seconds <= 5 and m.peak_mib <= 200
+    return Goal(text, f"{m.seconds:.2f} s, {_mib(m.peak_mib)} MiB", "yes" if met else "NO")
 
 
 def _complete(results: Results) -> Goal:

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import bench_goals
+import bench_hostile
 import bench_measure
 import bench_repo
 from bench_measure import (
@@ -394,6 +395,8 @@ def bench_large(b: Bench, sizes: list[int]) -> None:
 
 
 def bench_global(b: Bench) -> None:
+    if "import" in b.commands:
+        b.put(0, bench_hostile.long_line(b.work, b.lp, b.repeat))
     if "help" in b.commands:
         b.put(0, measure("labelpool --help", b.lp("--help"), ROOT, b.repeat))
     if "validate-file" in b.commands:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from labelpool.labelfile import new
 from labelpool.labelfile.newtext import NewLabel, PoolEntry, label_text
-from labelpool.yamlfile import YamlError
+from labelpool.yamlfile import YamlError, loads_checked
 
 # ids and text with the characters that change quoting: indicators, resolver words, quotes,
 # spaces, non-ASCII, escapes (tab, NEL, LS, BOM), a character beyond the BMP
@@ -85,6 +85,17 @@ def _written(label: NewLabel, write: Callable[[NewLabel], str | None]) -> str | 
 )
 def test_direct_text_is_the_ruamel_dump(label: NewLabel) -> None:
     assert _written(label, new.label_file_text) == _written(label, new._dumped)
+
+
+@given(_labels())
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_direct_text_reads_as_the_data_it_gives(label: NewLabel) -> None:
+    """``import`` checks a direct text's data (``text_and_data``) against the schema without
+    reading the text back: the two must be one."""
+    text, data = new.written_label(label)
+    if data is None:
+        return
+    assert loads_checked(text.encode("utf-8")) == data
 
 
 def test_the_common_label_takes_the_direct_path() -> None:

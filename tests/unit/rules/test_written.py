@@ -8,9 +8,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from labelpool import batch
+from labelpool.labelfile import NewLabel, PoolEntry, label_file_text
 from labelpool.rules import written
 from labelpool.rules.check import check_bytes
 from labelpool.schemas import PACKAGE_DATA
+from labelpool.yamlfile import YamlError, loads_checked
 
 SCHEMA = PACKAGE_DATA / "label.schema.json"
 BOUND = 4 * 1024 * 1024
@@ -133,9 +135,84 @@ def test_first_new_error_agrees_with_validate_on_a_verdict(token: str) -> None:
         assert found is not None and found.rule == "LP035"
 
 
-def test_text_problems() -> None:
+def test_text_problems_of_a_note() -> None:
     assert written.text_problem("tabs\tand\nlines\r") is None
     assert written.text_problem("caf\u00e9 \u4e2d") is None
     assert written.text_problem("a\x1b[31m") == "holds the control character U+001B (LP003)"
     assert written.text_problem("a\x85") == "holds the control character U+0085 (NEL) (LP003)"
     assert written.text_problem("a\u2066b") == "holds the bidirectional control U+2066 (LP004)"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(st.sampled_from(TRICKY), st.characters()), max_size=12))
+def test_an_accepted_question_text_makes_a_label_validate_accepts(text: str) -> None:
+    """Whatever ``text_problem`` lets through (``import`` and ``add`` collapse whitespace
+    first), written as a question, validate takes; what it refuses, validate refuses once it
+    reads an escape as its character (issue 29, finding 5) or cannot hold (a surrogate)."""
+    question = " ".join(text.split())
+    if written.text_problem(question) is not None:
+        return
+    label = NewLabel("q1", question, relevant=("d1",), judged=("d1",), pool=PoolEntry("s", 1, None))
+    assert errors(label_file_text(label)) == []
+
+
+def test_text_problems() -> None:
+    problem = written.text_problem
+    assert problem("Where is my parcel?") is None
+    assert problem("caf\u00e9 \u4e2d \U0001f600 a\tb") is None
+    assert problem("a\x1b[31mb") == "holds the control character U+001B (LP003)"
+    assert problem("a\x9bb") == "holds the control character U+009B (LP003)"
+    assert problem("a\x00b") == "holds the control character U+0000 (NUL) (LP003)"
+    assert problem("a\u2066b") == "holds the bidirectional control U+2066 (LP004)"
+    assert problem("a\ud800b") == "holds the lone surrogate U+D800: not UTF-8 (LP002)"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-(10**22), 10**22) | st.integers(-1_000_002, 1_000_002))
+def test_grade_problem_is_lp042(grade: int) -> None:
+    """A grade ``grade_problem`` takes is one LP042 takes in ``grades`` (and the other way)."""
+    text = LABEL.replace("pool:", f"grades:\n  doc-a#1: {abs(grade)}\npool:")
+    refused = any(e.startswith("LP042") for e in errors(text))
+    assert (written.grade_problem(grade) is not None) == refused or abs(grade) < 2
+    assert (written.grade_problem(grade) is None) == (abs(grade) <= 1_000_000)
+
+
+_MUTATIONS = [
+    lambda t: t,
+    lambda t: t.replace("Where", "Wh\x1bere"),
+    lambda t: t.replace("Where", "Wh\u202eere"),
+    lambda t: t.replace("Where", "Wh\rere"),
+    lambda t: t + "<<<<<<< HEAD\n",
+    lambda t: "%YAML 1.1\n---\n" + t,
+    lambda t: t.replace("k: 2", "k: 5000000000"),
+    lambda t: t.replace("k: 2", "k: 0"),
+    lambda t: t.rstrip("\n"),
+    lambda t: t + "x" * 300,
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(range(len(_MUTATIONS))), st.booleans()), max_size=6))
+def test_first_error_of_new_is_first_new_error_of_each(picks: list[tuple[int, bool]]) -> None:
+    """The batch form (the text rules over all texts joined, the data given or read) names
+    the first text ``first_new_error`` refuses, with the same finding."""
+    kwargs = {"schema_file": SCHEMA, "max_bytes": 400, "max_depth": 32}
+    news: list[tuple[str, object]] = []
+    for index, give_data in picks:
+        text = _MUTATIONS[index](LABEL)
+        data = None
+        if give_data:
+            try:
+                data = loads_checked(text.encode("utf-8"))
+            except YamlError:
+                data = None
+        news.append((text, data))
+    expected = next(
+        (
+            (i, found)
+            for i, (text, _) in enumerate(news)
+            if (found := written.first_new_error(None, text, **kwargs)) is not None
+        ),
+        None,
+    )
+    assert written.first_error_of_new(news, **kwargs) == expected

@@ -20,5 +20,8 @@ def add_command(
     """Create labels/ID.yaml for a question nobody has judged yet."""
     check_wait(wait)
     cfg = load_config(repo)
-    path = _lazy.import_workflow.add_question(cfg.labels_dir, qid, question, wait=wait)
+    workflow = _lazy.import_workflow
+    path = workflow.add_question(
+        cfg.labels_dir, qid, question, limits=workflow.limits_of(cfg), wait=wait
+    )
     say(f"created {_lazy.validate_warm.display(path)}")  # relative, as init and validate print

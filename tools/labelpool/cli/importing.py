@@ -14,7 +14,7 @@ from labelpool.cli._progress import progress
 from labelpool.words import noun
 
 if TYPE_CHECKING:
-    from labelpool.labelfile import NewLabel
+    from labelpool.workflows.importing.labels import Judgments
 
 import_app = sub_app(
     "import",
@@ -48,23 +48,25 @@ TextFieldOption = Annotated[
 
 def _write(
     repo: Path | None,
-    items: list[NewLabel],
+    judged: Judgments,
     system: str,
     k: int | None,
     date: str | None,
     force: bool,
-    unanswered: int = 0,
     wait: float = 0.0,
 ) -> None:
     workflow = _lazy.import_workflow
     cfg = load_config(repo)
+    unanswered = judged.unanswered
     with progress("importing"):
         result = workflow.write_labels(
             cfg.labels_dir,
-            items,
+            judged.items,
             workflow.Provenance(system=system, k=k, date=date),
             force=force,
             unanswered=unanswered,
+            origins=judged.origins,
+            limits=workflow.limits_of(cfg),
             wait=wait,
         )
     say(f"imported {len(result.written)} question(s) into {_shown(cfg.labels_dir)}")
@@ -109,10 +111,8 @@ def import_trec(
     check_wait(wait)
     workflow = _lazy.import_workflow
     texts = workflow.read_queries(queries, text_field)
-    rows = workflow.read_qrels(qrels)
-    items = workflow.from_rows(rows, texts, qrels)
-    unanswered = len(set(texts) - {i.qid for i in items})
-    _write(repo, items, pool_system, pool_k, pool_date, force, unanswered, wait)
+    judged = workflow.judgments(workflow.read_qrels(qrels), texts, qrels)
+    _write(repo, judged, pool_system, pool_k, pool_date, force, wait)
 
 
 @import_app.command("beir")
@@ -129,8 +129,8 @@ def import_beir(
 ) -> None:
     """Import a BEIR dataset folder's queries and qrels."""
     check_wait(wait)
-    items, unanswered = _lazy.import_workflow.read_beir(folder, split, text_field)
-    _write(repo, items, pool_system, pool_k, pool_date, force, unanswered, wait)
+    judged = _lazy.import_workflow.read_beir(folder, split, text_field)
+    _write(repo, judged, pool_system, pool_k, pool_date, force, wait)
 
 
 @import_app.command("jsonl")
@@ -147,8 +147,8 @@ def import_jsonl(
 ) -> None:
     """Import one question per JSON line (judged_ids defaults to the relevant ones)."""
     check_wait(wait)
-    items = _lazy.import_workflow.read_jsonl(file)
-    _write(repo, items, pool_system, pool_k, pool_date, force, wait=wait)
+    judged = _lazy.import_workflow.read_jsonl(file)
+    _write(repo, judged, pool_system, pool_k, pool_date, force, wait)
 
 
 class CorpusFormat(str, Enum):

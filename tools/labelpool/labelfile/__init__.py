@@ -19,7 +19,7 @@ from labelpool.labelfile.edit import (
     set_mapping_item,
     set_sorted_list,
 )
-from labelpool.labelfile.new import label_file_text, new_label_text
+from labelpool.labelfile.new import label_file_text, new_label_text, written_label
 from labelpool.labelfile.newtext import NewLabel, PoolEntry
 
 __all__ = [
@@ -35,4 +35,5 @@ __all__ = [
     "remove_mapping_item",
     "set_mapping_item",
     "set_sorted_list",
+    "written_label",
 ]

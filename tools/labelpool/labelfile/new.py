@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from labelpool import yamlfile
 from labelpool.labelfile import newtext
@@ -10,7 +11,7 @@ from labelpool.labelfile.edit import set_mapping_item, set_sorted_list
 from labelpool.labelfile.newtext import NewLabel, PoolEntry
 from labelpool.yamlfile import CommentedMap, CommentedSeq
 
-__all__ = ["NewLabel", "PoolEntry", "label_file_text", "new_label_text"]
+__all__ = ["NewLabel", "PoolEntry", "label_file_text", "new_label_text", "written_label"]
 
 
 def new_label_text(
@@ -42,6 +43,16 @@ def label_file_text(label: NewLabel) -> str:
     """:func:`new_label_text` of a :class:`NewLabel`."""
     fast = newtext.label_text(label)
     return _dumped(label) if fast is None else fast
+
+
+def written_label(label: NewLabel) -> tuple[str, dict[str, Any] | None]:
+    """:func:`label_file_text` of ``label`` and, when the direct writer wrote it, the plain
+    data that text reads as (:func:`newtext.text_and_data`: a check of the text against the
+    schema needs not read it back); None when ruamel dumped it (read it to know)."""
+    fast = newtext.text_and_data(label)
+    if fast is None:
+        return _dumped(label), None
+    return fast
 
 
 def _dumped(label: NewLabel) -> str:

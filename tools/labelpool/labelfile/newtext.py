@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from labelpool.yamlfile.quoting import needs_quotes
 from labelpool.yamlfile.textcheck import ESCAPE_RE
@@ -57,8 +58,9 @@ def _scalar(value: str, limit: int = MAX_VALUE) -> str | None:
     return "'" + value.replace("'", "''") + "'"
 
 
-def _id_list(key: str, items: Iterable[str]) -> list[str] | None:
+def _id_list(key: str, items: Iterable[str], data: dict[str, Any]) -> list[str] | None:
     wanted = sorted({str(i) for i in items})
+    data[key] = wanted
     if not wanted:
         return [f"{key}: []"]
     lines = [f"{key}:"]
@@ -73,26 +75,38 @@ def _id_list(key: str, items: Iterable[str]) -> list[str] | None:
 def label_text(label: NewLabel) -> str | None:
     """The text of a new label file (see :func:`labelpool.labelfile.new.new_label_text`), or
     None when the ruamel dump must write it."""
+    written = text_and_data(label)
+    return None if written is None else written[0]
+
+
+def text_and_data(label: NewLabel) -> tuple[str, dict[str, Any]] | None:
+    """:func:`label_text` and the plain data that text reads as, gathered while it is
+    written: what a caller checks against the schema without reading the text back (a
+    property test holds the two equal, ``tests/unit/labelfile/test_newtext.py``); None when
+    the ruamel dump must write it."""
     head = [_scalar(label.qid), _scalar(label.question)]
     if head[0] is None or head[1] is None:
         return None
+    data: dict[str, Any] = {"id": label.qid, "question": label.question}
     lines = [f"id: {head[0]}", f"question: {head[1]}"]
     for key, items in (("relevant_doc_ids", label.relevant), ("judged_ids", label.judged)):
-        part = _id_list(key, items)
+        part = _id_list(key, items, data)
         if part is None:
             return None
         lines += part
     grades = label.grades
     if grades:
         lines.append("grades:")
+        data["grades"] = {}
         for doc in sorted(grades):
             value = grades[doc]
             written = _scalar(doc, MAX_KEY)
             if written is None or type(value) is not int:
                 return None
             lines.append(f"  {written}: {value}")
+            data["grades"][doc] = value
     if label.pooled_unjudged:
-        part = _id_list("pooled_unjudged_ids", label.pooled_unjudged)
+        part = _id_list("pooled_unjudged_ids", label.pooled_unjudged, data)
         if part is None:
             return None
         lines += part
@@ -109,4 +123,5 @@ def label_text(label: NewLabel) -> str | None:
             f"    k: {'null' if k is None else k}",
             f"    date: {when}",
         ]
-    return "\n".join(lines) + "\n"
+        data["pool"] = [{"system": pool.system, "k": k, "date": pool.date}]
+    return "\n".join(lines) + "\n", data

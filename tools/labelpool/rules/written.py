@@ -5,23 +5,29 @@ written it asks :func:`doc_id_problem` of every document (a clear message naming
 :func:`first_new_error` of every new file text (the size bound, then the text rules, the
 schema, LP042 and LP035's self-duplicate; every per-file rule when one of those fails: the
 net under the first check). The judging page asks :func:`first_new_error` of every verdict
-it writes.
+it writes. ``import`` and ``add`` ask the same of every record they read, and
+:func:`text_problem` of a question text, :func:`grade_problem` of a grade, so that the
+message names the input's line; the net then runs on every text before anything is written.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from labelpool.findings import Finding
+from labelpool.limits import GRADE_MAX
 from labelpool.rules import bounds, linebreaks, pending
 from labelpool.rules import schema as schema_rule
 from labelpool.rules.check import check_bytes
 from labelpool.yamlfile import YamlError, loads_checked, text_findings
-from labelpool.yamlfile.textcheck import BIDI_RE, CONTROL_OR_BIDI_RE, char_name
+from labelpool.yamlfile.textcheck import BIDI_RE, CONTROL_OR_BIDI_RE, CONTROL_RE, char_name
 
 ALLOWED_NEW = frozenset({"LP034"})  # a new batch waits for its verdicts (--allow-pending)
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 def doc_id_problem(doc: str) -> str | None:
@@ -48,16 +54,32 @@ def doc_id_problem(doc: str) -> str | None:
 
 
 def text_problem(text: str) -> str | None:
-    """Why validate would refuse ``text`` written into a label file (a comment or a value),
-    or None: a control character (LP003; tab, newline and CR are whitespace) or a
-    bidirectional control (LP004), by validate's own patterns."""
-    found = CONTROL_OR_BIDI_RE.search(text)
-    if found is None:
-        return None
-    ch = found.group()
-    if BIDI_RE.match(ch):
+    """Why validate would refuse ``text`` as a string value in a label file (a question, a
+    system name), or None: a control character (LP003, the text rule's set: C0 but tab, LF and
+    CR, DEL, C1), a bidirectional control (LP004), a lone surrogate (no UTF-8 can hold it,
+    LP002). The writer would write such a character as a YAML escape; validate refuses the
+    value it stands for as it refuses the raw character."""
+    if text.isascii() and text.isprintable():
+        return None  # the common case: no control character, no bidi, no surrogate
+    bad = CONTROL_OR_BIDI_RE.search(text)
+    if bad is not None:
+        ch = bad.group()
+        if CONTROL_RE.match(ch):
+            return f"holds the control character {char_name(ch)} (LP003)"
         return f"holds the bidirectional control {char_name(ch)} (LP004)"
-    return f"holds the control character {char_name(ch)} (LP003)"
+    surrogate = _SURROGATE_RE.search(text)
+    if surrogate is not None:
+        return f"holds the lone surrogate {char_name(surrogate.group())}: not UTF-8 (LP002)"
+    return None
+
+
+def grade_problem(grade: int) -> str | None:
+    """Why LP042 would refuse ``grade`` (an integer from a qrels line), or None: outside
+    ``-GRADE_MAX .. GRADE_MAX`` (:mod:`labelpool.limits`, the bound the rule reads)."""
+    if -GRADE_MAX <= grade <= GRADE_MAX:
+        return None
+    bound = GRADE_MAX if grade > 0 else -GRADE_MAX
+    return f"is beyond the bound {bound} (LP042)"
 
 
 def _errors(raw: bytes, schema_file: Path, max_bytes: int, max_depth: int) -> list[Finding]:
@@ -106,9 +128,7 @@ def first_new_error(
     per-file rule (a few ms), old and new, to name the first new error."""
     raw = new.encode("utf-8", "surrogatepass")
     if len(raw) > max_bytes:
-        return Finding(
-            "", 1, 1, "LP001", f"the file would have {len(raw)} bytes; the bound is {max_bytes}"
-        )
+        return _too_large(raw, max_bytes)
     if _looks_valid(raw, data, schema_file, max_bytes, max_depth):
         return None
     found = _errors(raw, schema_file, max_bytes, max_depth)
@@ -124,3 +144,62 @@ def first_new_error(
             continue
         return f
     return None
+
+
+def first_error_of_new(
+    news: Sequence[tuple[str, Any]],
+    *,
+    schema_file: Path,
+    max_bytes: int,
+    max_depth: int,
+) -> tuple[int, Finding] | None:
+    """:func:`first_new_error` of many new files (``import``'s): the index and first error of
+    the first text validate would refuse, or None. ``news``: ``(text, data)``, ``data`` what
+    the text reads as when the caller knows it (else None: it is read).
+
+    The text rules (LP003-LP006, LP041) read every text within the size bound in one pass,
+    joined (each ended by a newline, so that a character, a line start and a line break are
+    what they are in the file alone): per file they would cost about as much as the writing.
+    A text over the bound, one whose data is not known or fails the schema or LP042, and
+    every text once the joined pass finds anything, goes through :func:`first_new_error`."""
+    raws: list[bytes] = []
+    within: list[bool] = []  # a text over the bound is left to first_new_error (LP001)
+    for text, _ in news:
+        raw = text.encode("utf-8", "surrogatepass")
+        within.append(len(raw) <= max_bytes)
+        if within[-1]:
+            raws.append(raw if raw.endswith(b"\n") else raw + b"\n")
+    joined = b"".join(raws)
+    found_in_text, decoded = text_findings(Path(""), joined, len(joined))
+    clean = (
+        decoded is not None
+        and not found_in_text
+        and not joined.startswith(b"%")
+        and b"\n%" not in joined
+        and not linebreaks.check(joined)
+    )
+    fast = schema_rule.fast_check(schema_file)
+    for i, (text, data) in enumerate(news):
+        if clean and within[i] and data is not None and _fits(fast, data):
+            continue
+        found = first_new_error(
+            None, text, schema_file=schema_file, max_bytes=max_bytes, max_depth=max_depth, data=data
+        )
+        if found is not None:
+            return i, found
+    return None
+
+
+def _too_large(raw: bytes, max_bytes: int) -> Finding:
+    return Finding(
+        "", 1, 1, "LP001", f"the file would have {len(raw)} bytes; the bound is {max_bytes}"
+    )
+
+
+def _fits(fast: Any, data: Any) -> bool:
+    """The data passes the schema and LP042 (the data half of :func:`_looks_valid`)."""
+    try:
+        valid = bool(fast(data))
+    except (ValueError, TypeError):
+        return False
+    return valid and bounds.first_violation(data) is None

@@ -3,8 +3,8 @@
 Lines are read in blocks of a MiB (:func:`read_lines`): a line break is LF, CRLF or a lone CR
 (as pyarrow's CSV reader, the fast path, counts them), a UTF-8 byte order mark at the start
 is dropped, blank lines are skipped (whole blank blocks without a Python loop), and a line
-longer than :data:`MAX_LINE` is an error before it is held whole. The first problem in file
-order stops the reading.
+longer than :data:`MAX_LINE` is an error before it is held whole (:mod:`labelpool.textlines`,
+the line reader ``import`` shares). The first problem in file order stops the reading.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from labelpool import textlines
 from labelpool.runs import gzipped
 from labelpool.runs.errors import RunError
 
 EMPTY = "empty run file (no ranked documents)"
-MAX_LINE = 1 << 20  # bytes
-BOM = b"\xef\xbb\xbf"
+MAX_LINE = textlines.MAX_LINE  # bytes
+BOM = textlines.BOM
 # A decimal number as runs write them (not "1_000" or "0x1p3"); "inf" and "nan" are read to
 # be refused as not finite.
 _NUMBER = re.compile(
@@ -41,45 +42,15 @@ def split_lines(
     path: Path, read: Callable[[], bytes], *, final: bool = True
 ) -> Iterator[tuple[int, bytes]]:
     """The non-blank lines of the blocks ``read()`` returns (until an empty one); with
-    ``final=False`` an unfinished last line is left out (a file's head)."""
-    number = 0  # lines finished so far
-    pending = b""
-    first = True
-    while True:
-        block = read()
-        if first:
-            first = False
-            if block.startswith(BOM):
-                block = block[len(BOM) :]
-        if not block:
-            break
-        data = pending + block if pending else block
-        if b"\r" in data[:-1]:  # CRLF and lone CR are line breaks (a final CR waits)
-            data = data[:-1].replace(b"\r\n", b"\n").replace(b"\r", b"\n") + data[-1:]
-        cut = data.rfind(b"\n")
-        if cut < 0:
-            pending = data
-        else:
-            body, pending = data[:cut], data[cut + 1 :]
-            if body.isspace() or not body:
-                number += body.count(b"\n") + 1
-            else:
-                for raw in body.split(b"\n"):
-                    number += 1
-                    if len(raw) > MAX_LINE:
-                        raise RunError(path, number, too_long())
-                    if raw and not raw.isspace():
-                        yield number, raw
-        if len(pending) > MAX_LINE:
-            if not pending.isspace():
-                raise RunError(path, number + 1, too_long())
-            pending = b" "  # a blank start of a line: what follows counts
-    if final and pending and not pending.isspace():
-        yield number + 1, pending.rstrip(b"\r")
+    ``final=False`` an unfinished last line is left out (a file's head). The one bounded
+    line reader (:func:`labelpool.textlines.split_lines`), its error a :class:`RunError`."""
+    return textlines.split_lines(
+        read, lambda number: RunError(path, number, too_long()), final=final
+    )
 
 
 def too_long() -> str:
-    return f"line longer than {MAX_LINE // (1 << 20)} MiB (not a run file?)"
+    return textlines.too_long("a run file")
 
 
 def id_text(path: Path, number: int, raw: bytes, what: str) -> str:

@@ -197,6 +197,7 @@ def _encoded(docs: Iterator[_Doc], counted: list[int]) -> Iterator[bytes]:
         yield "".join(buffer).encode("utf-8")
 
 
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _TAG_RE = re.compile(r"<[^>]*>")
 _DOCNO_RE = re.compile(r"<DOCNO>(.*?)</DOCNO>", re.DOTALL | re.IGNORECASE)
 _DOC_TAG_RE = re.compile(r"<(/?)DOC>", re.IGNORECASE)
@@ -279,9 +280,23 @@ def _jsonl(path: Path, *, beir: bool) -> Iterator[tuple[_Doc, int]]:
             continue
         any_line = True
         record = json_object(line.rstrip("\r\n"), path, n)
+        if "\\u" in line:  # an escape may stand for a lone surrogate, which UTF-8 cannot hold
+            _refuse_surrogates(record, path, n)
         yield _json_doc(record, id_keys, text_keys, path, n), n
     if not any_line:
         raise ImportFailed("no document (an empty file)", path=path, line=1, column=1)
+
+
+def _refuse_surrogates(record: dict[str, Any], path: Path, n: int) -> None:
+    found = _SURROGATE_RE.search(json.dumps(record, ensure_ascii=False))
+    if found is not None:
+        raise ImportFailed(
+            f"a lone surrogate U+{ord(found.group()):04X} (an escape UTF-8 cannot write); "
+            "nothing written",
+            path=path,
+            line=n,
+            column=1,
+        )
 
 
 def _json_doc(

@@ -8,25 +8,35 @@ existing label is never overwritten without ``force``.
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from labelpool import atomic, labelfile, repolock
 from labelpool.labelfile import NewLabel
+from labelpool.limits import CUTOFF_MAX
 from labelpool.model import UNKNOWN_SYSTEM
 from labelpool.rules.identity import fold
+from labelpool.rules.written import text_problem
+from labelpool.workflows.importing import net
 from labelpool.workflows.importing.input import (
     ID_RE,
     ImportFailed,
     ImportUsageError,
+    Judgments,
+    Origin,
+    case_clash,
     check_doc,
     check_id,
-    json_object,
+    grade_of,
     lines,
+    quoted,
 )
+from labelpool.workflows.importing.jsonl import read_jsonl
+from labelpool.workflows.importing.net import Limits, limits_of
 from labelpool.workflows.importing.queries import read_queries
 
 __all__ = [
@@ -34,13 +44,18 @@ __all__ = [
     "ImportFailed",
     "ImportResult",
     "ImportUsageError",
+    "Judgments",
+    "Limits",
     "NewLabel",
+    "Origin",
     "Provenance",
     "QrelRow",
     "add_question",
     "check_doc",
     "check_id",
     "from_rows",
+    "judgments",
+    "limits_of",
     "read_beir",
     "read_beir_qrels",
     "read_jsonl",
@@ -91,7 +106,7 @@ def read_qrels(path: Path) -> list[QrelRow]:
     comment there either: such a line is refused, naming it."""
     rows: list[QrelRow] = []
     seen: dict[tuple[str, str], int] = {}
-    for n, line in lines(path):
+    for n, line in lines(path, "a qrels file"):
         if line.startswith("#") or not line.strip():
             continue
         parts = _fields(line, _WORD_RE)
@@ -123,15 +138,13 @@ def _row(
     (qcol, qid), (dcol, doc), (gcol, grade) = fields
     check_id(qid, path, n, qcol)
     check_doc(doc, path, n, dcol)
-    try:
-        value = int(grade)
-    except ValueError:
-        raise ImportFailed(
-            f"grade {grade!r} is not an integer", path=path, line=n, column=gcol
-        ) from None
+    value = grade_of(grade, path, n, gcol)
     first = seen.get((qid, doc))
     if first is not None:
-        why = f"duplicate judgment of {doc!r} for question {qid!r} (first on line {first})"
+        why = (
+            f"duplicate judgment of {quoted(doc, repr)} for question {qid!r} "
+            f"(first on line {first})"
+        )
         raise ImportFailed(why, path=path, line=n, column=dcol)
     seen[(qid, doc)] = n
     return QrelRow(qid, doc, value, n)
@@ -150,7 +163,7 @@ def read_beir_qrels(path: Path) -> list[QrelRow]:
     """BEIR qrels TSV ``query-id<TAB>corpus-id<TAB>score`` with a header line."""
     rows: list[QrelRow] = []
     seen: dict[tuple[str, str], int] = {}
-    for n, line in lines(path):
+    for n, line in lines(path, "a BEIR qrels file"):
         if not line.strip():
             continue
         cells = line.split("\t")
@@ -184,7 +197,7 @@ def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) ->
         if row.qid not in by_qid:
             first = folded.setdefault(fold(row.qid), row)
             if first.qid != row.qid:
-                raise _case_clash(row.qid, f"{first.qid!r} (line {first.line})", source, row.line)
+                raise case_clash(row.qid, f"{first.qid!r} (line {first.line})", source, row.line)
         by_qid.setdefault(row.qid, []).append(row)
     missing = [(rs[0].line, q) for q, rs in by_qid.items() if q not in queries]
     if missing:
@@ -216,81 +229,27 @@ def from_rows(rows: Iterable[QrelRow], queries: dict[str, str], source: Path) ->
     return out
 
 
-def read_beir(
-    folder: Path, split: str = "test", text_field: str | None = None
-) -> tuple[list[NewLabel], int]:
-    """A BEIR folder: ``queries.jsonl`` and ``qrels/<split>.tsv``; also the unjudged count."""
+def judgments(rows: list[QrelRow], queries: dict[str, str], source: Path) -> Judgments:
+    """:func:`from_rows`, each question's origin (its first line in ``source``) and the count
+    of questions without a judgment."""
+    items = from_rows(rows, queries, source)
+    first: dict[str, int] = {}
+    for row in rows:
+        if row.qid not in first:
+            first[row.qid] = row.line
+    origins = {qid: Origin(source, line) for qid, line in first.items()}
+    return Judgments(items, origins, len(set(queries) - set(origins)))
+
+
+def read_beir(folder: Path, split: str = "test", text_field: str | None = None) -> Judgments:
+    """A BEIR folder: ``queries.jsonl`` and ``qrels/<split>.tsv``."""
     queries_path = folder / "queries.jsonl"
     qrels_path = folder / "qrels" / f"{split}.tsv"
     for p in (queries_path, qrels_path):
         if not p.is_file():
             raise ImportUsageError("not found (a BEIR folder has queries.jsonl and qrels/)", path=p)
     queries = read_queries(queries_path, text_field)
-    rows = read_beir_qrels(qrels_path)
-    items = from_rows(rows, queries, qrels_path)
-    return items, len(set(queries) - {i.qid for i in items})
-
-
-def read_jsonl(path: Path) -> list[NewLabel]:
-    """Records ``{id, question, relevant_doc_ids, judged_ids?}``, one per line."""
-    out: list[NewLabel] = []
-    seen: dict[str, int] = {}
-    folded: dict[str, tuple[str, int]] = {}
-    for n, line in lines(path):
-        if not line.strip():
-            continue
-        record = json_object(line, path, n)
-        qid, question = record.get("id"), record.get("question")
-        if not isinstance(qid, str) or not isinstance(question, str):
-            raise ImportFailed("expected string `id` and `question`", path=path, line=n, column=1)
-        check_id(qid, path, n, 1)
-        other = folded.setdefault(fold(qid), (qid, n))
-        if other[0] != qid:
-            raise _case_clash(qid, f"{other[0]!r} (line {other[1]})", path, n)
-        if qid in seen:
-            raise ImportFailed(
-                f"question {qid!r} appears twice (first on line {seen[qid]})",
-                path=path,
-                line=n,
-                column=1,
-            )
-        seen[qid] = n
-        relevant = _id_list(record, "relevant_doc_ids", path, n, required=True)
-        judged = _id_list(record, "judged_ids", path, n, required=False)
-        out.append(
-            NewLabel(
-                qid=qid,
-                question=" ".join(question.split()),
-                relevant=tuple(sorted(set(relevant))),
-                judged=tuple(sorted(set(judged) | set(relevant))),
-            )
-        )
-    return out
-
-
-def _id_list(
-    record: dict[str, object], key: str, path: Path, n: int, *, required: bool
-) -> list[str]:
-    value = record.get(key)
-    if value is None and not required:
-        return []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ImportFailed(f"`{key}` must be a list of strings", path=path, line=n, column=1)
-    for doc in value:
-        check_doc(doc, path, n, 1)
-    return list(value)
-
-
-def _case_clash(qid: str, other: str, path: Path, line: int | None = None) -> ImportFailed:
-    """Two question ids that differ only by case: one label file would replace the other on
-    a case-insensitive disk (macOS, Windows)."""
-    return ImportFailed(
-        f"question id {qid!r} differs only by case from {other}: on a case-insensitive disk "
-        "one label file would replace the other; nothing written",
-        path=path,
-        line=line,
-        column=None if line is None else 1,
-    )
+    return judgments(read_beir_qrels(qrels_path), queries, qrels_path)
 
 
 def refuse_case_clashes(labels_dir: Path, qids: Iterable[str]) -> None:
@@ -314,22 +273,32 @@ def refuse_case_clashes(labels_dir: Path, qids: Iterable[str]) -> None:
                 f"question {qid!r} has a label file already ({clash}); nothing written",
                 path=labels_dir / clash,
             )
-        raise _case_clash(qid, f"the label file {clash}", labels_dir / clash)
-
-
-def label_text(item: NewLabel, prov: Provenance) -> str:
-    """The text of a new label file for ``item``, its pool entry ``prov``."""
-    pool = labelfile.PoolEntry(prov.system, prov.k, prov.date)
-    return labelfile.label_file_text(replace(item, pool=pool))
+        raise case_clash(qid, f"the label file {clash}", labels_dir / clash)
 
 
 def check_provenance(prov: Provenance) -> None:
+    """Refuse a pool entry validate would refuse (the schema's ``k`` and ``date``, LP042's
+    bound of ``k``, LP003/LP004 in the system name)."""
+    shown = quoted(prov.system, repr)
     if not prov.system or any(c.isspace() for c in prov.system):
-        raise ImportUsageError(f"--pool-system {prov.system!r}: a name without spaces")
-    if prov.k is not None and prov.k < 1:
-        raise ImportUsageError(f"--pool-depth {prov.k}: must be at least 1")
-    if prov.date is not None and not DATE_RE.fullmatch(prov.date):
-        raise ImportUsageError(f"--pool-date {prov.date!r}: expected YYYY-MM-DD")
+        raise ImportUsageError(f"--pool-system {shown}: a name without spaces")
+    problem = text_problem(prov.system)
+    if problem is not None:
+        raise ImportUsageError(f"--pool-system {shown} {problem}")
+    if prov.k is not None and not 1 <= prov.k <= CUTOFF_MAX:
+        raise ImportUsageError(f"--pool-depth {prov.k}: must be from 1 to {CUTOFF_MAX} (LP042)")
+    if prov.date is not None and not _is_date(prov.date):
+        raise ImportUsageError(f"--pool-date {prov.date!r}: expected a date YYYY-MM-DD")
+
+
+def _is_date(text: str) -> bool:
+    if not DATE_RE.fullmatch(text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:  # 2026-02-30
+        return False
+    return True
 
 
 def write_labels(
@@ -339,16 +308,26 @@ def write_labels(
     *,
     force: bool = False,
     unanswered: int = 0,
+    origins: Mapping[str, Origin] | None = None,
+    limits: Limits | None = None,
     wait: float = 0.0,
 ) -> ImportResult:
-    """Write one label file per item; refuses (writing nothing) to overwrite without ``force``.
-    Under the repository lock (``wait``: seconds to wait for another writer)."""
+    """Write one label file per item; refuses (writing nothing) to overwrite without ``force``
+    and any file validate would refuse (under ``limits``, default: the packaged schema and
+    bounds), naming the item's origin. Under the repository lock (``wait``: seconds to wait
+    for another writer)."""
     with repolock.held(labels_dir, command="labelpool import", wait=wait):
-        return _write_labels(labels_dir, items, prov, force, unanswered)
+        return _write_labels(labels_dir, items, prov, force, unanswered, origins, limits)
 
 
 def _write_labels(
-    labels_dir: Path, items: list[NewLabel], prov: Provenance, force: bool, unanswered: int
+    labels_dir: Path,
+    items: list[NewLabel],
+    prov: Provenance,
+    force: bool,
+    unanswered: int,
+    origins: Mapping[str, Origin] | None,
+    limits: Limits | None,
 ) -> ImportResult:
     check_provenance(prov)
     for item in items:
@@ -357,9 +336,12 @@ def _write_labels(
     for item in items:  # the readers refuse these already; items may come from elsewhere
         first = seen.setdefault(fold(item.qid), item.qid)
         if first != item.qid:
-            raise _case_clash(item.qid, repr(first), labels_dir)
+            raise case_clash(item.qid, repr(first), labels_dir)
     refuse_case_clashes(labels_dir, [i.qid for i in items])
-    texts = [(labels_dir / f"{i.qid}.yaml", label_text(i, prov)) for i in items]
+    pool = labelfile.PoolEntry(prov.system, prov.k, prov.date)
+    pooled = [replace(i, pool=pool) for i in items]
+    checked = net.texts(pooled, limits or Limits(), origins or {})
+    texts = [(labels_dir / f"{i.qid}.yaml", text) for i, text in zip(items, checked, strict=True)]
     # a file holding exactly what would be written (a killed run's) is no conflict: a rerun
     # completes the import
     existing = [p for p, t in texts if (p.exists() or p.is_symlink()) and not _holds(p, t)]
@@ -396,25 +378,38 @@ def _holds(path: Path, text: str) -> bool:
         return False
 
 
-def add_question(labels_dir: Path, qid: str, question: str, *, wait: float = 0.0) -> Path:
+def add_question(
+    labels_dir: Path,
+    qid: str,
+    question: str,
+    *,
+    limits: Limits | None = None,
+    wait: float = 0.0,
+) -> Path:
     """Create ``labels/<qid>.yaml`` for a question not judged yet; refuses an existing file
-    (but one holding exactly this question's new label: a rerun, done already). Under the
-    repository lock (``wait``: seconds to wait for another writer)."""
+    (but one holding exactly this question's new label: a rerun, done already) and a file
+    validate would refuse (under ``limits``). Under the repository lock (``wait``: seconds to
+    wait for another writer)."""
     with repolock.held(labels_dir, command="labelpool add", wait=wait):
-        return _add_question(labels_dir, qid, question)
+        return _add_question(labels_dir, qid, question, limits)
 
 
-def _add_question(labels_dir: Path, qid: str, question: str) -> Path:
+def _add_question(labels_dir: Path, qid: str, question: str, limits: Limits | None) -> Path:
     if not ID_RE.fullmatch(qid):
         raise ImportUsageError(
-            f"question id {qid!r} is not allowed (letters, digits, '.', '_', '-'; "
+            f"question id {quoted(qid, repr)} is not allowed (letters, digits, '.', '_', '-'; "
             "starting with a letter or digit; at most 128)"
         )
     text = " ".join(question.split())
     if not text:
         raise ImportUsageError("the question text is empty")
+    problem = text_problem(text)
+    if problem is not None:
+        raise ImportUsageError(f"the question text {problem}; nothing written")
+    content, why = net.checked_text(NewLabel(qid=qid, question=text), limits or Limits())
+    if why is not None:
+        raise ImportUsageError(f"question {qid!r}: {why}; nothing written")
     path = labels_dir / f"{qid}.yaml"
-    content = label_text(NewLabel(qid=qid, question=text), Provenance())
     if _holds(path, content):  # a rerun of an add killed after its write: done already
         return path
     if path.exists() or path.is_symlink():

@@ -25,9 +25,13 @@ from typing import Any
 from labelpool.workflows.importing.input import (
     ImportFailed,
     ImportUsageError,
+    check_text,
+    head,
+    joined,
     json_object,
+    lines,
+    quoted,
     read_text,
-    split_lines,
 )
 
 ID_FIELDS = ("qid", "id", "_id")
@@ -38,25 +42,26 @@ CAST_TEXT_FIELDS = ("manual_rewritten_utterance", "raw_utterance")
 def read_queries(path: Path, text_field: str | None = None) -> dict[str, str]:
     """Question texts by id (whitespace collapsed), in file order; the format is told by the
     first character that is not blank: ``<`` TREC topics, ``[`` JSON, ``{`` JSON Lines,
-    anything else TSV."""
-    text = read_text(path)
-    first = text.lstrip()[:1]
+    anything else TSV. A JSON list is read whole (it may be one long line); the line formats
+    by bounded lines (:func:`~labelpool.workflows.importing.input.lines`). A text validate
+    would refuse (a control or bidirectional character) is refused at its line."""
+    first = head(path).lstrip()[:1].decode("ascii", "replace")
     if text_field is not None and first not in ("[", "{"):
         raise ImportUsageError(
             "--text-field applies to JSON and JSON Lines questions; "
             "this file reads as " + ("TREC topics" if first == "<" else "TSV `qid<TAB>text`"),
             path=path,
         )
-    if first == "<":
-        return _read_topics(path, text)
     if first == "[":
-        return _read_json(path, text, text_field)
-    lines = split_lines(text)
+        return _read_json(path, read_text(path), text_field)
+    numbered = list(lines(path, "a questions file"))
+    if first == "<":
+        return _read_topics(path, joined(numbered))
     if first == "{":
         try:
-            return _read_jsonl(path, lines, text_field)
+            return _read_jsonl(path, numbered, text_field)
         except ImportFailed as exc:
-            if exc.line == 1 and len(lines) > 1 and _one_object(text):
+            if exc.line == 1 and len(numbered) > 1 and _one_object(joined(numbered)):
                 raise ImportFailed(
                     "one JSON object over many lines; expected JSON Lines (one question "
                     "object a line) or a JSON list of questions",
@@ -66,7 +71,7 @@ def read_queries(path: Path, text_field: str | None = None) -> dict[str, str]:
                 ) from None
             raise
     out: dict[str, str] = {}
-    for n, line in lines:
+    for n, line in numbered:
         if not line.strip():
             continue
         qid, tab, rest = line.partition("\t")
@@ -79,22 +84,28 @@ def read_queries(path: Path, text_field: str | None = None) -> dict[str, str]:
 def _one_object(text: str) -> bool:
     try:
         return isinstance(json.loads(text), dict)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSONDecodeError, an integer of 4,300 digits
         return False
 
 
 def _put(out: dict[str, str], path: Path, n: int, qid: str, text: str) -> None:
     if qid in out:
-        raise ImportFailed(f"question {qid!r} appears twice", path=path, line=n, column=1)
-    out[qid] = " ".join(text.split())
+        raise ImportFailed(
+            f"question {quoted(qid, repr)} appears twice", path=path, line=n, column=1
+        )
+    collapsed = " ".join(text.split())
+    check_text(collapsed, f"question {quoted(qid, repr)}: the text", path, n)
+    out[qid] = collapsed
 
 
 # --------------------------------------------------------------------------- JSON Lines
 
 
-def _read_jsonl(path: Path, lines: list[tuple[int, str]], text_field: str | None) -> dict[str, str]:
+def _read_jsonl(
+    path: Path, numbered: list[tuple[int, str]], text_field: str | None
+) -> dict[str, str]:
     out: dict[str, str] = {}
-    for n, line in lines:
+    for n, line in numbered:
         if not line.strip():
             continue
         record = json_object(line, path, n)
@@ -180,6 +191,10 @@ def _load_located(path: Path, text: str) -> Any:
         ) from None
     except RecursionError:
         raise ImportFailed("JSON nested too deeply", path=path, line=1, column=1) from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise ImportFailed(
+            "invalid JSON: a number too long to read", path=path, line=1, column=1
+        ) from None
 
 
 def _line(value: object) -> int:
