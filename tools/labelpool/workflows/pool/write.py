@@ -107,7 +107,7 @@ def prepare(
             notes.append(note)
     blobs = {r.name: r.blob for r in plan_.runs}
     if plan_.batched or plan_.complete:
-        _refuse_system_names(plan_.runs)
+        _refuse_system_names(plan_.runs, bool(plan_.batched))
     changes: list[tuple[Path, str]] = []
     for q in plan_.batched:
         _refuse_doc_ids(q)
@@ -166,12 +166,13 @@ def _refuse_doc_ids(q: QuestionPlan) -> None:
             )
 
 
-def _refuse_system_names(runs: Sequence[SystemRun]) -> None:
+def _refuse_system_names(runs: Sequence[SystemRun], batched: bool) -> None:
     """Refuse, before anything is written, a system name (a run file's name) that validate
     would refuse in a label file (a control or bidirectional character: LP003, LP004; a
-    byte that is not UTF-8: LP002), naming the run file."""
+    byte that is not UTF-8: LP002), or, when a batch writes it as it is, a line break;
+    naming the run file."""
     for r in runs:
-        problem = _name_problem(r.name)
+        problem = _name_problem(r.name, batched)
         if problem is not None:
             raise PoolError(
                 f"system name {r.name!a} {problem}; validate would refuse it in the label "
@@ -180,17 +181,23 @@ def _refuse_system_names(runs: Sequence[SystemRun]) -> None:
             )
 
 
-def _name_problem(name: str) -> str | None:
+_BREAKS = "\n\r\u2028\u2029"  # a batch writes a system name as it is, on one line
+
+
+def _name_problem(name: str, batched: bool) -> str | None:
     for ch in name:
         if "\udc80" <= ch <= "\udcff":  # a file name's byte that is not UTF-8
             return f"holds the byte 0x{ord(ch) - 0xDC00:02X}, which is not UTF-8 (LP002)"
     match = CONTROL_OR_BIDI_RE.search(name)
-    if match is None:
-        return None
-    ch = match.group()
-    if BIDI_RE.match(ch):
-        return f"holds the bidirectional control {char_name(ch)} (LP004)"
-    return f"holds the control character {char_name(ch)} (LP003)"
+    if match is not None:
+        ch = match.group()
+        if BIDI_RE.match(ch):
+            return f"holds the bidirectional control {char_name(ch)} (LP004)"
+        return f"holds the control character {char_name(ch)} (LP003)"
+    found = next((ch for ch in name if ch in _BREAKS), None) if batched else None
+    if found is not None:
+        return f"holds the line break {char_name(found)}, and a batch names it on one line"
+    return None
 
 
 def _refuse_invalid(cfg: Config, path: Path, old: str, new: str, data: Any = None) -> None:
