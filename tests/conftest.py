@@ -19,6 +19,7 @@ skip saying why.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any, Literal
@@ -141,3 +142,13 @@ def repo(tmp_path: Path) -> Path:
     (tmp_path / "labels").mkdir()
     (tmp_path / "runs").mkdir()
     return tmp_path
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """How many CLI calls of the hostile suite had their cited positions checked."""
+    cited = sys.modules.get("tests.hostile.cited")
+    stats = getattr(cited, "STATS", None)
+    if stats and stats["calls"]:
+        terminalreporter.write_line(
+            f"cited positions: {stats['cites']} checked in {stats['calls']} CLI calls"
+        )

@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.hostile.cited import check_cited
+
 REAL_GIT = shutil.which("git") or "/usr/bin/git"
 LABELPOOL = shutil.which("labelpool") or "labelpool"
 
@@ -102,6 +104,7 @@ def run(
     calls = int(counter.read_text().strip() or 0) if counter and counter.exists() else 0
     log = Path(f"{counter}.log")
     lines = tuple(log.read_text().splitlines()) if counter and log.exists() else ()
+    check_cited(proc.stdout, proc.stderr, repo=repo)  # every position it cites exists
     return Outcome(proc.returncode, proc.stdout, proc.stderr, calls, lines)
 
 

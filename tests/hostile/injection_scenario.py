@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests.hostile.cited import check_cited
 
 from api_scenario import copy_example
 from labelpool.cli import main
@@ -156,9 +157,23 @@ def lp(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_
         code = main(list(args))
         out, err = capsys.readouterr()
         assert "Traceback" not in err
+        check_cited(out, err)  # every position it cites exists
         return code, out, err
 
     return call
+
+
+def refused_at_escape(result: tuple[int, str, str], where: str, char: str, written: str) -> None:
+    """The command refused the label file at the escape ``written`` of the character ``char``
+    (``U+001B``), in one line naming the character, printing none raw. Such a name in a label
+    file (a double-quoted escape) once passed as text; since issue 29 an escape is the
+    character it stands for (LP003, LP004), refused by every command as the raw character."""
+    code, out, err = result
+    assert (code, out) == (1, "")
+    what = "bidirectional control character" if char.startswith("U+20") else "control character"
+    rule = "LP004" if what.startswith("bidi") else "LP003"
+    assert err == f"error: {where}: {rule} {what} {char}, written as {written}\n"
+    no_raw_control(out, err)
 
 
 def no_raw_control(*texts: str) -> None:

@@ -13,8 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from labelpool.cli import main
+from tests.hostile.cited import cli_in
 
 PYPROJECT = """\
 [project]
@@ -81,18 +80,9 @@ def git_repo(root: Path) -> Path:
 
 
 def cli(capsys: pytest.CaptureFixture[str], root: Path, *args: str) -> tuple[int, str, str]:
-    """``labelpool ARGS`` run in ``root``: (exit code, stdout, stderr); never a traceback."""
-    capsys.readouterr()
-    old = Path.cwd()
-    os.chdir(root)
-    try:
-        code = main(list(args))
-    finally:
-        os.chdir(old)
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    assert code != 70, err
-    return code, out, err
+    """``labelpool ARGS`` run in ``root``: (exit code, stdout, stderr); never a traceback, and
+    every position it cites exists (:mod:`tests.hostile.cited`)."""
+    return cli_in(root, list(args), capsys)
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

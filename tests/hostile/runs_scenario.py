@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.hostile.cited import check_cited
 
 from labelpool.cli import main
 
@@ -32,4 +33,5 @@ def score(
     path.write_bytes(data)
     code = main(["score", str(path), "-m", "P@10", "--format", "csv", "--repo", str(root)])
     out = capsys.readouterr()
+    check_cited(out.out, out.err, repo=root)  # every position it cites exists
     return code, out.out, out.err, path

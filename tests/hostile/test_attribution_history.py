@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.hostile.cited import lp
 
 import attribution_scenario as scen
 from attribution_scenario import RD, commit_as, git, set_verdict
@@ -43,7 +44,7 @@ def whole_lines(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def suggested(tmp_path: Path) -> Path:
+def suggested(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """Alice's verdict on DOC applied by Bob as a suggestion (Zed and Alice co-authors, Zed
     twice), then merged."""
     repo = scen.pooled_repo(tmp_path / "repo")
@@ -54,16 +55,14 @@ def suggested(tmp_path: Path) -> Path:
         "Co-authored-by: Zed <ZED@example.invalid>\n"
     )
     commit_as(repo, BOB, message)
-    assert scen.lp(repo, "merge", "--partial") == 0
+    assert lp(capsys, repo, "merge", "--partial")[0] == 0
     return repo
 
 
 def history(repo: Path, capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    capsys.readouterr()
-    assert scen.lp(repo, "history", "returns-damaged", DOC, *args) == 0
-    out = capsys.readouterr()
-    assert out.err == ""
-    return out.out
+    code, out, err = lp(capsys, repo, "history", "returns-damaged", DOC, *args)
+    assert (code, err) == (0, "")
+    return out
 
 
 def test_history_text_names_co_authors(suggested: Path, capsys: pytest.CaptureFixture[str]) -> None:

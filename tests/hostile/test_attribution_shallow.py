@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.hostile.cited import lp
 
 import attribution_scenario as scen
 from attribution_scenario import CO, RD, commit_as, git, merge_commits, set_verdict, snapshot
@@ -45,10 +46,7 @@ def shallow(origin: Path, tmp_path: Path) -> Path:
 
 def refused(repo: Path, capsys: pytest.CaptureFixture[str], *args: str) -> None:
     before = snapshot(repo)
-    capsys.readouterr()
-    code = scen.lp(repo, *args)
-    out = capsys.readouterr()
-    assert (code, out.out, out.err) == (1, "", SHALLOW)
+    assert lp(capsys, repo, *args) == (1, "", SHALLOW)
     assert snapshot(repo) == before
 
 
@@ -102,8 +100,7 @@ def test_after_unshallow_merge_credits_each_judge(
     after unshallowing it credited each judge too."""
     git(shallow, "fetch", "-q", "--unshallow")
     base = scen.head(shallow)
-    capsys.readouterr()
-    assert scen.lp(shallow, "merge", "--partial") == 0
+    assert lp(capsys, shallow, "merge", "--partial")[0] == 0
     assert merge_commits(shallow, base) == [
         ("Alice Judge <alice@example.invalid>", []),
         ("Bob Reviewer <bob@example.invalid>", []),

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.hostile.cited import lp
 
 import attribution_scenario as scen
 from attribution_scenario import CO, RD, commit_as, merge_commits, set_verdict
@@ -39,11 +40,9 @@ def repo(tmp_path: Path) -> Path:
 
 
 def merge(repo: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], str]:
-    capsys.readouterr()
-    code = scen.lp(repo, "merge", "--partial")
-    out = capsys.readouterr()
-    lines = [ln.rsplit(", commit ", 1)[0] for ln in out.out.splitlines()]
-    return code, lines, out.err
+    code, out, err = lp(capsys, repo, "merge", "--partial")
+    lines = [ln.rsplit(", commit ", 1)[0] for ln in out.splitlines()]
+    return code, lines, err
 
 
 def test_suggestion_credits_the_clicker_with_the_reviewer_as_co_author(

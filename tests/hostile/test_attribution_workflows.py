@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.hostile.cited import lp
 
 import attribution_scenario as scen
 from attribution_scenario import CO, RD, commit_as, git, merge_commits, set_verdict, snapshot
@@ -47,9 +48,8 @@ def judged_on_a_branch(repo: Path) -> str:
     return batch
 
 
-def merge(repo: Path, capsys: pytest.CaptureFixture[str]) -> int:
-    capsys.readouterr()
-    return scen.lp(repo, "merge", "--partial")
+def merge(repo: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    return lp(capsys, repo, "merge", "--partial")
 
 
 def test_pull_request_merged_with_a_merge_commit_keeps_each_judge(
@@ -68,7 +68,7 @@ def test_pull_request_merged_with_a_merge_commit_keeps_each_judge(
         author=SAM,
     )
     base = scen.head(repo)
-    assert merge(repo, capsys) == 0
+    assert merge(repo, capsys)[0] == 0
     assert merge_commits(repo, base) == [(ident(ALICE), []), (ident(BOB), [])]
 
 
@@ -80,7 +80,7 @@ def test_pull_request_rebased_keeps_each_judge(
     git(repo, "switch", "-q", "pr")
     git(repo, "rebase", "-q", batch)
     base = scen.head(repo)
-    assert merge(repo, capsys) == 0
+    assert merge(repo, capsys)[0] == 0
     assert merge_commits(repo, base) == [(ident(ALICE), []), (ident(BOB), [])]
 
 
@@ -98,7 +98,7 @@ def test_squash_merge_credits_the_squasher_with_the_judges_as_co_authors(
     )
     commit_as(repo, SAM, message)
     base = scen.head(repo)
-    assert merge(repo, capsys) == 0
+    assert merge(repo, capsys)[0] == 0
     assert merge_commits(repo, base) == [(ident(SAM), [ident(ALICE), ident(BOB)])]
 
 
@@ -116,7 +116,7 @@ def test_reformatting_commit_in_ignore_revs_is_looked_through_trailers_and_all(
     git(repo, "add", ".git-blame-ignore-revs")
     commit_as(repo, BOT, "ignore the reformat in blame\n")
     base = scen.head(repo)
-    assert merge(repo, capsys) == 0
+    assert merge(repo, capsys)[0] == 0
     assert merge_commits(repo, base) == [(ident(ALICE), [])]
 
 
@@ -129,13 +129,10 @@ def test_unreadable_ignore_revs_is_refused_naming_the_file(
     commit_as(repo, ALICE, "alice judges\n")
     (repo / ".git-blame-ignore-revs").write_text("not-a-commit\n")
     before = snapshot(repo)
-    assert merge(repo, capsys) == 1
-    out = capsys.readouterr()
-    assert out.out == ""
-    assert out.err.startswith(f"error: {repo / RD}: cannot tell who wrote its verdicts: git blame")
-    assert out.err.endswith(
-        "(check .git-blame-ignore-revs: every line a commit of this repository)\n"
-    )
+    code, out, err = merge(repo, capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"error: {repo / RD}: cannot tell who wrote its verdicts: git blame")
+    assert err.endswith("(check .git-blame-ignore-revs: every line a commit of this repository)\n")
     assert snapshot(repo) == before
 
 
@@ -161,5 +158,5 @@ def test_conflict_resolved_in_a_merge_commit_is_the_mergers(
     git(repo, "add", RD)
     git(repo, "commit", "-q", "--no-edit", author=SAM)
     base = scen.head(repo)
-    assert merge(repo, capsys) == 0
+    assert merge(repo, capsys)[0] == 0
     assert merge_commits(repo, base) == [(ident(SAM), [])]

@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 import pytest
+from tests.hostile.cited import check_cited
 from tests.hostile.reading_cases import BY_NAME, build_repo, git
 
 from labelpool.cli import main
@@ -24,6 +25,7 @@ from labelpool.cli import main
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out = capsys.readouterr()
+    check_cited(out.out, out.err)  # every position it cites exists
     return code, out.out, out.err
 
 

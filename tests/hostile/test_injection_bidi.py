@@ -19,6 +19,7 @@ from tests.hostile.injection_scenario import (
     Run,
     add_run,
     no_raw_control,
+    refused_at_escape,
     small_repo,
 )
 
@@ -87,20 +88,11 @@ def test_compare_markdown_line_separator(example: Path, lp: Run) -> None:
 
 def test_pool_info_text_isolates(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 0; ``  a\\u2066b\\u2069c  2/2  k=3 on 2 ...`` with the raw isolates (the
-    column of names misaligned and reordered)."""
+    column of names misaligned and reordered). The label wrote them as escapes
+    (``"a\\u2066b\\u2069c"``); since issue 29 the file is refused there (LP004)."""
     repo = small_repo(tmp_path / "r", ISOLATE)
-    code, out, err = lp("pool-info", "--repo", str(repo))
-    assert code == 0
-    lines = out.split("\n")
-    assert (
-        lines[2]
-        == "  a\\u2066b\\u2069c  2/2  k=3 on 2  2026-06-02  0.0% unjudged@10  [not fair at k=10]"
-    )
-    assert (
-        "  bm25             2/2  k=3 on 2  2026-06-02  0.0% unjudged@10  [not fair at k=10]"
-        in lines
-    )
-    no_raw_control(out, err)
+    result = lp("pool-info", "--repo", str(repo))
+    refused_at_escape(result, f"{repo}/labels/q1.yaml:16:15", "U+2066", "\\u2066")
 
 
 def test_pool_markdown_right_to_left_override(example: Path, lp: Run) -> None:
@@ -120,16 +112,11 @@ def test_pool_markdown_right_to_left_override(example: Path, lp: Run) -> None:
 
 def test_bias_markdown_right_to_left_override(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 0; ``| evil\\u202etxt | 3 | 1 | 2 | 0.5000 | ...`` and ``Without
-    evil\\u202etxt's own judgments:`` with the raw override."""
+    evil\\u202etxt's own judgments:`` with the raw override. The label wrote it as an escape;
+    since issue 29 the file is refused there (LP004)."""
     repo = small_repo(tmp_path / "r", BIDI)
-    code, out, err = lp(
-        "bias", "--repo", str(repo), "-m", "P@2", "--k", "2", "--format", "markdown"
-    )
-    assert code == 0
-    lines = out.split("\n")
-    assert "| evil\\\\u202etxt | 3 | 1 | 2 | 0.5000 | 0.2500 | -0.2500 | 2 -> 2 | 1.0000 |" in lines
-    assert "Without evil\\\\u202etxt's own judgments:" in lines
-    no_raw_control(out, err)
+    result = lp("bias", "--repo", str(repo), "-m", "P@2", "--k", "2", "--format", "markdown")
+    refused_at_escape(result, f"{repo}/labels/q1.yaml:16:18", "U+202E", "\\u202e")
 
 
 def test_validate_finding_path_with_an_override(example: Path, lp: Run) -> None:

@@ -22,6 +22,7 @@ from tests.hostile.injection_scenario import (
     add_run,
     commit_all,
     no_raw_control,
+    refused_at_escape,
     small_repo,
 )
 
@@ -73,18 +74,18 @@ def test_compare_json_escape_sequence(example: Path, lp: Run) -> None:
 
 def test_pool_info_json_right_to_left_override(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 0; ``"system": "evil\\u202etxt",`` and ``"fair"``/``"born_from"`` lists
-    with the raw U+202E."""
+    with the raw U+202E. The label wrote it as an escape; since issue 29 the file is refused
+    there (LP004)."""
     repo = small_repo(tmp_path / "r", BIDI)
-    code, out, err = lp("pool-info", "--repo", str(repo), "--format", "json")
-    assert code == 0 and out.isascii()
-    assert '"system": "evil\\u202etxt",' in systems(out)
-    assert json.loads(out)["born_from"] == ["bm25", BIDI]
-    no_raw_control(out, err)
+    result = lp("pool-info", "--repo", str(repo), "--format", "json")
+    refused_at_escape(result, f"{repo}/labels/q1.yaml:16:18", "U+202E", "\\u202e")
 
 
 def test_diff_json_question_text(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 0; ``"after": "What about<U+2028><U+202E>q1?"`` with both characters raw
-    (the raw U+2028 split the line for line-oriented readers)."""
+    (the raw U+2028 split the line for line-oriented readers). Since issue 29 the escaped
+    U+202E is refused (LP004) where it is written; an escaped U+2028 is still a question's
+    text (``test_history_json_judge_and_question``)."""
     repo = small_repo(tmp_path / "r", "dense")
     path = repo / "labels" / "q1.yaml"
     path.write_text(
@@ -93,11 +94,8 @@ def test_diff_json_question_text(tmp_path: Path, lp: Run) -> None:
         ),
         encoding="utf-8",
     )
-    code, out, err = lp("diff", "HEAD", "--repo", str(repo), "--format", "json")
-    assert code == 0 and out.isascii()
-    assert '        "after": "What about\\u2028\\u202eq1?"' in out.split("\n")
-    assert json.loads(out)["questions"][0]["text"]["after"] == "What about\u2028\u202eq1?"
-    no_raw_control(out, err)
+    result = lp("diff", "HEAD", "--repo", str(repo), "--format", "json")
+    refused_at_escape(result, f"{path}:2:28", "U+202E", "\\u202e")
 
 
 def test_history_json_judge_and_question(tmp_path: Path, lp: Run) -> None:
@@ -120,13 +118,11 @@ def test_history_json_judge_and_question(tmp_path: Path, lp: Run) -> None:
 
 
 def test_bias_json_right_to_left_override(tmp_path: Path, lp: Run) -> None:
-    """0.1.0: exit 0; ``"system": "evil\\u202etxt",`` (bias's JSON was ASCII already: kept
-    so)."""
+    """0.1.0: exit 0; ``"system": "evil\\u202etxt",`` (bias's JSON was ASCII already). The
+    label wrote it as an escape; since issue 29 the file is refused there (LP004)."""
     repo = small_repo(tmp_path / "r", BIDI)
-    code, out, err = lp("bias", "--repo", str(repo), "-m", "P@2", "--k", "2", "--format", "json")
-    assert code == 0 and out.isascii()
-    assert '"system": "evil\\u202etxt",' in systems(out)
-    no_raw_control(out, err)
+    result = lp("bias", "--repo", str(repo), "-m", "P@2", "--k", "2", "--format", "json")
+    refused_at_escape(result, f"{repo}/labels/q1.yaml:16:18", "U+202E", "\\u202e")
 
 
 def test_validate_json_finding_path(example: Path, lp: Run) -> None:

@@ -20,6 +20,7 @@ from tests.hostile.injection_scenario import (
     Run,
     add_run,
     no_raw_control,
+    refused_at_escape,
     small_repo,
     yaml_string,
 )
@@ -79,14 +80,10 @@ def test_compare_markdown_escape_sequence(example: Path, lp: Run) -> None:
 
 def test_pool_info_markdown_escape_sequence(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 0; ``| \\x1b\\[31mred | 2/2 | k=3 on 2 | 2026-06-02 | no |`` with the raw
-    ESC."""
+    ESC. The label wrote it as an escape; since issue 29 the file is refused there (LP003)."""
     repo = small_repo(tmp_path / "r", ESC)
-    code, out, err = lp("pool-info", "--repo", str(repo), "--format", "markdown")
-    assert code == 0
-    assert only(out, "31mred | 2/2").startswith(
-        "| \\\\x1b\\[31mred | 2/2 | k=3 on 2 | 2026-06-02 | 0.0% | no (nothing of the top 10"
-    )
-    no_raw_control(out, err)
+    result = lp("pool-info", "--repo", str(repo), "--format", "markdown")
+    refused_at_escape(result, f"{repo}/labels/q1.yaml:16:14", "U+001B", "\\u001b")
 
 
 def test_pool_markdown_backtick_in_a_name(example: Path, lp: Run) -> None:
@@ -108,15 +105,13 @@ def test_pool_markdown_backtick_in_a_name(example: Path, lp: Run) -> None:
 
 def test_diff_markdown_pool_system_escape_sequence(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 0; ``| q2 | + pool \\x1b\\[31mred&#64;3 on 2026-06-02 |`` with the raw
-    ESC."""
+    ESC. The label wrote it as an escape; since issue 29 the file is refused there (LP003)."""
     repo = small_repo(tmp_path / "r", "dense")
     path = repo / "labels" / "q2.yaml"
     entry = f"  - system: {yaml_string(ESC)}\n    k: 3\n    date: '2026-06-02'\n"
     path.write_text(path.read_text(encoding="utf-8") + entry, encoding="utf-8")
-    code, out, err = lp("diff", "HEAD", "--repo", str(repo), "--format", "markdown")
-    assert code == 0
-    assert only(out, "| q2 |") == "| q2 | + pool \\\\x1b\\[31mred@3 on 2026-06-02 |"
-    no_raw_control(out, err)
+    result = lp("diff", "HEAD", "--repo", str(repo), "--format", "markdown")
+    refused_at_escape(result, f"{path}:17:14", "U+001B", "\\u001b")
 
 
 def test_bias_markdown_greater_than(tmp_path: Path, lp: Run) -> None:

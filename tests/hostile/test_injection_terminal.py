@@ -18,6 +18,7 @@ from tests.hostile.injection_scenario import (
     add_run,
     commit_all,
     no_raw_control,
+    refused_at_escape,
     small_repo,
 )
 
@@ -66,44 +67,26 @@ def test_compare_text_escape_sequence(example: Path, lp: Run) -> None:
 
 def test_pool_info_text_escape_sequence(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 0; ``  \\x1b[31mred  2/2  k=3 on 2 ...`` with the raw ESC, and again in
-    ``born from`` and the list of runs."""
+    ``born from`` and the list of runs. The label wrote it as an escape; since issue 29 the
+    file is refused there (LP003)."""
     repo = small_repo(tmp_path / "r", ESC)
-    code, out, err = lp("pool-info", "--repo", str(repo))
-    assert code == 0
-    assert out.split("\n")[2:12] == [
-        "  \\x1b[31mred  2/2  k=3 on 2  2026-06-02  0.0% unjudged@10  [not fair at k=10]",
-        "    not fair: nothing of the top 10 of runs/\\x1b[31mred.trec is unjudged, but it "
-        "was pooled at depth",
-        "      3 (< 10)",
-        "  bm25         2/2  k=3 on 2  2026-06-02  0.0% unjudged@10  [not fair at k=10]",
-        "    not fair: nothing of the top 10 of runs/bm25.trec is unjudged, but it was pooled "
-        "at depth 3 (<",
-        "      10)",
-        "fair to compare at k=10: none",
-        "born from: \\x1b[31mred, bm25 (on 2026-06-02)",
-        "runs in runs/ the set cannot fairly compare at k=10: \\x1b[31mred, bm25",
-        "unknown origin (0): none",
-    ]
-    no_raw_control(out, err)
+    result = lp("pool-info", "--repo", str(repo))
+    refused_at_escape(result, f"{repo}/labels/q1.yaml:16:14", "U+001B", "\\u001b")
 
 
 def test_bias_text_escape_sequence(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 0; the headline, both tables and a title held the raw ESC
-    (``without \\x1b[31mred's own judgments``)."""
+    (``without \\x1b[31mred's own judgments``). The label wrote it as an escape; since
+    issue 29 the file is refused there (LP003)."""
     repo = small_repo(tmp_path / "r", ESC)
-    code, out, err = lp("bias", "--repo", str(repo), "-m", "P@2", "--k", "2")
-    assert code == 0
-    lines = out.split("\n")
-    assert lines[0] == (
-        "Leave-one-system-out pool bias, P@2 (unjudged rate at 2); pooled: bm25, \\x1b[31mred"
-    )
-    assert "without \\x1b[31mred's own judgments" in lines
-    no_raw_control(out, err)
+    result = lp("bias", "--repo", str(repo), "-m", "P@2", "--k", "2")
+    refused_at_escape(result, f"{repo}/labels/q1.yaml:16:14", "U+001B", "\\u001b")
 
 
 def test_diff_text_doc_id_escape_sequence(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 0; ``  + judged \\x1b[31mred: irrelevant`` with the raw ESC (a doc id may
-    hold any non-blank character)."""
+    hold any non-blank character). Since issue 29 the escape is refused where it is written
+    (LP003)."""
     repo = small_repo(tmp_path / "r", "dense")
     path = repo / "labels" / "q2.yaml"
     path.write_text(
@@ -112,10 +95,8 @@ def test_diff_text_doc_id_escape_sequence(tmp_path: Path, lp: Run) -> None:
         ),
         encoding="utf-8",
     )
-    code, out, err = lp("diff", "HEAD", "--repo", str(repo))
-    assert code == 0
-    assert out.split("\n")[1:3] == ["q2:", "  + judged \\x1b[31mred: irrelevant"]
-    no_raw_control(out, err)
+    result = lp("diff", "HEAD", "--repo", str(repo))
+    refused_at_escape(result, f"{path}:7:6", "U+001B", "\\e")
 
 
 def test_pool_text_c1_control(example: Path, lp: Run) -> None:
@@ -134,7 +115,8 @@ def test_pool_text_c1_control(example: Path, lp: Run) -> None:
 
 def test_validate_finding_quotes_an_escape_sequence(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 1; the LP028 finding quoted the doc id with its raw ESC:
-    ``.../labels/q1.yaml:12:5: LP028 judged_ids: \\x1b[31mred comes before x2 ...``."""
+    ``.../labels/q1.yaml:12:5: LP028 judged_ids: \\x1b[31mred comes before x2 ...``. Since
+    issue 29 the escape is itself the finding (LP003, at its backslash), the ESC named."""
     repo = small_repo(tmp_path / "r", "dense")
     path = repo / "labels" / "q1.yaml"
     path.write_text(
@@ -142,11 +124,8 @@ def test_validate_finding_quotes_an_escape_sequence(tmp_path: Path, lp: Run) -> 
         encoding="utf-8",
     )
     code, out, err = lp("validate", "--repo", str(repo))
-    assert code == 0  # LP028 is a warning since issue 13: `labelpool fmt` fixes the order
-    assert out == (
-        f"{repo}/labels/q1.yaml:12:5: LP028 warning: judged_ids: \\x1b[31mred comes before x2 in "
-        "code-point order; `labelpool fmt` fixes it\n"
-    )
+    assert code == 1
+    assert out == f"{path}:12:6: LP003 control character U+001B, written as \\e\n"
     no_raw_control(out, err)
 
 

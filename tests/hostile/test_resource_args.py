@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from tests.hostile.cited import check_cited
 
 from conftest import skip_unless
 from faults import LABELPOOL, REAL_GIT
@@ -66,12 +67,14 @@ def _repo(root: Path, pending: bool) -> Path:
 
 
 def _limited(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    done = subprocess.run(
         ["prlimit", STACK, LABELPOOL, *args, "--repo", str(repo)],
         capture_output=True,
         text=True,
         check=False,
     )
+    check_cited(done.stdout, done.stderr, repo=repo)  # every position it cites exists
+    return done
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ import sys
 import zlib
 from pathlib import Path
 
+from tests.hostile.cited import check_cited
 from tests.hostile.runs_scenario import label_repo
 
 MEASURE = """
@@ -39,6 +40,7 @@ def score_in_child(root: Path, run: Path) -> tuple[int, str, int]:
         [sys.executable, "-c", MEASURE, *command], capture_output=True, check=True, text=True
     )
     code, err, peak = json.loads(out.stdout)
+    check_cited(err, repo=root)  # every position it cites exists
     return int(code), str(err), int(peak)
 
 

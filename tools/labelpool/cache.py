@@ -28,7 +28,8 @@ from typing import Any
 from labelpool import __version__, atomic
 from labelpool.errors import InputError
 
-FORMAT = 2  # 2: the one reading (an ambiguous plain scalar is refused, never cached)
+FORMAT = 3  # 2: the one reading (an ambiguous plain scalar is refused, never cached); 3: an
+# escaped control or bidi character is refused (issue 29)
 RACY_NS = 2_000_000_000
 
 

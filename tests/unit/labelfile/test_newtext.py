@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from labelpool.labelfile import new
 from labelpool.labelfile.newtext import NewLabel, PoolEntry, label_text
-from labelpool.yamlfile import YamlError, loads_checked
+from labelpool.yamlfile import UnwritableError, YamlError, loads_checked
 
 # ids and text with the characters that change quoting: indicators, resolver words, quotes,
 # spaces, non-ASCII, escapes (tab, NEL, LS, BOM), a character beyond the BMP
@@ -63,10 +63,11 @@ def _labels(draw: st.DrawFn) -> NewLabel:
 
 
 def _written(label: NewLabel, write: Callable[[NewLabel], str | None]) -> str | None:
-    """What ``write`` makes of ``label``; None when it refuses (the dump's read-back check)."""
+    """What ``write`` makes of ``label``; None when it refuses (the dump's read-back check:
+    a scalar read otherwise, or a character validate refuses, issue 29)."""
     try:
         return write(label)
-    except YamlError:
+    except (YamlError, UnwritableError):
         return None
 
 

@@ -3,7 +3,8 @@
 Reading a label file once took two parses: the guard's libyaml event pass, then PyYAML's C
 safe loader, while the editor read YAML 1.2 with ruamel. These properties pin the one
 reading: for bad input the same findings, in the same order, as the guard as it was
-(``tests/reference/guard_reference.py``); for a file it accepts, exactly the data PyYAML
+(``tests/reference/guard_reference.py``, with the escapes of issue 29:
+``tests/reference/escape_reference.py``); for a file it accepts, exactly the data PyYAML
 (YAML 1.1) *and* ruamel's round trip (YAML 1.2) give, which therefore agree; a file on which
 they could disagree is refused with LP021 at an ambiguous scalar.
 """
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 
 from labelpool import labelfile, labelset, yamlfile
 from labelpool.yamlfile import fast, reading, textcheck
-from reference.guard_reference import reference_guard
+from reference.escape_reference import REFUSED, guard_with_escapes
 
 WHERE = Path("labels/q.yaml")
 
@@ -94,6 +95,11 @@ TRICKY = [
 word = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9#._-]{0,8}", fullmatch=True)
 text_value = st.text(
     st.characters(exclude_categories=["Cs"], exclude_characters="\x85\u2028\u2029"),
+    max_size=12,
+)
+# what a writer writes (it refuses the characters LP003 and LP004 refuse, escaped or not)
+writable_value = st.text(
+    st.characters(exclude_categories=["Cs"], exclude_characters="\x85\u2028\u2029" + REFUSED),
     max_size=12,
 )
 
@@ -245,7 +251,7 @@ def _same(a: Any, b: Any) -> bool:
 
 def two_pass(raw: bytes, **bounds: int) -> tuple[str, Any]:
     """The guard as it was (the reference guard), then PyYAML's C safe loader."""
-    findings = reference_guard(WHERE, raw, **bounds)
+    findings = guard_with_escapes(WHERE, raw, **bounds)
     if findings:
         return "error", str(findings[0])
     try:
@@ -269,9 +275,9 @@ def _agree(text: str) -> None:
     exactly what PyYAML and ruamel both read, or refuses an ambiguous scalar (LP021) or a
     collection as a key (LP039)."""
     raw = text.encode("utf-8")
-    assert yamlfile.guard(WHERE, raw) == reference_guard(WHERE, raw)
+    assert yamlfile.guard(WHERE, raw) == guard_with_escapes(WHERE, raw)
     before, after = two_pass(raw), one_pass(raw)
-    if reference_guard(WHERE, raw):
+    if guard_with_escapes(WHERE, raw):
         assert before == after
         return
     if after[0] == "error":
@@ -317,7 +323,7 @@ def canonical_labels(draw: st.DrawFn) -> str:
     judged = sorted(set(draw(st.lists(st.one_of(word, st.sampled_from(TRICKY)), max_size=6))))
     data = yamlfile.loads_roundtrip("id: q\n")
     data["id"] = yamlfile.scalar(draw(st.one_of(word, st.sampled_from(TRICKY))))
-    data["question"] = yamlfile.scalar(draw(text_value.filter(str.strip)))
+    data["question"] = yamlfile.scalar(draw(writable_value.filter(str.strip)))
     labelfile.set_sorted_list(data, "relevant_doc_ids", judged[: draw(st.integers(0, 3))])
     labelfile.set_sorted_list(data, "judged_ids", judged)
     for doc in judged[:2]:
@@ -453,7 +459,7 @@ def _views_agree(text: str) -> None:
     from labelpool.rules import view
 
     raw = text.encode("utf-8")
-    old_findings = reference_guard(Path(""), raw)
+    old_findings = guard_with_escapes(Path(""), raw)
     try:
         new_findings, new = view.scan(
             raw, max_bytes=yamlfile.MAX_BYTES, max_depth=yamlfile.MAX_DEPTH
@@ -497,7 +503,7 @@ def _check_two_pass(raw: bytes, schema_file: Path) -> Any:
     from labelpool.findings import Finding
     from labelpool.rules import check, view
 
-    safety = reference_guard(Path(""), raw)
+    safety = guard_with_escapes(Path(""), raw)
     if safety:
         return check.FileResult(findings=safety)
     try:
@@ -559,7 +565,7 @@ def _canonical_agrees(text: str) -> bool:
     got = yamlfile.read_canonical(text, yamlfile.MAX_DEPTH)
     if got is yamlfile.ODD:
         return False
-    assert reference_guard(WHERE, text.encode("utf-8")) == [], text
+    assert guard_with_escapes(WHERE, text.encode("utf-8")) == [], text
     assert _same(got, fast.pyyaml_loads(text)), text
     # the one reading's resolution, line by line and through the events alike
     strict = yamlfile.read_text(str(WHERE), text)
@@ -633,4 +639,4 @@ def test_the_byte_checks_prefilter_misses_no_character() -> None:
         assert fast == bool(textcheck.CONTROL_RE.search(ch) or textcheck.BIDI_RE.search(ch)), code
     for marker in ("<" * 7, "=" * 7, ">" * 7, "|" * 7):
         raw = f"id: q\n{marker} x\n".encode()
-        assert yamlfile.guard(WHERE, raw) == reference_guard(WHERE, raw) != []
+        assert yamlfile.guard(WHERE, raw) == guard_with_escapes(WHERE, raw) != []

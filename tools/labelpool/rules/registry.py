@@ -8,7 +8,7 @@ from labelpool.findings import Severity
 from labelpool.yamlfile import SAFETY_RULES
 
 # Bump whenever a rule changes what it reports: cached per-file results are keyed by it.
-RULES_VERSION = "3"
+RULES_VERSION = "4"  # 4: LP003/LP004 on escapes too (issue 29)
 
 
 @dataclass(frozen=True)

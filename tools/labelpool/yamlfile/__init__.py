@@ -8,7 +8,9 @@
   (:func:`read_canonical`).
 * :mod:`.reading`: **the one reading** of a file's bytes (:func:`loads_checked`,
   :func:`loads_fast`, :func:`load_fast` are it): one value per plain scalar, or LP021 where
-  YAML readers disagree; every command reads label files through it.
+  YAML readers disagree; every command reads label files through it; :func:`loads_written`
+  reads back what a writer is about to write.
+* :mod:`.escapes`: LP003 and LP004 on the characters double-quoted escapes stand for.
 * :mod:`.fast`: PyYAML's C safe loader and its plain-scalar resolution (the reference the
   tests hold the line reader to).
 * :mod:`.guard`: :func:`guard`, :func:`scan`, and the guarded reads :func:`loads_checked`,
@@ -23,12 +25,18 @@ Every error is a :class:`YamlError` (an input error, exit 1) carrying path, line
 """
 
 from labelpool.yamlfile.canonical import NotCanonical, read_canonical
-from labelpool.yamlfile.errors import YamlError
+from labelpool.yamlfile.errors import UnwritableError, YamlError
 from labelpool.yamlfile.events import EventScan, scan_events
 from labelpool.yamlfile.fast import ODD, KeyPath, PlainHook, PlainText
 from labelpool.yamlfile.guard import guard, load_fast, loads_checked, read_guarded, scan
 from labelpool.yamlfile.quoting import misread, needs_quotes, scalar
-from labelpool.yamlfile.reading import Reading, ambiguous_finding, is_ambiguous, read_text
+from labelpool.yamlfile.reading import (
+    Reading,
+    ambiguous_finding,
+    is_ambiguous,
+    loads_written,
+    read_text,
+)
 from labelpool.yamlfile.reading import loads_text as loads_fast
 from labelpool.yamlfile.roundtrip import (
     Document,
@@ -56,6 +64,7 @@ __all__ = [
     "PlainHook",
     "PlainText",
     "Reading",
+    "UnwritableError",
     "YamlError",
     "ambiguous_finding",
     "dumps",
@@ -66,6 +75,7 @@ __all__ = [
     "loads_checked",
     "loads_fast",
     "loads_roundtrip",
+    "loads_written",
     "misread",
     "needs_quotes",
     "node_position",

@@ -38,3 +38,23 @@ def mark_position(exc: Any) -> tuple[int, int]:
     """1-based (line, col) of a PyYAML or ruamel ``MarkedYAMLError`` (1, 1 without a mark)."""
     mark = exc.problem_mark or exc.context_mark
     return (mark.line + 1, mark.column + 1) if mark else (1, 1)
+
+
+class UnwritableError(InputError):
+    """Text a writer is about to write that the one reading refuses (exit 1): it is not on
+    disk, so the error cites the file it would become without a position, and says where in
+    the text the problem is (``rule`` as in the finding)."""
+
+    def __init__(
+        self, path: str, rule: str, message: str, place: tuple[int, int] | None = None
+    ) -> None:
+        where = f" (line {place[0]}, column {place[1]} of the text to be written)" if place else ""
+        super().__init__(
+            f"{rule} {message}{where}: validate would refuse the file, so it is not written",
+            path=None if path == "<output>" else path,
+        )
+        self.rule = rule
+
+    @classmethod
+    def from_error(cls, error: YamlError) -> UnwritableError:
+        return cls(error.path, error.rule, error.message, (error.line, error.col))

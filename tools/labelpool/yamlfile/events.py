@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from labelpool.findings import Finding
+from labelpool.yamlfile import escapes
 from labelpool.yamlfile.errors import mark_position
 from labelpool.yamlfile.fast import ODD, KeyPath, PlainHook, plain_11, suspect_11
 from labelpool.yamlfile.textcheck import DIRECTIVE_RE, MAX_DEPTH, line_col
@@ -68,6 +69,11 @@ def scan_events(
     found: list[Finding] = []
     odd = False
     complex_key: Any = None
+    # LP003/LP004 of escaped characters, after the others; only double-quoted scalars hold
+    # escapes, and only a text with a backslash can hold one (one substring test)
+    escaped: list[Finding] = []
+    may_escape = "\\" in text
+    tally: dict[str, int] = {}
 
     def at(mark: Any, rule: str, message: str) -> None:
         found.append(Finding(where, mark.line + 1, mark.column + 1, rule, message))
@@ -105,6 +111,8 @@ def scan_events(
             if kind is _SCALAR:
                 value = event.value
                 plain = not event.style
+                if may_escape and event.style == '"' and escapes.suspect(value):
+                    escapes.findings(where, text, event, tally, escaped)
                 if stack:
                     frame = stack[-1]
                     if frame[0]:
@@ -176,7 +184,7 @@ def scan_events(
                 stack.append([is_map, is_map, {}, container, None])
                 if len(stack) > max_depth:
                     at(event.start_mark, "LP013", f"nesting deeper than {max_depth} levels")
-                    return EventScan(found)
+                    return EventScan(found + escaped)
             elif kind is _MAP_END or kind is _SEQ_END:
                 stack.pop()
             elif kind is _ALIAS:
@@ -199,12 +207,14 @@ def scan_events(
         problem = exc.problem or "invalid YAML"
         context = f" ({exc.context})" if exc.context else ""
         found.append(Finding(where, line, col, "LP015", f"{problem}{context}"))
-        return EventScan(found)
+        return EventScan(found + escaped)
     except (yaml.YAMLError, RecursionError) as exc:
         found.append(Finding(where, 1, 1, "LP015", f"invalid YAML: {exc}"))
-        return EventScan(found)
+        return EventScan(found + escaped)
     finally:
         parser.dispose()
     if documents == 0 or (documents == 1 and root_empty):
         found.append(Finding(where, 1, 1, "LP008", "empty file: no YAML document"))
+    if escaped:
+        found += escaped
     return EventScan(found, root, odd or complex_key is not None, complex_key, top)

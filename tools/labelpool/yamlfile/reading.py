@@ -26,7 +26,7 @@ from typing import Any
 
 from labelpool.findings import Finding
 from labelpool.yamlfile.canonical import NotCanonical, read_canonical
-from labelpool.yamlfile.errors import YamlError
+from labelpool.yamlfile.errors import UnwritableError, YamlError
 from labelpool.yamlfile.events import scan_events
 from labelpool.yamlfile.fast import ODD, KeyPath
 from labelpool.yamlfile.quoting import misread
@@ -218,6 +218,16 @@ def loads(
 def loads_text(text: str, path: Path | str = "<string>", *, max_depth: int = MAX_DEPTH) -> Any:
     """:func:`loads` of text a caller has already guarded (no size bound again)."""
     return loads(text.encode("utf-8"), path, max_bytes=MAX_POSITION_BYTES, max_depth=max_depth)
+
+
+def loads_written(text: str, path: Path | str = "<output>", *, max_depth: int = MAX_DEPTH) -> Any:
+    """:func:`loads_text` of text a writer is about to write: a refusal is an
+    :class:`UnwritableError` citing the file it would become, never a position in it (the
+    text is not on disk; the message says the line)."""
+    try:
+        return loads_text(text, path, max_depth=max_depth)
+    except YamlError as exc:
+        raise UnwritableError.from_error(exc) from None
 
 
 def same(a: Any, b: Any) -> bool:

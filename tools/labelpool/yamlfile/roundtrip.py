@@ -28,7 +28,7 @@ from ruamel.yaml.scalarbool import ScalarBoolean
 
 from labelpool import atomic
 from labelpool.yamlfile import reading
-from labelpool.yamlfile.errors import YamlError, mark_position
+from labelpool.yamlfile.errors import UnwritableError, YamlError, mark_position
 from labelpool.yamlfile.guard import read_guarded
 from labelpool.yamlfile.textcheck import BIDI_RE, MAX_BYTES, MAX_DEPTH
 
@@ -154,14 +154,20 @@ def _check_agrees(tree: Any, expected: Any, path: str, written: str | None = Non
     keypath = reading.first_difference(to_plain(tree), expected)
     if keypath is None:
         return
+    if written is not None:  # the text is not on disk: no position in a file
+        raise UnwritableError(
+            path,
+            reading.LP021,
+            f"{reading.dotted(keypath)}: the round-trip editor writes this differently from "
+            "every labelpool command",
+        )
     line, col = node_position(tree, keypath)
-    what = "writes" if written is not None else "reads"
     raise YamlError(
         path,
         line,
         col,
         reading.LP021,
-        f"{reading.dotted(keypath)}: the round-trip editor {what} this differently from "
+        f"{reading.dotted(keypath)}: the round-trip editor reads this differently from "
         "every labelpool command; quote the scalar or run `labelpool fmt`",
     )
 
@@ -182,8 +188,9 @@ def dumps(data: Any, *, check: bool = True, path: Path | str = "<output>") -> st
     """YAML text of a round-trip tree, in the label files' layout.
 
     With ``check`` (the default) the text must read back through the one reading as exactly
-    ``data``: an editor that would write a scalar some command reads otherwise raises
-    :class:`YamlError` (LP021) instead (``path`` names the file in the message)."""
+    ``data``: an editor that would write what some command reads otherwise, or refuses (an
+    escaped control character), raises :class:`UnwritableError` instead (``path`` names the
+    file it would become)."""
     out = io.StringIO()
     _yaml().dump(data, out)
     text = out.getvalue()
@@ -193,9 +200,9 @@ def dumps(data: Any, *, check: bool = True, path: Path | str = "<output>") -> st
 
 
 def check_written(data: Any, text: str, path: Path | str = "<output>") -> None:
-    """Raise :class:`YamlError` unless ``text`` reads back, through the one reading, as
+    """Raise :class:`UnwritableError` unless ``text`` reads back, through the one reading, as
     exactly the tree ``data`` it was written from."""
-    _check_agrees(data, reading.loads_text(text, path), str(path), written=text)
+    _check_agrees(data, reading.loads_written(text, path), str(path), written=text)
 
 
 def save(doc: Document, data: Any = None) -> bool:

@@ -17,8 +17,10 @@ MAX_DEPTH = 32
 SAFETY_RULES: dict[str, str] = {
     "LP001": "file larger than the size bound (4 MiB by default)",
     "LP002": "file is not valid UTF-8",
-    "LP003": "NUL, C0 (other than tab, newline, CR), DEL or C1 (incl. NEL) control character",
-    "LP004": "bidirectional control character (U+200E/F, U+202A-202E, U+2066-2069, U+061C)",
+    "LP003": "NUL, C0 (other than tab, newline, CR), DEL or C1 (incl. NEL) control character, "
+    "raw or as a double-quoted escape (`\\e`, `\\x1b`, `\\0`, `\\N`...)",
+    "LP004": "bidirectional control character (U+200E/F, U+202A-202E, U+2066-2069, U+061C), "
+    "raw or as a double-quoted escape (`\\u202e`...)",
     "LP005": "merge-conflict marker (<<<<<<<, =======, >>>>>>>, |||||||) at a line start",
     "LP006": "%YAML or %TAG directive (it changes how the file is read)",
     "LP007": "more than one YAML document in the file",

@@ -114,7 +114,7 @@ def fold_file(
         new_text = fold_tree(path, data, text, batches, p)
     if new_text == text:
         return None, p.completed
-    yamlfile.loads_fast(new_text, path)  # never write a file that would not read back
+    yamlfile.loads_written(new_text, path)  # never write a file that would not read back
     return new_text, p.completed
 
 
@@ -129,6 +129,6 @@ def fold_tree(
     write_state(data, p.before, p.after)
     if p.entries:
         add_pool_entries(data, p.entries)
-    dumped = yamlfile.dumps(data)
+    dumped = yamlfile.dumps(data, path=path)
     moved = batch_mod.relocate(text, dumped, batches, str(path))
     return batch_mod.remove(dumped, moved, p.drop, str(path))

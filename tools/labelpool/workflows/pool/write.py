@@ -44,6 +44,7 @@ from labelpool.workflows.pool.plan import (
     plan,
     today,
 )
+from labelpool.yamlfile.textcheck import BIDI_RE, CONTROL_OR_BIDI_RE, char_name
 
 __all__ = [
     "PoolError",
@@ -105,6 +106,8 @@ def prepare(
         if note:
             notes.append(note)
     blobs = {r.name: r.blob for r in plan_.runs}
+    if plan_.batched or plan_.complete:
+        _refuse_system_names(plan_.runs, bool(plan_.batched))
     changes: list[tuple[Path, str]] = []
     for q in plan_.batched:
         _refuse_doc_ids(q)
@@ -129,7 +132,7 @@ def prepare(
         except batch_mod.BatchError as exc:
             raise PoolError(str(exc).replace("<text>", str(q.path))) from None
         # never write a batch that does not read back as exactly these documents
-        data = yamlfile.loads_fast(text, q.path)
+        data = yamlfile.loads_written(text, q.path)
         back = label_from_data(data)
         if not back.pending or [d.doc for d in back.pending[-1].docs] != list(q.docs):
             raise PoolError("the batch does not read back as written (a bug)", path=q.path)
@@ -141,7 +144,7 @@ def prepare(
             doc.data, [(s, plan_.depth, plan_.date, blobs[s]) for s in plan_.systems]
         ):
             continue
-        text = yamlfile.dumps(doc.data)
+        text = yamlfile.dumps(doc.data, path=q.path)
         if text == doc.text:
             continue
         if q.path.is_symlink():
@@ -163,6 +166,40 @@ def _refuse_doc_ids(q: QuestionPlan) -> None:
             )
 
 
+def _refuse_system_names(runs: Sequence[SystemRun], batched: bool) -> None:
+    """Refuse, before anything is written, a system name (a run file's name) that validate
+    would refuse in a label file (a control or bidirectional character: LP003, LP004; a
+    byte that is not UTF-8: LP002), or, when a batch writes it as it is, a line break;
+    naming the run file."""
+    for r in runs:
+        problem = _name_problem(r.name, batched)
+        if problem is not None:
+            raise PoolError(
+                f"system name {r.name!a} {problem}; validate would refuse it in the label "
+                "files, so nothing is written (rename the run file)",
+                path=r.path,
+            )
+
+
+_BREAKS = "\n\r\u2028\u2029"  # a batch writes a system name as it is, on one line
+
+
+def _name_problem(name: str, batched: bool) -> str | None:
+    for ch in name:
+        if "\udc80" <= ch <= "\udcff":  # a file name's byte that is not UTF-8
+            return f"holds the byte 0x{ord(ch) - 0xDC00:02X}, which is not UTF-8 (LP002)"
+    match = CONTROL_OR_BIDI_RE.search(name)
+    if match is not None:
+        ch = match.group()
+        if BIDI_RE.match(ch):
+            return f"holds the bidirectional control {char_name(ch)} (LP004)"
+        return f"holds the control character {char_name(ch)} (LP003)"
+    found = next((ch for ch in name if ch in _BREAKS), None) if batched else None
+    if found is not None:
+        return f"holds the line break {char_name(found)}, and a batch names it on one line"
+    return None
+
+
 def _refuse_invalid(cfg: Config, path: Path, old: str, new: str, data: Any = None) -> None:
     """Refuse new file text validate would refuse (over the size bound, any new error);
     ``data``: the text as read back, when the caller has it."""
@@ -178,13 +215,22 @@ def _refuse_invalid(cfg: Config, path: Path, old: str, new: str, data: Any = Non
     if found is None:
         return
     hint = " (pool fewer documents: --max-docs, or --no-text)" if found.rule == "LP001" else ""
+    # the finding's place is in the new text: cite it in the file only where the file on disk
+    # reads the same up to that line, else say where it is in the text pool would write
+    on_disk = _same_lines(old, new, found.line)
+    where = "" if on_disk else f" (line {found.line}, column {found.col} of the text to be written)"
     raise PoolError(
-        f"{found.rule} {found.message}: validate would refuse the file with the batch{hint}; "
-        "nothing written",
+        f"{found.rule} {found.message}{where}: validate would refuse the file with the "
+        f"batch{hint}; nothing written",
         path=path,
-        line=found.line,
-        column=found.col,
+        line=found.line if on_disk else None,
+        column=found.col if on_disk else None,
     )
+
+
+def _same_lines(old: str, new: str, lines: int) -> bool:
+    """Whether ``old`` and ``new`` hold the same first ``lines`` lines."""
+    return old.split("\n", lines)[:lines] == new.split("\n", lines)[:lines]
 
 
 def apply(changes: Sequence[tuple[Path, str]]) -> list[Path]:
