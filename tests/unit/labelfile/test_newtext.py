@@ -90,10 +90,15 @@ def test_direct_text_is_the_ruamel_dump(label: NewLabel) -> None:
 
 @given(_labels())
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(NewLabel(qid="q1", question="\x85"))
 def test_a_direct_text_reads_as_the_data_it_gives(label: NewLabel) -> None:
     """``import`` checks a direct text's data (``text_and_data``) against the schema without
-    reading the text back: the two must be one."""
-    text, data = new.written_label(label)
+    reading the text back: the two must be one. A label the writer refuses (a character
+    validate refuses, issue 29; ``import`` refuses it earlier, naming the input) has none."""
+    try:
+        text, data = new.written_label(label)
+    except (YamlError, UnwritableError):
+        return
     if data is None:
         return
     assert loads_checked(text.encode("utf-8")) == data
