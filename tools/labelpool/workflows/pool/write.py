@@ -44,7 +44,7 @@ from labelpool.workflows.pool.plan import (
     plan,
     today,
 )
-from labelpool.yamlfile.textcheck import BIDI_RE, CONTROL_OR_BIDI_RE, char_name
+from labelpool.yamlfile.textcheck import char_name
 
 __all__ = [
     "PoolError",
@@ -188,12 +188,9 @@ def _name_problem(name: str, batched: bool) -> str | None:
     for ch in name:
         if "\udc80" <= ch <= "\udcff":  # a file name's byte that is not UTF-8
             return f"holds the byte 0x{ord(ch) - 0xDC00:02X}, which is not UTF-8 (LP002)"
-    match = CONTROL_OR_BIDI_RE.search(name)
-    if match is not None:
-        ch = match.group()
-        if BIDI_RE.match(ch):
-            return f"holds the bidirectional control {char_name(ch)} (LP004)"
-        return f"holds the control character {char_name(ch)} (LP003)"
+    problem = written_rules.text_problem(name)  # validate's own character rules
+    if problem is not None:
+        return problem
     found = next((ch for ch in name if ch in _BREAKS), None) if batched else None
     if found is not None:
         return f"holds the line break {char_name(found)}, and a batch names it on one line"
