@@ -100,13 +100,7 @@ def _looks_valid(raw: bytes, data: Any, schema_file: Path, max_bytes: int, max_d
             data = loads_checked(raw, max_bytes=max_bytes, max_depth=max_depth)
         except YamlError:
             return False
-    try:
-        valid = bool(schema_rule.fast_check(schema_file)(data))
-    except (ValueError, TypeError):  # a value JSON cannot hold (a date): not valid
-        return False
-    if not valid or bounds.first_violation(data) is not None:
-        return False
-    return next(pending.self_duplicates(data), None) is None
+    return _fits(schema_rule.fast_check(schema_file), data)
 
 
 def first_new_error(
@@ -197,9 +191,12 @@ def _too_large(raw: bytes, max_bytes: int) -> Finding:
 
 
 def _fits(fast: Any, data: Any) -> bool:
-    """The data passes the schema and LP042 (the data half of :func:`_looks_valid`)."""
+    """The data passes the schema, LP042 and LP035's self-duplicate (the data half of
+    :func:`_looks_valid`)."""
     try:
         valid = bool(fast(data))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError):  # a value JSON cannot hold (a date): not valid
         return False
-    return valid and bounds.first_violation(data) is None
+    if not valid or bounds.first_violation(data) is not None:
+        return False
+    return next(pending.self_duplicates(data), None) is None
