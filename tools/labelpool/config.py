@@ -13,6 +13,9 @@ import tomllib
 from labelpool.errors import UsageError
 
 FORMAT = 1
+# how scoring counts a document whose judges disagree and no adjudicator has decided
+# (docs/judging.md#disputes); the model (labelpool.verdicts) applies them
+DISPUTE_POLICIES = ("bounds", "majority", "max", "min")
 DEFAULT_VERSION_PATTERN = r"^(?P<family>.+)-v(?P<version>[0-9]+)$"
 
 
@@ -43,6 +46,7 @@ class Config:
     max_depth: int = 32
     guidelines: Path | None = None  # judging guidelines shown by `labelpool judge`
     baseline: str | None = None  # the system CI compares every run against (`pool-info --baseline`)
+    disputes: str = "bounds"  # how scoring counts an open dispute (labelpool.verdicts.POLICIES)
 
 
 class PatternError(UsageError, ValueError):
@@ -167,6 +171,13 @@ def load(repo: Path | None = None, *, naming: str = CLI_NAMING) -> Config:
             "[tool.labelpool] baseline must be a system name (a string)", path=pyproject
         )
 
+    disputes = table.get("disputes", "bounds")
+    if disputes not in DISPUTE_POLICIES:
+        raise ConfigError(
+            f"[tool.labelpool] disputes = {disputes!r}; one of " + ", ".join(DISPUTE_POLICIES),
+            path=pyproject,
+        )
+
     labels_dir = path("labels", "labels")
     runs_dir = path("runs", "runs")
     assert labels_dir is not None and runs_dir is not None
@@ -193,4 +204,5 @@ def load(repo: Path | None = None, *, naming: str = CLI_NAMING) -> Config:
         alpha=alpha,
         guidelines=guidelines,
         baseline=baseline,
+        disputes=str(disputes),
     )

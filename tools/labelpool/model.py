@@ -27,9 +27,12 @@ IRRELEVANT: Literal["irrelevant"] = "irrelevant"
 KNOWN_KEYS = (
     "id",
     "question",
+    "judge",
+    "judge_kind",
     "relevant_doc_ids",
     "judged_ids",
     "grades",
+    "verdicts",
     "relevant_classes",
     "pooled_unjudged_ids",
     "pool",
@@ -88,6 +91,53 @@ class Batch(BatchHead):
     docs: tuple[PendingDoc, ...]
 
 
+PERSON = "person"
+MACHINE = "machine"
+KINDS = (PERSON, MACHINE)
+
+
+@dataclass(frozen=True)
+class JudgeVerdict:
+    """One judge's verdict on one document: ``judge`` is ``Name <email>`` for a person (as git
+    names an author) or a machine judge's name; ``judge`` is None for a document judged before
+    labelpool recorded judges (``git blame`` names them; ``labelpool fmt --upgrade`` writes
+    them down)."""
+
+    judge: str | None
+    verdict: Verdict
+    kind: str = PERSON
+    adjudicator: bool = False
+
+
+def record_from_data(data: Mapping[str, Any]) -> dict[str, tuple[JudgeVerdict, ...]]:
+    """The ``verdicts`` mapping of a schema-valid label file's plain data."""
+    out: dict[str, tuple[JudgeVerdict, ...]] = {}
+    raw = data.get("verdicts")
+    if not isinstance(raw, Mapping):
+        return out
+    for doc, entries in raw.items():
+        items: list[JudgeVerdict] = []
+        for e in entries or ():
+            if not isinstance(e, Mapping):
+                continue
+            adjudicator = "adjudicator" in e and "judge" not in e
+            who = e.get("adjudicator") if adjudicator else e.get("judge")
+            try:
+                verdict = _verdict(e.get("verdict"))
+            except ValueError:
+                verdict = None
+            items.append(
+                JudgeVerdict(
+                    judge=None if who is None else str(who),
+                    verdict=verdict,
+                    kind=str(e.get("kind", PERSON)),
+                    adjudicator=adjudicator,
+                )
+            )
+        out[str(doc)] = tuple(items)
+    return out
+
+
 @dataclass(frozen=True)
 class Label:
     id: str
@@ -100,6 +150,10 @@ class Label:
     pool: tuple[PoolEntry, ...] = ()
     pending: tuple[Batch, ...] = ()
     extra_keys: tuple[str, ...] = ()
+    # who judged (labelpool.verdicts): the file's judge, and per document where it differs
+    judge: str | None = None
+    judge_kind: str = "person"
+    verdicts: Mapping[str, tuple[JudgeVerdict, ...]] = field(default_factory=dict)
 
     @cached_property
     def class_members(self) -> frozenset[str]:
@@ -211,6 +265,9 @@ def label_from_data(data: Mapping[str, Any]) -> Label:
         pool=pool,
         pending=pending,
         extra_keys=tuple(k for k in data if k not in KNOWN_KEYS),
+        judge=None if data.get("judge") is None else str(data["judge"]),
+        judge_kind=str(data.get("judge_kind", PERSON)),
+        verdicts=record_from_data(data),
     )
 
 

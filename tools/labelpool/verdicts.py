@@ -1,0 +1,197 @@
+"""Several judges per document: the record of who judged what, and the verdict that counts.
+
+A label file names its judges in two places (docs/judging.md#the-record):
+
+* ``judge: Ana Lopez <ana@example.org>`` (and ``judge_kind: machine`` for a machine): the
+  judge of every judged document the file does not list under ``verdicts``;
+* ``verdicts:``, a mapping from a document to its verdicts, one line each, written only where
+  a document has a second verdict or a judge other than the file's::
+
+      verdicts:
+        tenant-acme#returns:
+          - {judge: Ana Lopez <ana@example.org>, verdict: 2}
+          - {judge: Bo Chen <bo@example.org>, verdict: irrelevant}
+          - {adjudicator: Cy Park <cy@example.org>, verdict: 1}
+
+A verdict is what a pending line holds (``relevant``, ``irrelevant``, a grade, or
+``{duplicate-of: ID}``). ``relevant_doc_ids``, ``judged_ids`` and ``grades`` keep saying the
+verdict that counts, so every reader that knows nothing of judges reads what it read before:
+
+* an adjudicator's verdict, where there is one;
+* else, where the people who judged agree, their verdict (a machine's verdict never outranks
+  a person's: where a person judged, machines' verdicts are left out of the count, not out of
+  ``agreement``; where only machines judged, theirs count);
+* else the document is *disputed*, and the lists hold the lowest verdict (what a reader that
+  knows nothing of disputes should assume). Scoring applies ``[tool.labelpool] disputes``
+  (:func:`resolve`): ``bounds`` counts it as unjudged, ``majority`` the most frequent grade
+  (a tie: the lowest of the tied), ``max``, ``min``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import replace
+
+from labelpool.model import (
+    IRRELEVANT,
+    KINDS,
+    MACHINE,
+    PERSON,
+    RELEVANT,
+    DuplicateOf,
+    JudgeVerdict,
+    Label,
+    Verdict,
+    record_from_data,
+)
+
+__all__ = [
+    "KINDS",
+    "MACHINE",
+    "PERSON",
+    "POLICIES",
+    "JudgeVerdict",
+    "counting",
+    "decided_grade",
+    "disputed",
+    "grade_of",
+    "grades",
+    "is_disputed",
+    "judge_grade",
+    "judges",
+    "record",
+    "record_from_data",
+    "resolve",
+]
+
+POLICIES = ("bounds", "majority", "max", "min")
+
+
+def grade_of(label: Label, verdict: Verdict) -> int | None:
+    """A verdict as a grade (0 irrelevant); ``{duplicate-of: ID}`` has ID's grade (at least 1);
+    None for no verdict."""
+    if verdict is None:
+        return None
+    if verdict == RELEVANT:
+        return 1
+    if verdict == IRRELEVANT:
+        return 0
+    if isinstance(verdict, DuplicateOf):
+        return max(1, label.gain.get(verdict.doc, 1))
+    return int(verdict)
+
+
+def record(label: Label, doc: str) -> tuple[JudgeVerdict, ...]:
+    """Every verdict on ``doc``: its ``verdicts`` entry, else one verdict by the file's judge
+    (None when the file names none), else () for a document nobody judged."""
+    listed = label.verdicts.get(doc)
+    if listed:
+        return listed
+    if doc not in label.judged:
+        return ()
+    grade = label.gain.get(doc, 0)
+    return (JudgeVerdict(label.judge, grade, label.judge_kind),)
+
+
+def counting(entries: Iterable[JudgeVerdict]) -> tuple[JudgeVerdict, ...]:
+    """The verdicts that decide: an adjudicator's (the last), else the people's where a person
+    judged, else every one."""
+    entries = tuple(e for e in entries if e.verdict is not None)
+    adjudicated = [e for e in entries if e.adjudicator]
+    if adjudicated:
+        return (adjudicated[-1],)
+    people = tuple(e for e in entries if e.kind == PERSON)
+    return people or entries
+
+
+def grades(label: Label, doc: str) -> tuple[int, ...]:
+    """The grades of the verdicts that decide ``doc`` (see :func:`counting`)."""
+    out = (grade_of(label, e.verdict) for e in counting(record(label, doc)))
+    return tuple(g for g in out if g is not None)
+
+
+def is_disputed(label: Label, doc: str) -> bool:
+    return len(set(grades(label, doc))) > 1
+
+
+def disputed(label: Label) -> frozenset[str]:
+    """Documents whose deciding verdicts disagree and that no adjudicator has settled."""
+    return frozenset(d for d in label.verdicts if is_disputed(label, d))
+
+
+def decided_grade(label: Label, doc: str, policy: str = "min") -> int | None:
+    """The grade that counts for ``doc`` under ``policy``; None when it does not count
+    (nobody judged it, or an open dispute under ``bounds``)."""
+    gs = grades(label, doc)
+    if not gs:
+        return None
+    if len(set(gs)) == 1:
+        return gs[0]
+    if policy == "bounds":
+        return None
+    if policy == "max":
+        return max(gs)
+    if policy == "min":
+        return min(gs)
+    if policy == "majority":
+        counts = Counter(gs)
+        top = max(counts.values())
+        return min(g for g, c in counts.items() if c == top)
+    raise ValueError(f"unknown disputes policy {policy!r}; one of {', '.join(POLICIES)}")
+
+
+def judge_grade(label: Label, doc: str, judge: str) -> int | None:
+    """``judge``'s own grade on ``doc`` (an adjudicator's too), or None."""
+    for e in record(label, doc):
+        if e.judge == judge and e.verdict is not None:
+            return grade_of(label, e.verdict)
+    return None
+
+
+def judges(label: Label) -> frozenset[str]:
+    """Every judge named in the file (``judge`` and the record's judges and adjudicators)."""
+    out = {e.judge for es in label.verdicts.values() for e in es if e.judge is not None}
+    if label.judge is not None and any(d not in label.verdicts for d in label.judged):
+        out.add(label.judge)
+    return frozenset(out)
+
+
+def resolve(label: Label, policy: str = "bounds", judge: str | None = None) -> Label:
+    """``label`` as scoring reads it: every open dispute settled by ``policy`` (under
+    ``bounds`` it leaves the judged lists: unjudged), and with ``judge`` that judge's own
+    verdict wherever they gave one. A label without a record comes back as it is."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown disputes policy {policy!r}; one of {', '.join(POLICIES)}")
+    if not label.verdicts and judge is None:
+        return label
+    changed: dict[str, int | None] = {}
+    for doc in label.judged:
+        own = judge_grade(label, doc, judge) if judge is not None else None
+        if own is not None:
+            new: int | None = own
+        elif doc in label.verdicts:
+            new = decided_grade(label, doc, policy)
+        else:
+            continue
+        if new != label.gain.get(doc):
+            changed[doc] = new
+    if not changed:
+        return label
+    judged = [d for d in label.judged_ids if changed.get(d, 0) is not None]
+    judged += [d for d, g in changed.items() if g is not None and d not in label.judged_ids]
+    relevant = {d for d in label.relevant_doc_ids if d not in changed}
+    relevant |= {d for d, g in changed.items() if g is not None and g > 0}
+    grade_map = {d: g for d, g in label.grades.items() if d not in changed}
+    grade_map.update({d: g for d, g in changed.items() if g is not None and g > 1})
+    # out of the classes: a member no longer judged, or judged irrelevant by the count
+    dropped = {d for d, g in changed.items() if not g}
+    kept = (tuple(d for d in cls if d not in dropped) for cls in label.relevant_classes)
+    classes = tuple(cls for cls in kept if cls)
+    return replace(
+        label,
+        judged_ids=tuple(judged),
+        relevant_doc_ids=tuple(sorted(relevant)),
+        grades=grade_map,
+        relevant_classes=classes,
+    )
