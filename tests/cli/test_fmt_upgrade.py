@@ -162,7 +162,7 @@ def test_a_tie_goes_to_the_first_judge_in_code_point_order(
 
 def test_refused_outside_a_git_work_tree(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (repo / "labels" / "q1.yaml").write_text(Q1)
-    code, out, err = run(repo, capsys, "fmt", "--upgrade")
+    code, _, err = run(repo, capsys, "fmt", "--upgrade")
     assert code == 1
     assert "not a git work tree: fmt --upgrade names each verdict's judge from git blame" in err
     assert (repo / "labels" / "q1.yaml").read_text() == Q1
