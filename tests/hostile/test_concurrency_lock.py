@@ -48,6 +48,7 @@ def test_a_second_writer_is_refused_naming_the_first(
         ("merge", "--partial"),
         ("pool", "a", "b", "--depth", "3"),
         ("fmt",),
+        ("fmt", "--upgrade"),
         ("import", "jsonl", str(repo / "q.jsonl")),
     ]
     (repo / "q.jsonl").write_text('{"id": "q9", "question": "Q?", "relevant_doc_ids": []}\n')

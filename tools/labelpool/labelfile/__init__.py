@@ -3,6 +3,8 @@
 * :mod:`.edit`: canonical key order and sorted id lists (:func:`set_sorted_list`,
   :func:`add_to_sorted_list`, :func:`remove_from_list`, :func:`set_mapping_item`,
   :func:`remove_mapping_item`, :func:`canonical_index`).
+* :mod:`.record`: the record of who judged (``judge``, ``verdicts``) as canonical tree edits
+  and the direct text of a verdict line.
 * :mod:`.canonical`: :func:`format_label`, the canonical form ``labelpool fmt`` writes.
 * :mod:`.new`: :func:`new_label_text` (or :func:`label_file_text` of a :class:`NewLabel`), a
   new label file in that form (``import``, ``add``); :mod:`.newtext` writes the common case

@@ -8,7 +8,7 @@ from labelpool.findings import Severity
 from labelpool.yamlfile import SAFETY_RULES
 
 # Bump whenever a rule changes what it reports: cached per-file results are keyed by it.
-RULES_VERSION = "4"  # 4: LP003/LP004 on escapes too (issue 29)
+RULES_VERSION = "5"  # 5: LP043-LP047, the record of judges (issue 24)
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,31 @@ RULES: dict[str, Rule] = _rules(
         "error",
         "a grade is at most 1,000,000; a cut-off (`k`, `depth`, `full_depth`) at most "
         "1,000,000,000",
+    ),
+    (
+        "LP043",
+        "error",
+        "a judge gives at most one verdict per document (no judge twice in one document's "
+        "`verdicts`, at most one adjudicator line)",
+    ),
+    ("LP044", "error", "`verdicts` lists only judged documents (in `judged_ids` or a class)"),
+    (
+        "LP045",
+        "error",
+        "a judge's kind (`judge_kind`, `kind`) is `person` or `machine`; a person is "
+        "`Name <email>`; an adjudicator is a person",
+    ),
+    (
+        "LP046",
+        "error",
+        "`relevant_doc_ids` and `grades` say the verdict that counts (for an open dispute its "
+        "lowest): the relevance, and the grade where it is 2 or more",
+    ),
+    (
+        "LP047",
+        "warning",
+        "an open dispute (judges disagree, no adjudicator): `labelpool pool --adjudicate` "
+        "makes the batch that settles it",
     ),
     ("LP060", "error", "(--provenance) each document in a pool entry's top k of its run is judged"),
 )
