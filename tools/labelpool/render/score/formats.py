@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from labelpool.render import coverage, sanitize
+from labelpool.render import coverage, disputes, sanitize
 from labelpool.render.fields import dirty_note
 from labelpool.render.questions import question_notes
 from labelpool.scoring import SystemScore
@@ -62,23 +62,12 @@ def _f(value: Any) -> float:
     return float(value)
 
 
-POLICY_WORDS = {
-    "majority": "their most frequent grade (a tie: the lowest)",
-    "max": "their highest grade",
-    "min": "their lowest grade",
-}
-
-
 def disputes_note(scores: Sequence[SystemScore]) -> str | None:
     """The footnote of the disputed rate, once; None when the labels hold no open dispute."""
     policy = next((s.disputes for s in scores if s.disputed_seen is not None), None)
     if not scores or policy is None:
         return None
-    k = scores[0].k
-    head = f"disputed@{k}: the share of the top {k} that judges dispute (no adjudicator yet)"
-    if policy == "bounds":
-        return f"{head}; under disputes = bounds each is unjudged (in unjudged@{k} too)"
-    return f"{head}; under disputes = {policy} each counts with {POLICY_WORDS[policy]}"
+    return disputes.note(scores[0].k, policy)
 
 
 def _disputed_cell(s: SystemScore) -> str:
