@@ -269,3 +269,14 @@ def test_check_bias_and_api_read_the_same_labels(
     assert report["chal"].means["P@2"].raw == 1.0
     compared = api.compare("base", "chal", measures=["P@2"], repo=disputed, judge=scenario.ANA)
     assert compared.comparisons[0].verdict_code == "improvement"
+
+
+def test_report_shows_the_disputed_rate(disputed: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = disputed / "report.html"
+    code, _, err = run_cli(
+        capsys, "report", "base", "chal", "-m", "P@2", "-o", str(out), "--repo", str(disputed)
+    )
+    assert code == 0, err
+    page = out.read_text(encoding="utf-8")
+    assert "disputed at 10</th>" in page
+    assert page.count("disputed@10: the share of the top 10 that judges dispute") == 1
