@@ -8,13 +8,13 @@ import hashlib
 import os
 import stat
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from labelpool import cache, schemas
+from labelpool import cache, schemas, verdicts
 from labelpool.config import Config
-from labelpool.errors import InputError
+from labelpool.errors import InputError, UsageError
 from labelpool.model import Label, label_from_data
 from labelpool.rules import bounds, linebreaks, lists
 from labelpool.rules import schema as schema_rule
@@ -38,6 +38,10 @@ class LabelSet(Mapping[str, Label]):
     labels: Mapping[str, Label]
     paths: Mapping[str, Path]
     digest: str = ""  # content hash of all label files (for caches and reports)
+    # set by :func:`resolved`: each question's open disputes the scores settle by ``policy``
+    # (under ``bounds``: unjudged); empty when the set holds none
+    disputed: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    resolved_by: tuple[str, str | None] | None = None  # (policy, judge) of :func:`resolved`
 
     def __getitem__(self, key: str) -> Label:
         return self.labels[key]
@@ -389,3 +393,60 @@ def with_texts(labels: LabelSet, texts: Mapping[Path, str]) -> LabelSet:
         out[label.id] = label
         paths[label.id] = path
     return LabelSet(out, paths, digest="")
+
+
+def resolved(labels: LabelSet, policy: str = "bounds", judge: str | None = None) -> LabelSet:
+    """``labels`` as scoring reads them: each label through :func:`verdicts.resolve` (an open
+    dispute settled by ``policy``; with ``judge``, that judge's own verdict wherever they gave
+    one), and :attr:`LabelSet.disputed` naming the open disputes the policy settled. The same
+    object when no label holds a record and no judge is named (every output stays as it was).
+    The digest names the policy and the judge, so the judgment arrays' cache tells them apart.
+    """
+    if labels.resolved_by == (policy, judge):
+        return labels
+    if judge is None and not any(lab.verdicts for lab in labels.labels.values()):
+        return labels
+    out: dict[str, Label] = {}
+    disputed: dict[str, frozenset[str]] = {}
+    for qid, label in labels.labels.items():
+        out[qid] = verdicts.resolve(label, policy, judge)
+        if not label.verdicts:
+            continue
+        open_ = frozenset(
+            d
+            for d in verdicts.disputed(label)
+            if judge is None or verdicts.judge_grade(label, d, judge) is None
+        )
+        if open_:
+            disputed[qid] = open_
+    digest = ""
+    if labels.digest:
+        digest = hashlib.sha256(f"{labels.digest}\0{policy}\0{judge}".encode()).hexdigest()
+    return LabelSet(
+        out, labels.paths, digest=digest, disputed=disputed, resolved_by=(policy, judge)
+    )
+
+
+def scored(cfg: Config, labels: LabelSet | None = None, judge: str | None = None) -> LabelSet:
+    """The label set every scoring command reads (``score``, ``compare``, ``check``,
+    ``bias``, ``report``, the API): ``labels`` (default: :func:`load`) :func:`resolved` by
+    ``[tool.labelpool] disputes`` and the judge ``judge`` names (:func:`judge_named`)."""
+    loaded = load(cfg) if labels is None else labels
+    named = None if judge is None else judge_named(loaded, judge)
+    return resolved(loaded, cfg.disputes, named)
+
+
+def judge_named(labels: Mapping[str, Label], name: str) -> str:
+    """The judge ``name`` stands for: a judge's full identity (``Name <email>``, a machine's
+    name), or a person's email alone. :class:`UsageError` (exit 2) listing the known judges
+    when no judge of the label set answers to it."""
+    known = frozenset(j for lab in labels.values() for j in verdicts.judges(lab))
+    if name in known:
+        return name
+    by_email = sorted(j for j in known if j.endswith(f" <{name}>"))
+    if len(by_email) == 1:
+        return by_email[0]
+    listed = ", ".join(sorted(known)) if known else "none: no label file names a judge"
+    if len(by_email) > 1:
+        raise UsageError(f"--judge {name!r} names several judges: {', '.join(by_email)}")
+    raise UsageError(f"--judge {name!r} names no judge of the labels; the judges: {listed}")

@@ -200,8 +200,10 @@ class Label:
 
     @property
     def is_judged(self) -> bool:
-        """False for a question nobody has judged yet (left out of every average)."""
-        return bool(self.judged)
+        """False for a question nobody has judged yet (left out of every average). A label
+        with a record of judges is judged, also when scoring left every document of it
+        unjudged (its open disputes under ``disputes = "bounds"``)."""
+        return bool(self.judged) or bool(self.verdicts)
 
     def verdict_of(self, doc: str) -> int | None:
         """Grade of ``doc`` (0 irrelevant), or None when it has no judgment."""

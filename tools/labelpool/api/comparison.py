@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from labelpool import labelset
 from labelpool.api.repository import (
     RepoSpec,
     RunSpec,
@@ -16,6 +17,7 @@ from labelpool.api.repository import (
     labels_of,
     plain,
     specs,
+    with_disputes,
 )
 from labelpool.errors import UsageError
 from labelpool.render.compare import formats as compare_report
@@ -64,6 +66,8 @@ def compare(
     seed: int = 0,
     repo: RepoSpec = ".",
     show_path: Callable[[Path], str] | None = None,
+    judge: str | None = None,
+    disputes: str | None = None,
 ) -> CompareReport:
     """Compare ``challenger`` (one run, or several) with ``baseline``: per measure the delta,
     both unjudged rates and their reading, the sign-flip test (Holm over the whole call),
@@ -73,12 +77,14 @@ def compare(
     classes (``CompareError`` and ``MeasureError`` are usage errors; ``NoCommonQuestion``, an
     input error, for a run that shares no question with the labels). ``show_path``: how the
     suggested ``labelpool pool`` command names a run file (default: relative to the
-    repository when inside it)."""
+    repository when inside it). ``judge`` and ``disputes`` as for :func:`labelpool.api.score`:
+    under ``bounds`` (the default) an open dispute is unjudged, so the delta range and the
+    sign-flip reading cover every way it can be settled."""
     if seed < 0:
         raise UsageError(f"--seed must be >= 0, not {seed}")
     chosen = checked_measures(measures, k, relevance_level)
-    cfg = config_of(repo)
-    labels = labels_of(repo, cfg)
+    cfg = with_disputes(config_of(repo), disputes)
+    labels = labelset.scored(cfg, labels_of(repo, cfg), judge)
     chosen_runs = run_args.select(cfg, specs(challenger), measures=measures).specs
     loaded, base_name = compare_workflow.load_runs(cfg, chosen_runs, specs(baseline)[0])
     result = compare_workflow.compare(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,18 @@ def config_of(repo: RepoSpec) -> Config:
 
 def labels_of(repo: RepoSpec, cfg: Config) -> LabelSet:
     return repo.labels if isinstance(repo, Repository) else labelset.load(cfg)
+
+
+def with_disputes(cfg: Config, disputes: str | None) -> Config:
+    """``cfg`` with ``disputes`` (``--disputes``: bounds, majority, max, min) instead of its
+    ``[tool.labelpool] disputes`` for one call; ``UsageError`` for another word."""
+    if disputes is None:
+        return cfg
+    if disputes not in config.DISPUTE_POLICIES:
+        raise UsageError(
+            f"--disputes must be one of {', '.join(config.DISPUTE_POLICIES)}, not {disputes!r}"
+        )
+    return replace(cfg, disputes=disputes)
 
 
 def specs(runs: RunSpec | Sequence[RunSpec]) -> list[str]:

@@ -17,6 +17,7 @@ from labelpool.api.repository import (
     config_of,
     plain,
     specs,
+    with_disputes,
 )
 from labelpool.errors import UsageError
 from labelpool.render.score import formats as score_report
@@ -63,6 +64,8 @@ def score(
     with_pending: bool = False,
     repo: RepoSpec = ".",
     on_progress: Callable[[], None] | None = None,
+    judge: str | None = None,
+    disputes: str | None = None,
 ) -> ScoreReport:
     """Score ``runs`` (files, folders of run files, or system names in ``runs/``) against
     the labels: every measure raw, judged-only and optimistic, with the unjudged rate.
@@ -75,9 +78,12 @@ def score(
     ``UsageError`` for a bad argument, ``RunError`` for a missing or unreadable run,
     ``LabelSetError``, ``NothingToScore``, ``NoCommonQuestion`` for a run that shares no
     question with the labels. ``ScoreReport.systems[i].missing`` names the labelled questions
-    a run lacks (each counted 0, as ``trec_eval -c``)."""
+    a run lacks (each counted 0, as ``trec_eval -c``). ``judge``: one judge's own verdict
+    wherever they gave one (``score --judge``; their full identity, or a person's email);
+    ``disputes``: how an open dispute counts (``bounds``, ``majority``, ``max``, ``min``;
+    default ``[tool.labelpool] disputes``); ``systems[i].disputed_rate`` where disputes exist."""
     chosen = checked_measures(measures, k, relevance_level, measures_mod.SCORE_DEFAULT)
-    cfg = config_of(repo)
+    cfg = with_disputes(config_of(repo), disputes)
     try:  # what the CLI's run arguments stand for (a folder: its run files)
         paths = list(run_args.select(cfg, specs(runs), measures=measures).paths)
     except runs_mod.RunNotFound as exc:  # 0.1.0: score exits 1 for a missing run
@@ -111,6 +117,7 @@ def score(
         on_progress=on_progress,
         preview=pending.texts if pending is not None else None,
         labels=repo.labels if isinstance(repo, Repository) else None,
+        judge=judge,
     )
     commit, dirty = gitio.head_state(cfg.root)
     view = ScoreView(

@@ -97,6 +97,22 @@ RelevanceLevelOption = Annotated[
     int, typer.Option("--relevance-level", help="Lowest grade counted relevant (trec_eval -l).")
 ]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the resampling.")]
+JudgeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--judge",
+        help="Score with this judge's own verdict wherever they gave one (their full "
+        "identity, or a person's email).",
+    ),
+]
+DisputesOption = Annotated[
+    str | None,
+    typer.Option(
+        "--disputes",
+        help="How an open dispute counts: bounds (unjudged), majority, max or min "
+        "(default: [tool.labelpool] disputes).",
+    ),
+]
 ComparedRunsArgument = Annotated[
     list[str], typer.Argument(help="Run files or system names in runs/ (baseline first).")
 ]

@@ -67,7 +67,7 @@ def check(
     if len(selected) != 1:
         usage_error(f"check takes one run, not {len(selected)}: {', '.join(selected)}")
     run_path = selected[0]
-    labels = _lazy.labelset.load(cfg)
+    labels = _lazy.labelset.scored(cfg)
     outcome = workflow.check(
         cfg,
         labels,

@@ -35,6 +35,8 @@ def compare(
     wide: Annotated[
         bool, typer.Option("--wide", help="Ignore the width ($COLUMNS, the terminal's, 80).")
     ] = False,
+    judge: common.JudgeOption = None,
+    disputes: common.DisputesOption = None,
     repo: common.RepoOption = None,
 ) -> None:
     """Compare systems: one table per pair with a row per measure (scores, delta, both
@@ -55,6 +57,8 @@ def compare(
         seed=seed,
         repo=cfg.root,
         show_path=_shown if _cwd_in(cfg.root) else None,
+        judge=judge,
+        disputes=disputes,
     )
     result, loaded = compared.result, compared.runs
     for note in result.warnings:
@@ -66,8 +70,12 @@ def compare(
     else:
         options = _options(measure, k, relevance_level, seed, repo)
         chosen = [*runs, *(["--baseline", baseline] if baseline is not None else [])]
+        reading = [
+            *(["--judge", judge] if judge else []),
+            *(["--disputes", disputes] if disputes else []),
+        ]
         steps = _lazy.compare_text.NextSteps(
-            verbose=shlex.join(["labelpool", "compare", *chosen, *options, "--verbose"]),
+            verbose=shlex.join(["labelpool", "compare", *chosen, *options, *reading, "--verbose"]),
             gates={
                 r.name: shlex.join(
                     [

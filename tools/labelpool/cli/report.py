@@ -41,7 +41,7 @@ def report(
         if (exc.name or "").split(".")[0] != "matplotlib":
             raise
         usage_error(f"labelpool report draws its plots with matplotlib: {EXTRA}")
-    repository = _lazy.api_repo.Repository(cfg, _lazy.labelset.load(cfg))
+    repository = _lazy.api_repo.Repository(cfg, _lazy.labelset.scored(cfg))
     data = build.write(
         repository,
         specs,

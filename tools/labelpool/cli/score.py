@@ -12,6 +12,8 @@ from labelpool.cli import _lazy, _runs
 from labelpool.cli import _trec_eval as score_trec_eval
 from labelpool.cli._common import (
     CutoffOption,
+    DisputesOption,
+    JudgeOption,
     MeasuresOption,
     RelevanceLevelOption,
     RepoOption,
@@ -84,6 +86,8 @@ def score(
             "nothing is written).",
         ),
     ] = False,
+    judge: JudgeOption = None,
+    disputes: DisputesOption = None,
     repo: RepoOption = None,
 ) -> None:
     """Score runs against the labels: raw, judged-only and optimistic, and the unjudged rate."""
@@ -100,6 +104,8 @@ def score(
     names = list(name or [])
     if with_pending and fmt == "trec_eval":
         usage_error("--with-pending: not with --format trec_eval (trec_eval reads the qrels)")
+    if fmt == "trec_eval" and (judge is not None or disputes is not None):
+        usage_error("--judge and --disputes: not with --format trec_eval (it reads the qrels)")
     if fmt == "trec_eval":
         score_trec_eval.run(
             runs, measure, relevance_level, per_query, complete, max_depth, judged_only, names, repo
@@ -120,6 +126,8 @@ def score(
             repo=cfg.root,
             with_pending=with_pending,
             on_progress=advance,
+            judge=judge,
+            disputes=disputes,
         )
     results, view = list(report.systems), report.view
     notes: list[str] = []

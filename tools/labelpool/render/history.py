@@ -30,9 +30,16 @@ import textwrap
 from typing import Any
 
 from labelpool.gitio import CommitInfo
+from labelpool.model import DuplicateOf
 from labelpool.render.sanitize import text as safe
 from labelpool.workflows.audit.attribution import CoAuthors
-from labelpool.workflows.audit.history import Change, DocState, LineBlame, QuestionHistory
+from labelpool.workflows.audit.history import (
+    Change,
+    DocState,
+    Judgment,
+    LineBlame,
+    QuestionHistory,
+)
 
 CoAuthorsOf = dict[str, CoAuthors]
 
@@ -78,6 +85,47 @@ def line_json(line: LineBlame | None, co: CoAuthorsOf | None = None) -> dict[str
     return {"field": line.field, "line": line.line, "commit": commit_json(line.info, co)}
 
 
+def _verdict(v: object) -> str:
+    if isinstance(v, DuplicateOf):
+        return f"duplicate-of {v.doc}"
+    return str(v) if v in ("relevant", "irrelevant") else f"grade {v}"
+
+
+def _record_json(j: Judgment) -> dict[str, Any]:
+    """The record's judges (only where the file names any: else the JSON is as before)."""
+    if not j.record:
+        return {}
+    return {
+        "verdicts": [
+            {
+                "judge": e.judge,
+                "kind": e.kind,
+                "adjudicator": e.adjudicator,
+                "verdict": None if e.verdict is None else _verdict(e.verdict),
+            }
+            for e in j.record
+        ],
+        "git_credits": j.git_credits,
+    }
+
+
+def _record_lines(j: Judgment) -> list[str]:
+    out = []
+    for e in j.record:
+        role = "adjudicated" if e.adjudicator else "judged"
+        who = "a judge the file does not name (git blame names them)"
+        if e.judge is not None:
+            who = safe(e.judge) + (" (machine)" if e.kind != "person" else "")
+        verdict = "no verdict" if e.verdict is None else _verdict(e.verdict)
+        out.append(f"  {role} by {who}: {safe(verdict)}")
+    if j.git_credits is not None:
+        out.append(
+            f"  ! git credits {safe(j.git_credits)}, whom the record does not name "
+            "(a squash merge credits whoever merged; the record names the judges)"
+        )
+    return out
+
+
 def to_json(h: QuestionHistory) -> dict[str, Any]:
     co = h.co_authors
     return {
@@ -97,6 +145,7 @@ def to_json(h: QuestionHistory) -> dict[str, Any]:
                 "before_question_edit": j.before_question_edit,
                 "decided_by": change_json(j.decided_by, co),
                 "batch": j.batch,
+                **_record_json(j),
             }
             for j in h.judgments
         ],
@@ -140,6 +189,7 @@ def render_text(h: QuestionHistory, width: int | None = None) -> str:
         now = "no judgment any more" if j.current is None else j.current.describe()
         out.append("")
         out.append(f"{safe(j.doc)}: {safe(now)}")
+        out += _record_lines(j)
         if j.set_by is not None:
             verb = "removed" if j.current is None else "set"
             out.append(f"  {verb} by {_who(j.set_by.info, co)}")

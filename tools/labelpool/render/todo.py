@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from labelpool.render import sanitize
+from labelpool.words import counted
 from labelpool.workflows.todo import Todo
 
 
@@ -38,7 +39,22 @@ def render_text(t: Todo) -> str:
         lines.append(f"next: {shown(nxt[0])}:{nxt[1]}")
     elif t.batches:
         lines.append("next: none, every verdict is filled (`labelpool merge` folds them)")
+    lines += _dispute_lines(t)
     return "".join(sanitize.text(line).rstrip() + "\n" for line in lines)
+
+
+def _dispute_lines(t: Todo) -> list[str]:
+    """Open disputes by question, and the command that makes their adjudication batch."""
+    if not t.disputes:
+        return []
+    docs = sum(len(d.docs) for d in t.disputes)
+    lines = [
+        f"open disputes: {counted(docs, 'document')} in {counted(len(t.disputes), 'question')}"
+    ]
+    width = max(len(d.qid) for d in t.disputes)
+    lines += [f"  {d.qid:<{width}}  {', '.join(d.docs)}" for d in t.disputes]
+    lines.append("adjudicate: labelpool pool --adjudicate makes the batch that settles them")
+    return lines
 
 
 def to_json(t: Todo) -> dict[str, Any]:
@@ -71,4 +87,8 @@ def to_json(t: Todo) -> dict[str, Any]:
     if t.me is not None:
         doc["me"] = t.me
         doc["mine"] = t.mine
+    if t.disputes:
+        doc["disputes"] = [
+            {"id": d.qid, "path": shown(d.path), "docs": list(d.docs)} for d in t.disputes
+        ]
     return doc

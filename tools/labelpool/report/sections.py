@@ -3,7 +3,7 @@ header, each measure's reading in words, scores, comparisons, what to judge."""
 
 from __future__ import annotations
 
-from labelpool.render import coverage
+from labelpool.render import coverage, disputes
 from labelpool.report import headline
 from labelpool.report.gather import ReportData
 from labelpool.report.html import details, h, num, pct, signed, table
@@ -107,10 +107,12 @@ def scores(d: ReportData) -> str:
     names = [m.name for m in d.measures]
     rows = []
     warnings = []
+    policy = next((s.disputes for s in d.scores if s.disputed_seen is not None), None)
     for s in d.scores:
         high = s.unjudged_rate > d.high
         rate = pct(s.unjudged_rate) + (' <b class="warn">high</b>' if high else "")
-        rows.append([h(s.system), *(num(s.means[n].raw) for n in names), rate])
+        disputed = [] if policy is None else [pct(s.disputed_rate or 0.0)]
+        rows.append([h(s.system), *(num(s.means[n].raw) for n in names), rate, *disputed])
         if high:
             warnings.append(
                 f'<p class="warn">{h(s.system)}: {pct(s.unjudged_rate)} of its top {d.k} is '
@@ -127,7 +129,11 @@ def scores(d: ReportData) -> str:
     return (
         "<h2>Scores</h2>\n<p>Mean over the judged questions; an unjudged document counts as "
         f"irrelevant. Unjudged: the share of each system's top {d.k} with no judgment.</p>\n"
-        + table(["system", *names, f"unjudged at {d.k}"], rows)
+        + table(
+            ["system", *names, f"unjudged at {d.k}", *([f"disputed at {d.k}"] if policy else [])],
+            rows,
+        )
+        + ("" if policy is None else f"<p>{h(disputes.note(d.k, policy))}.</p>\n")
         + "".join(warnings)
         + details(
             "Judged-only and optimistic scores",

@@ -34,7 +34,7 @@ import numpy as np
 
 from labelpool.model import Label
 from labelpool.runs import Run, arrow_strings
-from labelpool.scoring.join import join
+from labelpool.scoring.join import join, top_rows
 from labelpool.scoring.measures import Measure, per_query, trec
 from labelpool.scoring.measures.ranked import Ranked, condensed, optimistic
 from labelpool.scoring.qrels import Qrels, qrels_for
@@ -72,6 +72,20 @@ class SystemScore:
     missing: tuple[str, ...] = field(default=())
     run_questions: int = 0
     run_sample: tuple[str, ...] = field(default=())
+    # where the labels hold open disputes (``LabelSet.disputed``): the share of each question's
+    # top k that is one, and (disputed, seen) summed; the policy that settled them
+    disputed: np.ndarray | None = None
+    disputed_seen: tuple[int, int] | None = None
+    disputes: str | None = None
+
+    @property
+    def disputed_rate(self) -> float | None:
+        """The share of the top k that is an open dispute, pooled as the unjudged rate; None
+        when the labels hold no open dispute."""
+        if self.disputed_seen is None:
+            return None
+        hit, seen = self.disputed_seen
+        return hit / seen if seen else 0.0
 
 
 SAMPLE = 3  # run questions kept in SystemScore.run_sample
@@ -88,6 +102,45 @@ def _unjudged(r: Ranked, k: int) -> tuple[np.ndarray, float, int, int]:
     total_judged = int(judged.sum())
     rate = 1.0 - total_judged / total_seen if total_seen else 0.0
     return per, rate, total_judged, total_seen
+
+
+def disputes_of(labels: Mapping[str, Label]) -> tuple[Mapping[str, frozenset[str]], str | None]:
+    """The open disputes of a resolved label set (``labelset.resolved``) and the policy that
+    settled them; ({}, None) for labels with none."""
+    disputed: Mapping[str, frozenset[str]] = getattr(labels, "disputed", None) or {}
+    by = getattr(labels, "resolved_by", None)
+    return disputed, (by[0] if disputed and by else None)
+
+
+def disputed_counts(
+    run: Run, labels: Mapping[str, Label], qids: Sequence[str] | np.ndarray, k: int
+) -> np.ndarray:
+    """How many of each question's top ``k`` (of ``qids``, in their order) are open
+    disputes of ``labels`` (:func:`disputes_of`); read only where disputes exist."""
+    disputed, _ = disputes_of(labels)
+    wanted = np.asarray(list(qids), dtype=object)
+    out = np.zeros(len(wanted), dtype=np.int64)
+    at = {i: disputed[str(q)] for i, q in enumerate(wanted) if str(q) in disputed}
+    if not at:
+        return out
+    rows = top_rows(run, qrels_for(labels), k, wanted)
+    hit = np.flatnonzero(np.isin(rows.qi, np.fromiter(at, dtype=np.int64)))
+    docs = rows.docs.take(hit).to_pylist() if len(hit) else []
+    for qi, doc in zip(rows.qi[hit].tolist(), docs, strict=True):
+        if doc in at[qi]:
+            out[qi] += 1
+    return out
+
+
+def disputed_at(
+    run: Run, labels: Mapping[str, Label], qids: Sequence[str] | np.ndarray, k: int
+) -> float:
+    """The pooled disputed rate of ``run`` at ``k`` over ``qids`` (as :func:`unjudged_at`)."""
+    wanted = np.asarray(list(qids), dtype=object)
+    joined = join(run, qrels_for(labels), k, wanted, labelled=False)
+    seen = int(np.minimum(joined.ranked.returned, k).sum())
+    hit = int(disputed_counts(run, labels, wanted, k).sum())
+    return hit / seen if seen else 0.0
 
 
 def unjudged_at(
@@ -148,6 +201,12 @@ def score(
     tied = [q for q in run.tied_questions if q in scored]
     answered = np.zeros(len(qrels.qids), dtype=bool)
     answered[joined.run_qi[joined.run_qi >= 0]] = True
+    disputed, policy = disputes_of(labels)
+    counts = disputed_counts(run, labels, qrels.qids, k) if disputed else None
+    disputed_per = None
+    if counts is not None:
+        seen = np.minimum(raw.returned, k)
+        disputed_per = np.divide(counts, seen, out=np.zeros(len(seen)), where=seen > 0)
     return SystemScore(
         system=run.name,
         run_path=run.path,
@@ -173,6 +232,9 @@ def score(
         missing=tuple(str(q) for q in qrels.qids[~answered]),
         run_questions=len(run.qids),
         run_sample=tuple(str(run.qids[i]) for i in np.flatnonzero(joined.run_qi < 0)[:SAMPLE]),
+        disputed=disputed_per,
+        disputed_seen=None if counts is None else (int(counts.sum()), total_seen),
+        disputes=policy,
     )
 
 
@@ -229,8 +291,9 @@ def score_windows(
     whole = score(empty, labels, measures, k=k, relevance_level=relevance_level)
     per_q = {m: {v: a.copy() for v, a in vs.items()} for m, vs in whole.per_query.items()}
     unjudged = whole.unjudged.copy()
+    disputed = None if whole.disputed is None else whole.disputed.copy()
     answered = np.zeros(len(qrels.qids), dtype=bool)
-    judged_total = seen_total = not_in_labels = run_questions = 0
+    judged_total = seen_total = not_in_labels = run_questions = disputed_total = 0
     tied: list[str] = []
     sample: list[str] = []
     for run in windows:
@@ -241,6 +304,9 @@ def score_windows(
             for variant, values in variants.items():
                 per_q[m][variant][mask] = values[mask]
         unjudged[mask] = part.unjudged[mask]
+        if disputed is not None and part.disputed is not None and part.disputed_seen:
+            disputed[mask] = part.disputed[mask]
+            disputed_total += part.disputed_seen[0]
         answered |= mask
         judged_total += part.judged_seen[0]
         seen_total += part.judged_seen[1]
@@ -267,6 +333,8 @@ def score_windows(
         missing=tuple(str(q) for q in qrels.qids[~answered]),
         run_questions=run_questions,
         run_sample=tuple(sample),
+        disputed=disputed,
+        disputed_seen=None if disputed is None else (disputed_total, seen_total),
     )
 
 

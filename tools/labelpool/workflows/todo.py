@@ -4,22 +4,33 @@ The pending entries are read as ``merge`` reads them (:func:`merge_collect.read_
 one reading, with the entries' lines), so ``todo`` and ``merge`` never disagree on what is
 filled. ``mine`` counts the filled verdict lines whose last change is the current git user's,
 as ``merge`` names judges (:func:`merge_collect.judges`: the author of the line's last
-commit; a line not committed yet is the current user's).
+commit; a line not committed yet is the current user's). ``disputes``: each question's open
+disputes (judges disagree, no adjudicator: :func:`labelpool.verdicts.disputed`), read from the
+files that hold a record of judges, in the same one read of each file.
 """
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from labelpool import gitio, labelset
+from labelpool import gitio, labelset, verdicts
 from labelpool.config import Config
 from labelpool.errors import InputError, UsageError
 from labelpool.workflows.audit import attribution
 from labelpool.workflows.merge.collect import check_label, has_pending, judges, read_label
 from labelpool.workflows.merge.fold import Judge
 
-__all__ = ["BatchTodo", "QuestionTodo", "Todo", "TodoError", "UnknownBatch", "todo"]
+__all__ = [
+    "BatchTodo",
+    "DisputeTodo",
+    "QuestionTodo",
+    "Todo",
+    "TodoError",
+    "UnknownBatch",
+    "todo",
+]
 
 
 class TodoError(InputError):
@@ -60,9 +71,19 @@ class BatchTodo:
 
 
 @dataclass(frozen=True)
+class DisputeTodo:
+    """One question's open disputes: documents its judges disagree on, not adjudicated."""
+
+    qid: str
+    path: Path
+    docs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Todo:
     batches: tuple[BatchTodo, ...]
     me: str | None = None  # ``name <email>`` of the current user (with ``mine``)
+    disputes: tuple[DisputeTodo, ...] = ()  # by question id
 
     @property
     def filled(self) -> int:
@@ -91,8 +112,12 @@ def todo(cfg: Config, *, batch: str | None = None, mine: bool = False) -> Todo:
     verdicts; ``mine``: also the filled lines whose last change is the current user's."""
     # batch -> qid -> (path, filled lines, empty lines)
     found: dict[str, list[tuple[str, Path, list[int], list[int]]]] = {}
+    recorded: list[Path] = []
     for path in labelset.label_files(cfg.labels_dir):
-        if not has_pending(path):
+        pending, record = _holds(path)
+        if record:
+            recorded.append(path)
+        if not pending:
             continue
         try:
             data, _, batches = read_label(path)
@@ -132,7 +157,35 @@ def todo(cfg: Config, *, batch: str | None = None, mine: bool = False) -> Todo:
                 )
             )
         out.append(BatchTodo(name, tuple(rows)))
-    return Todo(tuple(out), str(me) if me is not None else None)
+    return Todo(tuple(out), str(me) if me is not None else None, _disputes(cfg, recorded))
+
+
+def _holds(path: Path) -> tuple[bool, bool]:
+    """(may hold a ``pending`` block, may hold a ``verdicts`` record), from one read of the
+    file. A file that is not a regular one is left to ``merge``'s check (a FIFO would block
+    the read); one that cannot be read may hold a pending block, so that the reader reports it.
+    """
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return has_pending(path), False
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return True, False
+    pending = text.startswith("pending:") or "\npending:" in text
+    return pending, text.startswith("verdicts:") or "\nverdicts:" in text
+
+
+def _disputes(cfg: Config, paths: list[Path]) -> tuple[DisputeTodo, ...]:
+    """The open disputes of the label files ``paths`` (those holding a record), by question."""
+    if not paths:
+        return ()
+    labels = labelset.load_files(paths, max_bytes=cfg.max_file_bytes, max_depth=cfg.max_depth)
+    out = []
+    for qid in sorted(labels):
+        docs = verdicts.disputed(labels[qid])
+        if docs:
+            out.append(DisputeTodo(qid, labels.paths[qid], tuple(sorted(docs))))
+    return tuple(out)
 
 
 def _batch_names(cfg: Config) -> set[str]:

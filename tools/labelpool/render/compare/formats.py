@@ -8,9 +8,10 @@ The JSON is described by ``schema/compare-report.schema.json``. Numbers that are
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
-from labelpool.render import coverage, sanitize
+from labelpool.render import coverage, disputes, sanitize
 from labelpool.render.fields import dirty_note, pick
 from labelpool.render.questions import question_notes
 from labelpool.render.sanitize import markdown as md
@@ -35,6 +36,7 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
             c,
             ("delta", "baseline_unjudged", "challenger_unjudged", "reading", "reading_why"),
         ),
+        **_disputed_json(c),
         "test": f"paired randomization (sign flip), {c.test.method}",
         "test_method": c.test.method,
         "test_samples": c.test.samples,
@@ -63,6 +65,14 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
     }
 
 
+def _disputed_json(c: Comparison) -> dict[str, float]:
+    """Both disputed rates, where the labels hold open disputes (else nothing: the JSON of
+    labels without disputes is as before)."""
+    if c.baseline_disputed is None or c.challenger_disputed is None:
+        return {}
+    return {"baseline_disputed": c.baseline_disputed, "challenger_disputed": c.challenger_disputed}
+
+
 def to_json(result: CompareResult) -> dict[str, Any]:
     return {
         **pick(result, ("labels_commit", "labels_dirty", "k", "seed", "alpha", "relevance_level")),
@@ -73,6 +83,7 @@ def to_json(result: CompareResult) -> dict[str, Any]:
         "not_judged": list(result.not_judged),
         "coverage": {c.system: coverage.to_json(c) for c in result.coverage},
         "comparisons": [comparison_json(c) for c in result.comparisons],
+        **({} if result.disputes is None else {"disputes": result.disputes}),
     }
 
 
@@ -80,6 +91,25 @@ def render_json(result: CompareResult) -> str:
     """``labelpool compare --format json`` as printed: :func:`to_json` indented, ASCII, and
     a final line break."""
     return sanitize.json_dumps(to_json(result), indent=2) + "\n"
+
+
+def disputed_lines(result: CompareResult, escape: Callable[[str], str]) -> list[str]:
+    """Where the labels hold open disputes: each pair's disputed rates (challenger /
+    baseline, at each measure's cut-off) and the footnote, once; else nothing."""
+    if result.disputes is None:
+        return []
+    lines = [""]
+    for c in result.comparisons:
+        if c.baseline_disputed is None or c.challenger_disputed is None:
+            continue
+        lines.append(
+            escape(
+                f"disputed@{c.cutoff} {c.challenger} / {c.baseline} ({c.measure}): "
+                f"{_pct(c.challenger_disputed)} / {_pct(c.baseline_disputed)}"
+            )
+        )
+    note = disputes.note("k", result.disputes)
+    return [*lines, "", escape(note[:1].upper() + note[1:]) + "."]
 
 
 def _pct(x: float) -> str:
@@ -113,6 +143,7 @@ def to_markdown(result: CompareResult) -> str:
         lines += ["", md(covered[:1].upper() + covered[1:]) + "."]
     for note in question_notes(result.no_relevant, result.not_judged):
         lines += ["", md(note) + "."]
+    lines += disputed_lines(result, md)
     lines.append("")
     lines.append("### Verdicts")
     lines.append("")

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from labelpool.render import coverage, sanitize
+from labelpool.render import coverage, disputes, sanitize
 from labelpool.render.fields import dirty_note
 from labelpool.render.layout import table, width_of, wrap
 from labelpool.render.questions import question_notes
@@ -137,17 +137,22 @@ def command_lines(command: str, width: int | None) -> list[str]:
     return lines
 
 
-def _row(c: Comparison) -> list[str]:
+def _row(c: Comparison, disputed: bool) -> list[str]:
     return [
         c.measure,
         f"{c.baseline_score.raw:.3f}",
         f"{c.challenger_score.raw:.3f}",
         f"{c.delta:+.3f}",
         f"{_pct(c.baseline_unjudged)} / {_pct(c.challenger_unjudged)}",
+        *([_disputed(c)] if disputed else []),
         _p(c.p_adjusted),
         c.reading,
         c.verdict_code + ("*" if c.robust_sign else ""),
     ]
+
+
+def _disputed(c: Comparison) -> str:
+    return f"{_pct(c.baseline_disputed or 0.0)} / {_pct(c.challenger_disputed or 0.0)}"
 
 
 def _details(pair: Sequence[Comparison], width: int | None) -> list[str]:
@@ -192,6 +197,7 @@ def render(
     covered = coverage.line(result.coverage)
     if covered is not None:
         lines += wrap(covered, width)
+    disputed = result.disputes is not None
     for pair in _pairs(result):
         first = pair[0]
         base, chal = sanitize.text(first.baseline), sanitize.text(first.challenger)
@@ -207,11 +213,13 @@ def render(
             chal if width_of(chal) <= NAME_WIDTH else "challenger",
             "delta",
             "unjudged",
+            *(["disputed"] if disputed else []),
             "p",
             "reading",
             "verdict",
         ]
-        lines += table(header, [_row(c) for c in pair], width, right=(1, 2, 3, 4, 5))
+        right = (1, 2, 3, 4, 5, 6) if disputed else (1, 2, 3, 4, 5)
+        lines += table(header, [_row(c, disputed) for c in pair], width, right=right)
         if any(c.robust_sign for c in pair):
             lines += wrap(
                 "* robust: the sign holds for every labelling of the unjudged documents", width
@@ -224,6 +232,8 @@ def render(
         if step:
             lines += command_lines(step, width)
     notes = question_notes(result.no_relevant, result.not_judged)
+    if result.disputes is not None:
+        notes.append(disputes.note("k", result.disputes))
     if notes:
         lines.append("")
     for note in notes:

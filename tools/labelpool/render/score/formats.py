@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from labelpool.render import coverage, sanitize
+from labelpool.render import coverage, disputes, sanitize
 from labelpool.render.fields import dirty_note
 from labelpool.render.questions import question_notes
 from labelpool.scoring import SystemScore
@@ -62,6 +62,19 @@ def _f(value: Any) -> float:
     return float(value)
 
 
+def disputes_note(scores: Sequence[SystemScore]) -> str | None:
+    """The footnote of the disputed rate, once; None when the labels hold no open dispute."""
+    policy = next((s.disputes for s in scores if s.disputed_seen is not None), None)
+    if not scores or policy is None:
+        return None
+    return disputes.note(scores[0].k, policy)
+
+
+def _disputed_cell(s: SystemScore) -> str:
+    rate = s.disputed_rate
+    return "" if rate is None else f"{rate:.1%}"
+
+
 def _system(s: SystemScore, high: float, per_query: bool) -> dict[str, Any]:
     out: dict[str, Any] = {
         "system": s.system,
@@ -72,6 +85,7 @@ def _system(s: SystemScore, high: float, per_query: bool) -> dict[str, Any]:
         "coverage": coverage.to_json(of(s)),
         "unjudged_rate": _f(s.unjudged_rate),
         "reading": reading(s.unjudged_rate, high),
+        **({} if s.disputed_rate is None else {"disputed_rate": _f(s.disputed_rate)}),
         "measures": {
             name: {side: _f(getattr(m, side)) for side in SIDES} for name, m in s.means.items()
         },
@@ -81,6 +95,7 @@ def _system(s: SystemScore, high: float, per_query: bool) -> dict[str, Any]:
         out["per_query"] = {
             str(q): {
                 "unjudged_rate": _f(s.unjudged[i]),
+                **_per_question_disputed(s, i),
                 "measures": {
                     name: {side: _f(values[side][i]) for side in SIDES}
                     for name, values in s.per_query.items()
@@ -89,6 +104,10 @@ def _system(s: SystemScore, high: float, per_query: bool) -> dict[str, Any]:
             for i, q in enumerate(s.qids)
         }
     return out
+
+
+def _per_question_disputed(s: SystemScore, i: int) -> dict[str, float]:
+    return {} if s.disputed is None else {"disputed_rate": float(s.disputed[i])}
 
 
 def document(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> dict[str, Any]:
@@ -105,6 +124,9 @@ def document(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> d
     }
     if view.preview is not None:
         doc["preview"] = {"filled_not_merged": view.preview}
+    policy = next((s.disputes for s in scores if s.disputed_seen is not None), None)
+    if policy is not None:
+        doc["disputes"] = policy
     return doc
 
 
@@ -126,7 +148,9 @@ def render_csv(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) ->
     names = _measure_names(scores)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
+    disputed = any(s.disputed_rate is not None for s in scores)
     header = ["system", "qid", "queries", "unjudged_rate", "reading"]
+    header += ["disputed_rate"] if disputed else []
     for name in names:
         header += [name, f"{name} judged_only", f"{name} optimistic"]
     writer.writerow(header)
@@ -138,6 +162,7 @@ def render_csv(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) ->
             _num(s.unjudged_rate),
             reading(s.unjudged_rate, view.high),
         ]
+        row += [_num(s.disputed_rate or 0.0)] if disputed else []
         for name in names:
             m = s.means.get(name)
             row += [_num(getattr(m, side)) if m else "" for side in SIDES]
@@ -151,6 +176,11 @@ def render_csv(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) ->
                     _num(s.unjudged[i]),
                     "",
                 ]
+                row += (
+                    [_num(_per_question_disputed(s, i).get("disputed_rate", 0.0))]
+                    if disputed
+                    else []
+                )
                 for name in names:
                     values = s.per_query.get(name)
                     row += [_num(values[side][i]) if values else "" for side in SIDES]
@@ -174,18 +204,21 @@ def _cell(s: SystemScore, name: str) -> str:
 def table_rows(scores: Sequence[SystemScore], high: float) -> tuple[list[str], list[list[str]]]:
     names = _measure_names(scores)
     k = scores[0].k if scores else 10
-    header = ["system", "queries", f"unjudged@{k}", "reading", *names]
+    disputed = any(s.disputed_rate is not None for s in scores)
+    header = ["system", "queries", f"unjudged@{k}", "reading"]
+    header += [f"disputed@{k}"] if disputed else []
     rows = [
         [
             s.system,
             str(len(s.qids)),
             f"{s.unjudged_rate:.1%}",
             reading(s.unjudged_rate, high),
+            *([_disputed_cell(s)] if disputed else []),
             *(_cell(s, name) for name in names),
         ]
         for s in scores
     ]
-    return header, rows
+    return [*header, *names], rows
 
 
 LEGEND = (
@@ -222,6 +255,9 @@ def render_markdown(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIE
     ]
     lines += ["| " + " | ".join(sanitize.markdown(cell) for cell in row) + " |" for row in rows]
     lines += ["", LEGEND]
+    note = disputes_note(scores)
+    if note is not None:
+        lines += ["", sanitize.markdown(note[:1].upper() + note[1:]) + "."]
     if scores:
         lines += [
             "",

@@ -17,7 +17,14 @@ from labelpool.render import sanitize
 from labelpool.render.fields import dirty_note
 from labelpool.render.layout import table, wrap
 from labelpool.render.questions import question_notes
-from labelpool.render.score.formats import DEFAULT_VIEW, OUTSIDE, ScoreView, coverage_line, reading
+from labelpool.render.score.formats import (
+    DEFAULT_VIEW,
+    OUTSIDE,
+    ScoreView,
+    coverage_line,
+    disputes_note,
+    reading,
+)
 from labelpool.scoring import SystemScore
 
 SIDES = ("raw", "judged_only", "optimistic")
@@ -75,16 +82,23 @@ def render_table(
     names = _names(scores)
     k = scores[0].k if scores else 10
     measure_header, groups = _measure_columns(names, bounds)
-    fixed = ["system", "questions", f"unjudged@{k}"]
+    disputed = any(s.disputed_rate is not None for s in scores)
+    fixed = ["system", "questions", f"unjudged@{k}", *([f"disputed@{k}"] if disputed else [])]
     header = [f"\n{h}" if bounds else h for h in fixed] + measure_header
     rows = [
-        [s.system, str(len(s.qids)), f"{s.unjudged_rate:.1%}", *_values(s, names, bounds, None)]
+        [
+            s.system,
+            str(len(s.qids)),
+            f"{s.unjudged_rate:.1%}",
+            *([f"{s.disputed_rate or 0.0:.1%}"] if disputed else []),
+            *_values(s, names, bounds, None),
+        ]
         for s in scores
     ]
     right = range(1, len(header))
     covered = coverage_line(scores)
     lines = [] if covered is None else wrap(covered, width)
-    lines += table(header, rows, width, keep=3, right=right, groups=groups)
+    lines += table(header, rows, width, keep=len(fixed), right=right, groups=groups)
     outside = [s.system for s in scores if reading(s.unjudged_rate, view.high) == OUTSIDE]
     lines.append("")
     if outside:
@@ -98,6 +112,9 @@ def render_table(
         lines += wrap(f"the pool covers every system (unjudged@{k} at most {view.high:.0%})", width)
     if bounds:
         lines += wrap(BOUNDS_LEGEND, width)
+    note = disputes_note(scores)
+    if note is not None:
+        lines += wrap(note, width)
     if scores:
         for note in question_notes(scores[0].no_relevant, scores[0].not_judged):
             lines += wrap(note, width)
@@ -108,14 +125,25 @@ def render_table(
     if view.per_query:
         for s in scores:
             lines += ["", *wrap(f"{s.system}: per question", width)]
-            per_header = ["question", "unjudged", *measure_header]
+            per_fixed = ["question", "unjudged", *(["disputed"] if s.disputed is not None else [])]
+            per_header = [*per_fixed, *measure_header]
             per_rows = [
-                [str(q), f"{s.unjudged[i]:.1%}", *_values(s, names, bounds, i)]
+                [
+                    str(q),
+                    f"{s.unjudged[i]:.1%}",
+                    *([f"{s.disputed[i]:.1%}"] if s.disputed is not None else []),
+                    *_values(s, names, bounds, i),
+                ]
                 for i, q in enumerate(s.qids)
             ]
             if bounds:
-                per_header[:2] = ["\nquestion", "\nunjudged"]
+                per_header[: len(per_fixed)] = [f"\n{h}" for h in per_fixed]
             lines += table(
-                per_header, per_rows, width, keep=2, right=range(1, len(per_header)), groups=groups
+                per_header,
+                per_rows,
+                width,
+                keep=len(per_fixed),
+                right=range(1, len(per_header)),
+                groups=groups,
             )
     return sanitize.lines("".join(line.rstrip() + "\n" for line in lines))

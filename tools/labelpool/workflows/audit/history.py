@@ -28,7 +28,9 @@ from labelpool import gitio
 from labelpool.config import Config
 from labelpool.errors import InputError
 from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf, Label
+from labelpool.verdicts import JudgeVerdict
 from labelpool.workflows.audit import attribution
+from labelpool.workflows.audit import record as judges_record
 from labelpool.workflows.audit.revisions import (
     ID_PATTERN,
     GitPlace,
@@ -147,6 +149,10 @@ class Judgment:
     # When ``set_by`` merged a verdict filled in a pending batch: the commit that filled it
     # (the judge's own edit of the verdict line, with its date).
     decided_by: Change | None = None
+    # the record's verdicts with their judges (issue 24; () when the file names no judge), and
+    # the person git credits with the verdict when the record does not name them
+    record: tuple[JudgeVerdict, ...] = ()
+    git_credits: str | None = None
 
     @property
     def batch(self) -> str | None:
@@ -263,6 +269,8 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
         earlier = tuple(c for _, c in history[:-1])
         decided = _decided_by(last, earlier)
         decided_index = next((i for i, c in history if c is decided), last_index)
+        judged_by = judges_record.named(current, d)
+        credited = (decided or last).info
         judgments.append(
             Judgment(
                 doc=d,
@@ -272,6 +280,8 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
                 lines=tuple(blamed.get(d, ())),
                 before_question_edit=text_changed is not None and decided_index < text_changed[0],
                 decided_by=decided,
+                record=judged_by,
+                git_credits=judges_record.git_differs(judged_by, credited),
             )
         )
     named = {info.commit for info, _, _ in steps} | {

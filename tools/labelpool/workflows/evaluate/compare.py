@@ -41,7 +41,7 @@ from labelpool.runs import Run
 from labelpool.scoring import MeasureMeans, SystemScore, score, unjudged_at
 from labelpool.scoring.delta import arrays as delta_vector
 from labelpool.scoring.delta.question import METHODS, DeltaRange, JudgeCost, delta_range
-from labelpool.scoring.evaluate import means_of
+from labelpool.scoring.evaluate import disputed_at, disputes_of, means_of
 from labelpool.scoring.join import TopRows, top_rows
 from labelpool.scoring.measures import Measure
 from labelpool.scoring.qrels import qrels_for
@@ -92,6 +92,9 @@ class Comparison:
     qids: tuple[str, ...] = ()  # the questions, in the order of the per-question scores
     baseline_per_query: tuple[float, ...] = ()  # raw score of each question
     challenger_per_query: tuple[float, ...] = ()
+    # where the labels hold open disputes: each run's disputed rate at ``cutoff``
+    baseline_disputed: float | None = None
+    challenger_disputed: float | None = None
 
     @property
     def sign_can_flip(self) -> bool:
@@ -113,6 +116,7 @@ class CompareResult:
     not_judged: tuple[str, ...] = ()  # labels with no judgment: left out
     coverage: tuple[Coverage, ...] = ()  # each run against the scored questions, baseline first
     labels_dirty: bool | None = None  # the work tree differs from labels_commit (None: unknown)
+    disputes: str | None = None  # the policy that settled open disputes (None: there are none)
 
 
 @dataclass(frozen=True)
@@ -287,6 +291,13 @@ def compare(
         return delta_range(m.range_key, depth, labels, qids, b_lists, c_lists, relevance_level)
 
     rates_cache: dict[tuple[str, int], float] = {}
+    disputed_on, policy = disputes_of(labels)
+    disputed_cache: dict[tuple[str, int], float] = {}
+
+    def disputed(name: str, cutoff: int) -> float | None:
+        if disputed_on and (name, cutoff) not in disputed_cache:
+            disputed_cache[(name, cutoff)] = disputed_at(by_name[name], labels, qids, cutoff)
+        return disputed_cache.get((name, cutoff))
 
     def rates(name: str, cutoff: int) -> float:
         if (name, cutoff) not in rates_cache:
@@ -351,6 +362,8 @@ def compare(
                 "delta": float(np.mean(deltas)) if len(deltas) else 0.0,
                 "baseline_unjudged": b_unj,
                 "challenger_unjudged": c_unj,
+                "baseline_disputed": disputed(base_name, cutoff),
+                "challenger_disputed": disputed(chal_run.name, cutoff),
                 "reading": rd,
                 "reading_why": why(b_unj, c_unj, cfg.readings),
                 "test": test,
@@ -401,6 +414,7 @@ def compare(
         comparisons=tuple(comparisons),
         no_relevant=scored[base_name].no_relevant,
         not_judged=scored[base_name].not_judged,
+        disputes=policy,
         coverage=tuple(
             coverage_mod.of(scored[name])
             for name in (base_name, *(r.name for r in runs if r.name != base_name))

@@ -41,6 +41,7 @@ def score_files(
     on_progress: Callable[[], None] | None = None,
     preview: Mapping[Path, str] | None = None,
     labels: labelset.LabelSet | None = None,
+    judge: str | None = None,
 ) -> list[SystemScore]:
     """Read and score each run file (named ``names``) against the repository's labels
     (``labels``: those already loaded).
@@ -53,7 +54,8 @@ def score_files(
     read: a score of 0 on every measure would read as a result); ``on_progress()`` is called
     after each run. ``preview``: the new text of label files
     (:func:`labelpool.workflows.merge.commits.preview`) scored instead of the files on disk
-    (``score --with-pending``).
+    (``score --with-pending``). The labels are read as scoring reads them
+    (:func:`labelpool.labelset.scored`: ``cfg.disputes``, and ``judge``'s own verdicts).
     """
 
     def load_labels() -> labelset.LabelSet:
@@ -61,6 +63,7 @@ def score_files(
             loaded = labelset.load(cfg) if labels is None else labels
             if preview:
                 loaded = labelset.with_texts(loaded, preview)
+            loaded = labelset.scored(cfg, loaded, judge)
             gc.freeze()  # see _frozen_labels
         prepare(loaded, cache_file_for(cfg.labels_dir))
         return loaded
