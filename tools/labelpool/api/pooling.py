@@ -70,6 +70,8 @@ def pool(
     date: str | None = None,
     repo: RepoSpec = ".",
     wait: float = 0.0,
+    judges: int = 1,
+    assign: Sequence[str] | str = (),
 ) -> PoolReport:
     """The unjudged union of the runs' top ``depth`` per question, as a judging batch.
 
@@ -81,7 +83,9 @@ def pool(
     ``--no-text``; ``date`` (YYYY-MM-DD, default today in UTC) names the batch. Writing
     takes the repository lock before the labels are read (a ``Repository`` handle's labels
     are read again under it); ``wait``: seconds to wait for another writer (``--wait``)
-    before :class:`~labelpool.repolock.Busy`. Raises the ``LabelpoolError`` classes
+    before :class:`~labelpool.repolock.Busy`. ``judges``: seats, one copy of the batch per
+    judge (``--judges``); ``assign``: the judge of each seat (``--assign``, a list or
+    ``"a@x,b@y"``). Raises the ``LabelpoolError`` classes
     (``PoolUsageError`` for a bad argument, ``PoolError`` when the batch cannot be made)."""
     check_at_least("--depth", depth, 1)
     check_cutoff("--depth", depth)
@@ -92,6 +96,10 @@ def pool(
     wanted = None if questions is None else [str(q) for q in questions]
     if wanted is not None and not wanted:
         raise UsageError("--questions: no question id given")
+    if isinstance(assign, str):
+        assign = [a.strip() for a in assign.split(",") if a.strip()]
+    assign = tuple(assign)
+    pool_workflow.check_seats(judges, assign)
     cfg = config_of(repo)
     if write:
         if wait < 0 or wait != wait:
@@ -110,6 +118,8 @@ def pool(
                 commit=commit,
                 branch=branch,
                 date=date,
+                judges=judges,
+                assign=assign,
             )
         return PoolReport(result)
     labels = labels_of(repo, cfg)
@@ -122,6 +132,8 @@ def pool(
         date or pool_workflow.today(),
         max_docs=max_docs,
         questions=wanted,
+        judges=judges,
+        assign=pool_workflow.resolve_assign(cfg.root, labels, assign) if assign else (),
     )
     notes = () if plan.batched or plan.complete else ("nothing to write",)
     return PoolReport(PoolResult(plan=plan, notes=notes))

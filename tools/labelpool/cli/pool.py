@@ -55,6 +55,22 @@ def pool(
     verbose: Annotated[
         bool, typer.Option("--verbose", help="Text: also a line per question (to judge / union).")
     ] = False,
+    judges: Annotated[
+        int,
+        typer.Option(
+            "--judges",
+            metavar="N",
+            help="Judges per document: N seats, each with every document, blind (default 1).",
+        ),
+    ] = 1,
+    assign: Annotated[
+        str | None,
+        typer.Option(
+            "--assign",
+            metavar="A,B,...",
+            help="The judge of each seat, in order ('Name <email>' or a known email).",
+        ),
+    ] = None,
     wait: WaitOption = 0.0,
     repo: RepoOption = None,
     old_k: Annotated[int | None, typer.Option("-k", hidden=True)] = None,
@@ -79,6 +95,10 @@ def pool(
         wanted = [q.strip() for q in questions.split(",") if q.strip()]
         if not wanted:
             usage_error(f"--questions {questions!r}: no question id given")
+    check_at_least("--judges", judges, 1)
+    assigned = [a.strip() for a in (assign or "").split(",") if a.strip()]
+    if assign is not None and not assigned:
+        usage_error(f"--assign {assign!r}: no judge given")
     specs = _runs.select(cfg, runs, takes_measures=False)
     with progress("pooling"):
         pooled = _lazy.api_pool.pool(
@@ -92,6 +112,8 @@ def pool(
             branch=branch,
             repo=cfg.root,
             wait=wait,
+            judges=judges,
+            assign=assigned,
         )
     result = pooled.result
     for note in result.notes:

@@ -7,7 +7,7 @@ from typing import Any
 from labelpool.render import sanitize
 from labelpool.render.sanitize import markdown as md
 from labelpool.words import counted
-from labelpool.workflows.pool.write import PoolResult
+from labelpool.workflows.pool.write import PoolPlan, PoolResult
 
 
 def _pct(x: float) -> str:
@@ -31,6 +31,7 @@ def text(result: PoolResult, verbose: bool = False) -> str:
         lines.append(
             f"budget --max-docs {plan.max_docs}: {plan.remainder - plan.documents} left for later"
         )
+    lines += seat_lines(plan)
     lines.append(f"unjudged rate at {plan.depth} before judging:")
     lines += [f"  {s}: {plan.unjudged_before.get(s, float('nan')):.3f}" for s in plan.systems]
     if plan.complete:
@@ -49,6 +50,16 @@ def text(result: PoolResult, verbose: bool = False) -> str:
         lines.append(f"per question: --verbose lists the {counted(len(plan.batched), 'question')}")
     # every line: names shown escaped, no line starting a workflow command
     return "\n".join(sanitize.text(line) for line in lines) + "\n"
+
+
+def seat_lines(plan: PoolPlan) -> list[str]:
+    """What the text says of the seats: nothing for one judge (today's output)."""
+    out = []
+    if plan.judges > 1:
+        out.append(f"judges: {plan.judges} per document, one seat each, blind")
+    if plan.assign:
+        out += [f"  seat {i}: {j}" for i, j in enumerate(plan.assign, start=1)]
+    return out
 
 
 def markdown(result: PoolResult) -> str:
@@ -71,6 +82,10 @@ def markdown(result: PoolResult) -> str:
     ]
     if plan.max_docs is not None:
         out.append(f"| left for a later batch (budget) | {plan.remainder - plan.documents} |")
+    if plan.judges > 1:
+        out += ["", f"Judges per document: **{plan.judges}** (one seat each, blind)."]
+    if plan.assign:
+        out += ["", *(f"- seat {i}: {md(j)}" for i, j in enumerate(plan.assign, start=1))]
     out += [
         "",
         f"Unjudged rate at {plan.depth} before judging:",
@@ -129,6 +144,8 @@ def to_json(result: PoolResult) -> dict[str, Any]:
         "branch": result.branch,
         "commit": result.commit,
         "notes": list(result.notes),
+        **({"judges": plan.judges} if plan.judges > 1 else {}),
+        **({"assign": list(plan.assign)} if plan.assign else {}),
     }
 
 

@@ -75,6 +75,8 @@ class PoolPlan(BatchHead):
     # system -> unjudged rate at depth over the judged questions, as ``labelpool score`` says
     unjudged_before: Mapping[str, float]
     max_docs: int | None = None
+    judges: int = 1  # seats: one copy of each question's batch per judge (``--judges``)
+    assign: tuple[str, ...] = ()  # the judge of each seat, in order (``--assign``)
 
     @property
     def union(self) -> int:
@@ -148,8 +150,12 @@ def plan(
     date: str,
     max_docs: int | None = None,
     questions: Sequence[str] | None = None,
+    judges: int = 1,
+    assign: Sequence[str] = (),
 ) -> PoolPlan:
-    """What ``pool`` would write, without writing anything."""
+    """What ``pool`` would write, without writing anything; ``judges`` seats (``assign``:
+    the judge of each, in order, or none)."""
+    check_seats(judges, assign)
     if depth < 1:
         raise PoolUsageError(f"--depth must be at least 1, not {depth}")
     if max_docs is not None and max_docs < 0:
@@ -226,7 +232,22 @@ def plan(
         questions=tuple(plans),
         unjudged_before=unjudged,
         max_docs=max_docs,
+        judges=judges,
+        assign=tuple(assign),
     )
+
+
+def check_seats(judges: int, assign: Sequence[str]) -> None:
+    """``--judges N`` is 1 or more; ``--assign`` names one judge per seat, each once."""
+    if judges < 1:
+        raise PoolUsageError(f"--judges must be at least 1, not {judges}")
+    if assign and len(assign) != judges:
+        raise PoolUsageError(
+            f"--assign names {counted(len(assign), 'judge')} for {counted(judges, 'seat')} "
+            f"(--judges {judges}): one judge per seat"
+        )
+    if len(set(assign)) != len(assign):
+        raise PoolUsageError("--assign names a judge twice: each seat needs another judge")
 
 
 def branch_name(plan: PoolPlan) -> str:
@@ -247,6 +268,9 @@ def commit_message(plan: PoolPlan) -> str:
         f"Union of the top {plan.depth}: {plan.union}; already judged: {plan.judged} "
         f"({pct:.1f}%); waiting in earlier batches: {plan.waiting}.",
     ]
+    if plan.judges > 1:
+        who = f": {', '.join(plan.assign)}" if plan.assign else ""
+        lines.append(f"Judges: {plan.judges}, each judging every document blind{who}.")
     if plan.max_docs is not None:
         lines.append(
             f"Budget --max-docs {plan.max_docs}: "
