@@ -164,3 +164,43 @@ def test_hook_manifest_and_config_are_valid(tmp_path: Path) -> None:
         assert needle in manifest
     config = (ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8")
     assert "repo: local" in config and "https://" not in config
+
+
+RECORD = """\
+judge: Ana Lopez <ana@example.org>
+relevant_doc_ids:
+  - doc-a#1
+judged_ids:
+  - doc-a#1
+  - doc-b#1
+verdicts:
+  doc-a#1:
+    - {judge: Ana Lopez <ana@example.org>, verdict: relevant}
+    - {judge: Bo Chen <bo@example.org>, verdict: relevant}
+  doc-b#1:
+    - {judge: umbrela-3, kind: machine, verdict: irrelevant}
+"""
+
+
+def test_precommit_on_the_record_of_judges(hook_repo: tuple[Path, dict[str, str]]) -> None:
+    """A file in the new form (``judge``, ``verdicts``) passes both hooks unchanged; a judge
+    named twice on one document is refused at its line (LP043)."""
+    repo, env = hook_repo
+    label = repo / "labels" / "parcel-late.yaml"
+    head = "# judged from the bm25 pool\nid: parcel-late\nquestion: Where is my parcel?\n"
+    pool = "pool:\n  - system: bm25\n    k: 20\n    date: '2026-06-02'\n"
+    text = head + RECORD + pool
+    label.write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    green = precommit(repo, env, "run", "--all-files")
+    assert green.returncode == 0, green.stdout + green.stderr
+    assert label.read_text(encoding="utf-8") == text
+
+    label.write_text(text.replace("Bo Chen <bo@example.org>", "Ana Lopez <ana@example.org>"))
+    git(repo, "add", "-A")
+    red = precommit(repo, env, "run", "--all-files")
+    assert red.returncode == 1
+    assert (
+        "labels/parcel-late.yaml:13:7: LP043 verdicts.doc-a#1[1]: Ana Lopez <ana@example.org> "
+        "gives a second verdict on doc-a#1" in red.stdout
+    ), red.stdout

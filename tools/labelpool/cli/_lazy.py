@@ -35,6 +35,7 @@ _MODULES = {
     "diff_workflow": "labelpool.workflows.audit.diff",
     "export_workflow": "labelpool.workflows.exporting",
     "fmt_workflow": "labelpool.workflows.fmt",
+    "upgrade_workflow": "labelpool.workflows.fmt.upgrade",
     "history_workflow": "labelpool.workflows.audit.history",
     "import_workflow": "labelpool.workflows.importing.labels",
     "import_corpus": "labelpool.workflows.importing.corpus",
@@ -113,6 +114,7 @@ __all__ = [
     "trec_eval",
     "trec_eval_report",
     "trec_eval_workflow",
+    "upgrade_workflow",
     "validate_warm",
     "validate_workflow",
     "webbrowser",
@@ -158,6 +160,7 @@ if TYPE_CHECKING:
     from labelpool.workflows.evaluate import run_args
     from labelpool.workflows.evaluate import score as score_workflow
     from labelpool.workflows.evaluate import trec_eval as trec_eval_workflow
+    from labelpool.workflows.fmt import upgrade as upgrade_workflow
     from labelpool.workflows.importing import corpus as import_corpus
     from labelpool.workflows.importing import labels as import_workflow
     from labelpool.workflows.merge import commits as merge_workflow

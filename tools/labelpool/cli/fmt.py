@@ -29,6 +29,14 @@ def fmt_command(
     check: Annotated[
         bool, typer.Option("--check", help="Change nothing; exit 1 listing files that would.")
     ] = False,
+    upgrade: Annotated[
+        bool,
+        typer.Option(
+            "--upgrade",
+            help="Also write who judged (judge:, verdicts:) from git blame where a file "
+            "does not say it.",
+        ),
+    ] = False,
     wait: WaitOption = 0.0,
     repo: RepoOption = None,
 ) -> None:
@@ -46,6 +54,9 @@ def fmt_command(
                 usage_error(f"{p}: no such file or folder")
     else:
         files = label_files(load_config(repo).labels_dir)
+    if upgrade:
+        _upgrade(files, check=check, wait=wait, repo=repo)
+        return
     result = _lazy.fmt_workflow.fmt(files, check=check, wait=wait)
     for error in result.errors:
         say(error)
@@ -58,4 +69,15 @@ def fmt_command(
         f"{len(result.errors)} unreadable"
     )
     if result.errors or (check and result.changed):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _upgrade(files: list[Path], *, check: bool, wait: float, repo: Path | None) -> None:
+    result = _lazy.upgrade_workflow.upgrade(load_config(repo), files, check=check, wait=wait)
+    for path in result.changed:
+        say(f"{path}: {'would upgrade' if check else 'upgraded'}")
+    total = len(result.changed)
+    verb = "would be upgraded" if check else "upgraded"
+    print(f"{total} file(s) {verb}, {len(result.unchanged)} unchanged")
+    if check and result.changed:
         raise typer.Exit(EXIT_FINDINGS)

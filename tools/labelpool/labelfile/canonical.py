@@ -13,11 +13,13 @@ def format_label(data: CommentedMap, text: str | None = None) -> None:
     member; strings a YAML 1.1 or 1.2 reader could misread are single-quoted (a plain
     ``2026-06-02`` or ``0123`` is turned back into the string written, from ``text`` when
     given); known lists in block style. Comments, key order and unknown keys are kept.
+    The record of judges (``judge``, ``verdicts``) as :func:`_format_record` says.
     Idempotent.
     """
     fix = Fixer(text)
     fix.value(data, "id")
     fix.value(data, "question")
+    _format_record(fix, data)
     for key in ID_LISTS:
         seq = data.get(key)
         if isinstance(seq, CommentedSeq):
@@ -64,6 +66,53 @@ def format_label(data: CommentedMap, text: str | None = None) -> None:
                     fix.value(entry, "verdict")
                 elif isinstance(verdict, CommentedMap) and "duplicate-of" in verdict:
                     fix.value(verdict, "duplicate-of")
+
+
+LINE_KEYS = ("judge", "adjudicator", "kind", "verdict")
+
+
+def _format_record(fix: Fixer, data: CommentedMap) -> None:
+    """``judge`` and ``judge_kind`` quoted where needed (``judge_kind: person``, the default,
+    dropped); ``verdicts`` in code-point order of its documents, one flow line per verdict,
+    keys ``judge``/``adjudicator``, ``kind`` (``kind: person`` dropped), ``verdict``, then
+    any unknown ones as written."""
+    for key in ("judge", "judge_kind"):
+        if key in data and isinstance(data[key], str):
+            fix.value(data, key)
+    if data.get("judge_kind") == "person":
+        del data["judge_kind"]
+    record = data.get("verdicts")
+    if not isinstance(record, CommentedMap):
+        return
+    fix.keys(record)
+    sort_mapping(record)
+    _block_when_filled(record)
+    for entries in record.values():
+        if not isinstance(entries, CommentedSeq):
+            continue
+        _block_when_filled(entries)
+        for line in entries:
+            if isinstance(line, CommentedMap):
+                _format_line(fix, line)
+
+
+def _format_line(fix: Fixer, line: CommentedMap) -> None:
+    if line.get("kind") == "person":
+        del line["kind"]
+    for key in ("judge", "adjudicator", "kind"):
+        if key in line and not isinstance(line[key], (CommentedMap, CommentedSeq)):
+            fix.value(line, key)
+    verdict = line.get("verdict")
+    if isinstance(verdict, str):
+        fix.value(line, "verdict")
+    elif isinstance(verdict, CommentedMap) and "duplicate-of" in verdict:
+        fix.value(verdict, "duplicate-of")
+        verdict.fa.set_flow_style()
+    order = [k for k in LINE_KEYS if k in line] + [k for k in line if k not in LINE_KEYS]
+    if list(line) != order:
+        for key in order:
+            line.move_to_end(key)
+    line.fa.set_flow_style()
 
 
 def _fix_and_sort(fix: Fixer, seq: CommentedSeq) -> None:

@@ -15,6 +15,7 @@ from labelpool.rules import (
     bounds,
     classes,
     identity,
+    judges,
     keys,
     linebreaks,
     lists,
@@ -96,6 +97,8 @@ def check_bytes(raw: bytes, schema_file: Path, *, max_bytes: int, max_depth: int
     if not schema_findings:
         found += identity.non_nfc(view) + lists.check(view) + classes.check(view)
         found += pool.check(view) + pending.check(view) + seats.check(view)
+        if judges.has_record(view.data):
+            found += judges.check(view)
         result.lists = {k: view.data[k] for k in JUDGED_LISTS if view.data.get(k)}
         result.classes = view.data.get("relevant_classes") or []
     result.findings.extend(found)

@@ -11,6 +11,33 @@ from labelpool.rules.view import View
 
 POOL_KEYS = ("system", "k", "date", "run")
 BATCH_KEYS = ("batch", "systems", "depth", "date", "task", "seat", "judge", "docs")
+VERDICT_KEYS = ("judge", "adjudicator", "kind", "verdict")
+# words for a known key that no edit distance finds (the record of judges, issue 24)
+ALIASES = {
+    "judged_by": "judge",
+    "judges": "judge",
+    "assessor": "judge",
+    "annotator": "judge",
+    "rater": "judge",
+    "kind": "judge_kind",
+    "judge_type": "judge_kind",
+    "judgekind": "judge_kind",
+    "judgements": "verdicts",
+    "judgments": "verdicts",
+    "votes": "verdicts",
+    "ratings": "verdicts",
+    "adjudicator": "verdicts",
+}
+LINE_ALIASES = {
+    "judge_kind": "kind",
+    "type": "kind",
+    "grade": "verdict",
+    "label": "verdict",
+    "adjudicated_by": "adjudicator",
+    "adjudicate": "adjudicator",
+    "judged_by": "judge",
+    "assessor": "judge",
+}
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -40,7 +67,12 @@ def close_to(key: str, known: tuple[str, ...]) -> str | None:
     return best[1] if best else None
 
 
-def _scan(view: View, keypath: tuple[str | int, ...], known: tuple[str, ...]) -> list[Finding]:
+def _scan(
+    view: View,
+    keypath: tuple[str | int, ...],
+    known: tuple[str, ...],
+    aliases: dict[str, str] | None = None,
+) -> list[Finding]:
     mapping = view.get(keypath)
     if not isinstance(mapping, dict):
         return []
@@ -48,10 +80,11 @@ def _scan(view: View, keypath: tuple[str | int, ...], known: tuple[str, ...]) ->
     for key in mapping:
         if key in known:
             continue
-        near = close_to(key, known)
+        folded = str(key).lower().replace("-", "_").replace(" ", "_")
+        near = (aliases or {}).get(folded) or close_to(key, known)
         if near is not None:
             line, col = view.pos((*keypath, key), key=True)
-            where = ".".join(str(k) if isinstance(k, str) else f"[{k}]" for k in keypath)
+            where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keypath)[1:]
             prefix = f"{where}: " if where else ""
             out.append(
                 Finding(
@@ -67,7 +100,12 @@ def _scan(view: View, keypath: tuple[str | int, ...], known: tuple[str, ...]) ->
 
 
 def check(view: View) -> list[Finding]:
-    out = _scan(view, (), KNOWN_KEYS)
+    out = _scan(view, (), KNOWN_KEYS, ALIASES)
+    record = view.get(("verdicts",))
+    if isinstance(record, dict):
+        for doc, entries in record.items():
+            for i, _ in enumerate(entries if isinstance(entries, list) else ()):
+                out.extend(_scan(view, ("verdicts", doc, i), VERDICT_KEYS, LINE_ALIASES))
     for section, known in (("pool", POOL_KEYS), ("pending", BATCH_KEYS)):
         items = view.get((section,))
         if isinstance(items, list):

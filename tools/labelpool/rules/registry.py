@@ -94,6 +94,31 @@ RULES: dict[str, Rule] = _rules(
         "1,000,000,000",
     ),
     (
+        "LP043",
+        "error",
+        "a judge gives at most one verdict per document (no judge twice in one document's "
+        "`verdicts`, at most one adjudicator line)",
+    ),
+    ("LP044", "error", "`verdicts` lists only judged documents (in `judged_ids` or a class)"),
+    (
+        "LP045",
+        "error",
+        "a judge's kind (`judge_kind`, `kind`) is `person` or `machine`; a person is "
+        "`Name <email>`; an adjudicator is a person",
+    ),
+    (
+        "LP046",
+        "error",
+        "`relevant_doc_ids` and `grades` say the verdict that counts (for an open dispute its "
+        "lowest): the relevance, and the grade where it is 2 or more",
+    ),
+    (
+        "LP047",
+        "warning",
+        "an open dispute (judges disagree, no adjudicator): `labelpool pool --adjudicate` "
+        "makes the batch that settles it",
+    ),
+    (
         "LP048",
         "error",
         "the seats of a batch for several judges are numbered 1..N, each once, and a `task` is "
