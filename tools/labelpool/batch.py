@@ -140,7 +140,7 @@ def render(batch: NewBatch, question: str | None, texts: Mapping[str, str | None
     """
     lines = [
         f"  - batch: {single_quoted(batch.batch)}",
-        "    systems:",
+        "    systems:" if batch.systems else "    systems: []",
         *(f"      - {quote(s)}" for s in batch.systems),
         f"    depth: {batch.depth}",
         f"    date: '{batch.date}'",

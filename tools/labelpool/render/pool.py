@@ -18,6 +18,8 @@ def text(result: PoolResult, verbose: bool = False) -> str:
     """The summary first; each question's line only when ``verbose``. The notes are not
     repeated here: the command prints each once, as a warning."""
     plan = result.plan
+    if plan.task is not None:
+        return _task_text(result, verbose)
     lines = [
         f"batch {plan.batch}: systems {', '.join(plan.systems)} at depth {plan.depth}",
         f"union of the top {plan.depth}: {counted(plan.union, 'document')} over "
@@ -49,6 +51,27 @@ def text(result: PoolResult, verbose: bool = False) -> str:
     elif plan.batched:
         lines.append(f"per question: --verbose lists the {counted(len(plan.batched), 'question')}")
     # every line: names shown escaped, no line starting a workflow command
+    return "\n".join(sanitize.text(line) for line in lines) + "\n"
+
+
+def _task_text(result: PoolResult, verbose: bool) -> str:
+    """``pool --adjudicate`` and ``--second-opinion``: what the batch holds."""
+    plan = result.plan
+    what = "disputed documents to adjudicate" if plan.task == "adjudicate" else "second opinions"
+    lines = [
+        f"batch {plan.batch}: {plan.task}",
+        f"{what}: {counted(plan.documents, 'document')} in "
+        f"{counted(len(plan.batched), 'question')}",
+        *seat_lines(plan),
+    ]
+    if result.branch:
+        lines.append(f"branch: {result.branch}")
+    if result.commit:
+        lines.append(f"commit: {result.commit}")
+    elif result.written:
+        lines.append(f"wrote {counted(len(result.written), 'label file')} (not committed)")
+    if plan.batched and verbose:
+        lines += [f"  {q.qid}: {len(q.docs)}" for q in plan.batched]
     return "\n".join(sanitize.text(line) for line in lines) + "\n"
 
 
@@ -144,6 +167,7 @@ def to_json(result: PoolResult) -> dict[str, Any]:
         "branch": result.branch,
         "commit": result.commit,
         "notes": list(result.notes),
+        **({"task": plan.task} if plan.task is not None else {}),
         **({"judges": plan.judges} if plan.judges > 1 else {}),
         **({"assign": list(plan.assign)} if plan.assign else {}),
     }

@@ -26,28 +26,44 @@ def _batches(data: Any) -> list[tuple[int, Mapping[str, Any]]]:
     return [(b, x) for b, x in enumerate(pending or ()) if isinstance(x, Mapping)]
 
 
-def check(view: View) -> list[Finding]:
-    batches = _batches(view.data)
-    if not any(("seat" in b or "task" in b or "judge" in b) for _, b in batches):
+Problem = tuple[tuple[Any, ...], str, str]  # (keypath, rule, message)
+
+
+def has_seats(data: Any) -> bool:
+    """Whether a pending entry names a seat, a task or a judge (else nothing to check)."""
+    return any(("seat" in b or "task" in b or "judge" in b) for _, b in _batches(data))
+
+
+def problems(data: Any) -> list[Problem]:
+    """LP048-LP049 on plain label data (what :func:`check` reports, and what
+    :func:`labelpool.rules.written.first_new_error` asks of a text about to be written)."""
+    if not has_seats(data):
         return []  # the form of one judge: nothing to check (and nothing read)
-    return _seats(view, batches) + _judges(view, batches)
+    batches = _batches(data)
+    return _seats(batches) + _judges(data, batches)
 
 
-def _finding(view: View, keypath: tuple[Any, ...], rule: str, message: str) -> Finding:
-    line, col = view.pos(keypath)
-    return Finding("", line, col, rule, message)
+def check(view: View) -> list[Finding]:
+    out = []
+    for keypath, rule, message in problems(view.data):
+        line, col = view.pos(keypath)
+        out.append(Finding("", line, col, rule, message))
+    return out
 
 
-def _seats(view: View, batches: list[tuple[int, Mapping[str, Any]]]) -> list[Finding]:
-    out: list[Finding] = []
+def _problem(keypath: tuple[Any, ...], rule: str, message: str) -> Problem:
+    return (keypath, rule, message)
+
+
+def _seats(batches: list[tuple[int, Mapping[str, Any]]]) -> list[Problem]:
+    out: list[Problem] = []
     by_batch: dict[str, list[tuple[int, Any]]] = {}
     for b, batch in batches:
         by_batch.setdefault(str(batch.get("batch")), []).append((b, batch.get("seat")))
         task = batch.get("task")
         if task is not None and task not in TASKS:
             out.append(
-                _finding(
-                    view,
+                _problem(
                     ("pending", b, "task"),
                     "LP048",
                     f"pending[{b}]: task {task!r} is `second-opinion` or `adjudicate`",
@@ -61,8 +77,7 @@ def _seats(view: View, batches: list[tuple[int, Mapping[str, Any]]]) -> list[Fin
             if seat is None:
                 if n > 1:
                     out.append(
-                        _finding(
-                            view,
+                        _problem(
                             ("pending", b),
                             "LP048",
                             f"pending[{b}] ({name}): the batch has {n} entries in this file; "
@@ -72,8 +87,7 @@ def _seats(view: View, batches: list[tuple[int, Mapping[str, Any]]]) -> list[Fin
                 continue
             if not (isinstance(seat, int) and 1 <= seat <= n) or isinstance(seat, bool):
                 out.append(
-                    _finding(
-                        view,
+                    _problem(
                         where,
                         "LP048",
                         f"pending[{b}] ({name}): seat {seat!r} is not from 1 to {n} "
@@ -82,18 +96,16 @@ def _seats(view: View, batches: list[tuple[int, Mapping[str, Any]]]) -> list[Fin
                 )
             elif seat in seen:
                 out.append(
-                    _finding(
-                        view, where, "LP048", f"pending[{b}] ({name}): seat {seat} is taken twice"
-                    )
+                    _problem(where, "LP048", f"pending[{b}] ({name}): seat {seat} is taken twice")
                 )
             seen.add(seat)
     return out
 
 
-def _judges(view: View, batches: list[tuple[int, Mapping[str, Any]]]) -> list[Finding]:
-    out: list[Finding] = []
+def _judges(data: Any, batches: list[tuple[int, Mapping[str, Any]]]) -> list[Problem]:
+    out: list[Problem] = []
     try:
-        label = label_from_data(view.data)
+        label = label_from_data(data)
     except (KeyError, TypeError, ValueError):  # the schema reports the shape
         return out
     holders: dict[tuple[str, str], int] = {}  # (batch, judge) -> the entry holding a seat
@@ -103,8 +115,7 @@ def _judges(view: View, batches: list[tuple[int, Mapping[str, Any]]]) -> list[Fi
             first = holders.setdefault((pb.batch, judge), b)
             if first != b:
                 out.append(
-                    _finding(
-                        view,
+                    _problem(
                         ("pending", b, "judge"),
                         "LP049",
                         f"pending[{b}] ({pb.batch}): {judge} holds a seat of this batch "
@@ -114,8 +125,7 @@ def _judges(view: View, batches: list[tuple[int, Mapping[str, Any]]]) -> list[Fi
         for i, d in enumerate(pb.docs):
             if judge is not None and _judged_by(label, d.doc, judge, b):
                 out.append(
-                    _finding(
-                        view,
+                    _problem(
                         ("pending", b, "docs", i),
                         "LP049",
                         f"pending[{b}] ({pb.batch}): {judge} judged {d.doc} already; "
@@ -124,8 +134,7 @@ def _judges(view: View, batches: list[tuple[int, Mapping[str, Any]]]) -> list[Fi
                 )
             if pb.task == "adjudicate" and len(verdicts.record(label, d.doc)) < 2:
                 out.append(
-                    _finding(
-                        view,
+                    _problem(
                         ("pending", b, "docs", i),
                         "LP049",
                         f"pending[{b}] ({pb.batch}): {d.doc} has fewer than two verdicts; "

@@ -77,6 +77,7 @@ class PoolPlan(BatchHead):
     max_docs: int | None = None
     judges: int = 1  # seats: one copy of each question's batch per judge (``--judges``)
     assign: tuple[str, ...] = ()  # the judge of each seat, in order (``--assign``)
+    task: str | None = None  # ``adjudicate`` or ``second-opinion`` (workflows.pool.tasks)
 
     @property
     def union(self) -> int:
@@ -105,6 +106,8 @@ class PoolPlan(BatchHead):
     @property
     def complete(self) -> tuple[QuestionPlan, ...]:
         """Questions whose union is judged in full: they get ``pool`` entries at once."""
+        if self.task is not None:
+            return ()
         return tuple(q for q in self.questions if not q.docs and not q.left_out and not q.waiting)
 
     @property
@@ -253,17 +256,20 @@ def check_seats(judges: int, assign: Sequence[str]) -> None:
 def branch_name(plan: PoolPlan) -> str:
     """``labelpool/batch-DATE-SYS1+SYS2``; characters git refuses in a branch name (system
     names come from file names) become ``-``."""
-    systems = "+".join(plan.systems)
+    systems = plan.task or "+".join(plan.systems)
     systems = re.sub(r"\.{2,}", ".", re.sub(r"[^A-Za-z0-9._+-]+", "-", systems)).strip(".-")
     return f"labelpool/batch-{plan.date}-{systems or 'runs'}"
 
 
 def commit_message(plan: PoolPlan) -> str:
     pct = 100.0 * plan.judged_fraction
+    head = f"Systems: {', '.join(plan.systems)}; depth: {plan.depth}; date: {plan.date}."
+    if plan.task is not None:
+        head = f"Task: {plan.task}; date: {plan.date}."
     lines = [
         f"labelpool pool: batch {plan.batch}",
         "",
-        f"Systems: {', '.join(plan.systems)}; depth: {plan.depth}; date: {plan.date}.",
+        head,
         f"Documents to judge: {plan.documents} in {counted(len(plan.batched), 'question')}.",
         f"Union of the top {plan.depth}: {plan.union}; already judged: {plan.judged} "
         f"({pct:.1f}%); waiting in earlier batches: {plan.waiting}.",

@@ -31,6 +31,7 @@ from labelpool.labelset import LabelSet
 from labelpool.model import label_from_data
 from labelpool.rules import written as written_rules
 from labelpool.workflows.pool import assign as assign_mod
+from labelpool.workflows.pool import tasks
 from labelpool.workflows.pool.entries import add_pool_entries
 from labelpool.workflows.pool.plan import (
     PoolError,
@@ -168,6 +169,7 @@ def seats(plan_: PoolPlan, q: QuestionPlan, blobs: Mapping[str, str]) -> list[ba
         runs=blobs,
         docs=q.docs,
         full_depth=q.full_depth,
+        task=plan_.task,
     )
     if plan_.judges == 1 and not plan_.assign:
         return [one]
@@ -298,13 +300,14 @@ def run(
     wait: float = 0.0,
     judges: int = 1,
     assign: Sequence[str] = (),
+    task: tasks.Task | None = None,
 ) -> PoolResult:
     """The whole command: plan, then (with ``commit``) the batch committed on a new branch,
     all or nothing (see the module doc), or (``--no-commit``) the files written; under the
     repository lock (``wait``: seconds to wait for another writer), which the caller takes
     before it loads ``labels``."""
     with repolock.held(cfg.labels_dir, command="labelpool pool", wait=wait):
-        seats_ = (judges, tuple(assign))
+        seats_ = (judges, tuple(assign), task)
         return _run(
             cfg, labels, specs, depth, max_docs, questions, with_text, commit, branch, date, seats_
         )
@@ -321,10 +324,10 @@ def _run(
     commit: bool,
     branch: str | None,
     date: str | None,
-    seats_: tuple[int, tuple[str, ...]] = (1, ()),
+    seats_: tuple[int, tuple[str, ...], tasks.Task | None] = (1, (), None),
 ) -> PoolResult:
     date = date or today()
-    judges, assign = seats_
+    judges, assign, task = seats_
     check_seats(judges, assign)
     if assign:
         assign = resolve_assign(cfg.root, labels, assign)
@@ -350,17 +353,21 @@ def _run(
                 path=cfg.labels_dir,
             )
         _require_identity(cfg.root)
-    runs_ = load_runs(cfg, specs, depth)
-    the_plan = plan(
-        labels,
-        runs_,
-        depth,
-        date,
-        max_docs=max_docs,
-        questions=questions,
-        judges=judges,
-        assign=assign,
-    )
+    if task is not None:
+        the_plan = tasks.plan_task(
+            labels, task, date, judges=judges, assign=assign, questions=questions
+        )
+    else:
+        the_plan = plan(
+            labels,
+            load_runs(cfg, specs, depth),
+            depth,
+            date,
+            max_docs=max_docs,
+            questions=questions,
+            judges=judges,
+            assign=assign,
+        )
     done_note = (
         ("finished the pool a kill interrupted (.git/labelpool/pool.json)",)
         if finished == "finished"
