@@ -145,3 +145,59 @@ def test_a_second_verdict_by_the_same_judge_is_refused(tmp_path: Path) -> None:
         assert (repo / "labels" / "q1.yaml").read_bytes() == before
     finally:
         server.stop()
+
+
+DISPUTED = """\
+id: q1
+question: Which?
+judge: Ana Lopez <ana@example.org>
+relevant_doc_ids:
+  - d1
+judged_ids:
+  - d1
+  - d2
+verdicts:
+  d2:
+    - {judge: Ana Lopez <ana@example.org>, verdict: irrelevant}
+    - {judge: Bo Chen <bo@example.org>, verdict: 1}
+pool:
+  - system: a
+    k: 1
+    date: '2026-06-02'
+pending:
+  - batch: '2026-06-03-adjudicate'
+    systems: []
+    depth: 1
+    date: '2026-06-03'
+    task: adjudicate
+    docs:
+      - {doc: d2, verdict: null}
+"""
+
+
+def test_the_adjudicator_sees_every_verdict_with_its_judge(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", labels={"q1": DISPUTED})
+    _as(repo, "Cy Park", "cy@example.org")
+    server = start_server(repo)
+    try:
+        c = Client(server)
+        status, state = c.json("GET", "/api/state")
+        (doc,) = [d for q in state["questions"] for d in q["docs"]]
+        assert doc["verdicts"] == [
+            {"judge": f"{A_NAME} <{A_EMAIL}>", "kind": "person", "verdict": "irrelevant"},
+            {"judge": f"{B_NAME} <{B_EMAIL}>", "kind": "person", "verdict": 1},
+        ]
+        body = {"batch": state["batch"], "q": "q1", "doc": "d2", "expect": doc["block"]}
+        status, answer = c.json("POST", "/api/verdict", {**body, "verdict": 1})
+        assert status == 200, answer
+    finally:
+        server.stop()
+    text = (repo / "labels" / "q1.yaml").read_text("utf-8")
+    assert "    judge: Cy Park <cy@example.org>\n" in text  # claimed with the verdict
+    from labelpool.cli import main
+
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "adjudicated")
+    assert main(["merge", "--repo", str(repo)]) == 0
+    label = label_from_data(yamlfile.load_fast(repo / "labels" / "q1.yaml"))
+    assert label.verdicts["d2"][-1].adjudicator and "d2" in label.relevant_doc_ids
