@@ -150,7 +150,11 @@ def disputes(before: State, after: State) -> list[str]:
     """Documents whose counting verdicts disagree in ``after`` and did not in ``before``."""
     out = []
     for doc, entries in after.record.items():
-        if len(entries) > 1 and _open(after, entries) and not _open(before, before.record.get(doc, ())):
+        if (
+            len(entries) > 1
+            and _open(after, entries)
+            and not _open(before, before.record.get(doc, ()))
+        ):
             out.append(doc)
     return sorted(out)
 
