@@ -31,6 +31,8 @@ emptied ``pending`` key goes; every other line of the file is left as it was.
 
 from __future__ import annotations
 
+import hashlib
+import random
 import re
 import textwrap
 import unicodedata
@@ -66,6 +68,17 @@ def quote(value: str) -> str:
     return single_quoted(value)
 
 
+_PLAIN_PERSON = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._'-]*? <[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+>$")
+
+
+def judge_scalar(judge: str) -> str:
+    """A judge as a YAML scalar: ``Name <email>`` plain where that reads back as itself in
+    block and flow context, else as :func:`quote` writes it."""
+    if _PLAIN_PERSON.match(judge) and "  " not in judge and not needs_quotes(judge):
+        return judge
+    return quote(judge)
+
+
 def single_quoted(value: str) -> str:
     """``value`` always in single quotes (a batch id: system names may hold ``'``)."""
     return "'" + value.replace("'", "''") + "'"
@@ -96,6 +109,17 @@ def comment_lines(label: str, text: str, indent: int = ENTRY_INDENT) -> list[str
     return lines
 
 
+def seat_order(docs: Sequence[str], qid: str, batch: str, seat: int) -> tuple[str, ...]:
+    """``docs`` in the order of one seat of a batch for several judges: shuffled with a seed
+    from (question, batch, seat), so each judge reads them in another order, and a rerun
+    writes the same one."""
+    key = "\x00".join((qid, batch, str(seat))).encode("utf-8")
+    seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
+    out = sorted(docs)
+    random.Random(seed).shuffle(out)
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class NewBatch(BatchHead):
     """What ``labelpool pool`` writes into one label file."""
@@ -103,6 +127,9 @@ class NewBatch(BatchHead):
     runs: Mapping[str, str]  # system -> blob id of its run file
     docs: tuple[str, ...]  # in review order
     full_depth: Mapping[str, int] | None = None  # only when a budget cut the batch
+    task: str | None = None  # ``second-opinion`` or ``adjudicate`` (None: judge the pool)
+    seat: int | None = None  # 1..N when the batch is for N > 1 judges
+    judge: str | None = None  # the seat's judge (``--assign``), else whoever claims it
 
 
 def render(batch: NewBatch, question: str | None, texts: Mapping[str, str | None] | None) -> str:
@@ -113,7 +140,7 @@ def render(batch: NewBatch, question: str | None, texts: Mapping[str, str | None
     """
     lines = [
         f"  - batch: {single_quoted(batch.batch)}",
-        "    systems:",
+        "    systems:" if batch.systems else "    systems: []",
         *(f"      - {quote(s)}" for s in batch.systems),
         f"    depth: {batch.depth}",
         f"    date: '{batch.date}'",
@@ -124,6 +151,12 @@ def render(batch: NewBatch, question: str | None, texts: Mapping[str, str | None
     if batch.full_depth is not None:
         lines.append("    full_depth:")
         lines += [f"      {quote(s)}: {k}" for s, k in batch.full_depth.items()]
+    if batch.task is not None:
+        lines.append(f"    task: {batch.task}")
+    if batch.seat is not None:
+        lines.append(f"    seat: {batch.seat}")
+    if batch.judge is not None:
+        lines.append(f"    judge: {judge_scalar(batch.judge)}")
     lines.append("    docs:")
     if question is not None:
         lines += comment_lines("question", question)
@@ -199,6 +232,14 @@ class PendingBatch:
     full_depth: Mapping[str, int]
     entries: tuple[Entry, ...]
     line: int
+    seat: int | None = None  # the seat of a batch for several judges
+    judge: str | None = None  # the seat's judge, when assigned or claimed
+    task: str | None = None  # ``second-opinion`` or ``adjudicate``
+
+    @property
+    def key(self) -> tuple[str, int | None]:
+        """What names the entry in a file: its batch id and seat (unique per file)."""
+        return (self.batch, self.seat)
 
 
 def read(data: Any, path: str, line_of: Any) -> list[PendingBatch]:
@@ -240,9 +281,18 @@ def read(data: Any, path: str, line_of: Any) -> list[PendingBatch]:
                 full_depth={str(k): int(v) for k, v in (b.get("full_depth") or {}).items()},
                 entries=tuple(entries),
                 line=int(line_of(("pending", bi))),
+                seat=_seat(b.get("seat")),
+                judge=None if b.get("judge") is None else str(b.get("judge")),
+                task=None if b.get("task") is None else str(b.get("task")),
             )
         )
     return out
+
+
+def _seat(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
 
 
 def remove(

@@ -89,6 +89,9 @@ class Batch(BatchHead):
     """A judging batch written by ``labelpool pool`` and folded in by ``labelpool merge``."""
 
     docs: tuple[PendingDoc, ...]
+    seat: int | None = None  # 1..N for a batch made for N > 1 judges (``pool --judges N``)
+    judge: str | None = None  # the seat's judge: assigned (``--assign``) or claimed
+    task: str | None = None  # ``second-opinion`` or ``adjudicate``; None: judge the pool
 
 
 PERSON = "person"
@@ -253,6 +256,9 @@ def label_from_data(data: Mapping[str, Any]) -> Label:
                 PendingDoc(doc=str(d["doc"]), verdict=_verdict(d.get("verdict")))
                 for d in b.get("docs") or ()
             ),
+            seat=b["seat"] if isinstance(b.get("seat"), int) else None,
+            judge=None if b.get("judge") is None else str(b["judge"]),
+            task=None if b.get("task") is None else str(b["task"]),
         )
         for b in data.get("pending") or ()
     )

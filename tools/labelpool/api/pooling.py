@@ -21,7 +21,9 @@ from labelpool.api.repository import (
 from labelpool.errors import UsageError
 from labelpool.render import pool as pool_report
 from labelpool.workflows.evaluate import run_args
+from labelpool.workflows.pool import tasks as pool_tasks
 from labelpool.workflows.pool import write as pool_workflow
+from labelpool.workflows.pool.tasks import Task
 from labelpool.workflows.pool.write import PoolPlan, PoolResult
 
 
@@ -58,9 +60,9 @@ class PoolReport:
 
 
 def pool(
-    runs: RunSpec | Sequence[RunSpec],
+    runs: RunSpec | Sequence[RunSpec] = (),
     *,
-    depth: int,
+    depth: int | None = None,
     max_docs: int | None = None,
     questions: Sequence[str] | None = None,
     with_text: bool = True,
@@ -70,6 +72,11 @@ def pool(
     date: str | None = None,
     repo: RepoSpec = ".",
     wait: float = 0.0,
+    judges: int = 1,
+    assign: Sequence[str] | str = (),
+    adjudicate: bool = False,
+    second_opinion: float | None = None,
+    seed: int = 0,
 ) -> PoolReport:
     """The unjudged union of the runs' top ``depth`` per question, as a judging batch.
 
@@ -81,10 +88,17 @@ def pool(
     ``--no-text``; ``date`` (YYYY-MM-DD, default today in UTC) names the batch. Writing
     takes the repository lock before the labels are read (a ``Repository`` handle's labels
     are read again under it); ``wait``: seconds to wait for another writer (``--wait``)
-    before :class:`~labelpool.repolock.Busy`. Raises the ``LabelpoolError`` classes
+    before :class:`~labelpool.repolock.Busy`. ``judges``: seats, one copy of the batch per
+    judge (``--judges``); ``assign``: the judge of each seat (``--assign``, a list or
+    ``"a@x,b@y"``). Raises the ``LabelpoolError`` classes
     (``PoolUsageError`` for a bad argument, ``PoolError`` when the batch cannot be made)."""
-    check_at_least("--depth", depth, 1)
-    check_cutoff("--depth", depth)
+    task = _task(adjudicate, second_opinion, seed)
+    if task is None:
+        if depth is None:
+            raise UsageError("missing option --depth K (pool each run's top K)")
+        check_at_least("--depth", depth, 1)
+        check_cutoff("--depth", depth)
+    depth = depth or 1
     if max_docs is not None and max_docs < 0:
         raise UsageError(f"--max-docs must be >= 0, not {max_docs}")
     if isinstance(questions, str):  # "Q1,Q2", as --questions takes them
@@ -92,13 +106,21 @@ def pool(
     wanted = None if questions is None else [str(q) for q in questions]
     if wanted is not None and not wanted:
         raise UsageError("--questions: no question id given")
+    if isinstance(assign, str):
+        assign = [a.strip() for a in assign.split(",") if a.strip()]
+    assign = tuple(assign)
+    pool_workflow.check_seats(judges, assign)
     cfg = config_of(repo)
     if write:
         if wait < 0 or wait != wait:
             raise UsageError(f"--wait must be at least 0 seconds, not {wait}")
         with repolock.held(cfg.labels_dir, command="labelpool pool", wait=wait):
             labels = labelset.load(cfg)
-            names = run_args.select(cfg, specs(runs), takes_measures=False).specs
+            names = (
+                run_args.select(cfg, specs(runs), takes_measures=False).specs
+                if task is None
+                else []
+            )
             result = pool_workflow.run(
                 cfg,
                 labels,
@@ -110,9 +132,24 @@ def pool(
                 commit=commit,
                 branch=branch,
                 date=date,
+                judges=judges,
+                assign=assign,
+                task=task,
             )
         return PoolReport(result)
     labels = labels_of(repo, cfg)
+    if task is not None:
+        plan_ = pool_tasks.plan_task(
+            labels,
+            task,
+            date or pool_workflow.today(),
+            judges=judges,
+            assign=pool_workflow.resolve_assign(cfg.root, labels, assign) if assign else (),
+            questions=wanted,
+        )
+        return PoolReport(
+            PoolResult(plan=plan_, notes=() if plan_.batched else ("nothing to write",))
+        )
     names = run_args.select(cfg, specs(runs), takes_measures=False).specs
     loaded = pool_workflow.load_runs(cfg, names, depth)
     plan = pool_workflow.plan(
@@ -122,6 +159,21 @@ def pool(
         date or pool_workflow.today(),
         max_docs=max_docs,
         questions=wanted,
+        judges=judges,
+        assign=pool_workflow.resolve_assign(cfg.root, labels, assign) if assign else (),
     )
     notes = () if plan.batched or plan.complete else ("nothing to write",)
     return PoolReport(PoolResult(plan=plan, notes=notes))
+
+
+def _task(adjudicate: bool, second_opinion: float | None, seed: int) -> Task | None:
+    """The task batch asked for (``pool_tasks.Task``), or None for a pool."""
+    if adjudicate and second_opinion is not None:
+        raise UsageError("--adjudicate and --second-opinion make different batches: one at a time")
+    if adjudicate:
+        return pool_tasks.Task(pool_tasks.ADJUDICATE, seed=seed)
+    if second_opinion is not None:
+        task = pool_tasks.Task(pool_tasks.SECOND_OPINION, second_opinion, seed)
+        pool_tasks.check(task)
+        return task
+    return None

@@ -26,7 +26,10 @@ from labelpool.cli._progress import progress
 
 @app.command("pool")
 def pool(
-    runs: Annotated[list[str], typer.Argument(help="Run files or system names in runs/.")],
+    runs: Annotated[
+        list[str] | None,
+        typer.Argument(help="Run files or system names in runs/ (none with a task batch)."),
+    ] = None,
     depth: Annotated[
         int | None,
         typer.Option(
@@ -55,6 +58,40 @@ def pool(
     verbose: Annotated[
         bool, typer.Option("--verbose", help="Text: also a line per question (to judge / union).")
     ] = False,
+    judges: Annotated[
+        int,
+        typer.Option(
+            "--judges",
+            metavar="N",
+            help="Judges per document: N seats, each with every document, blind (default 1).",
+        ),
+    ] = 1,
+    assign: Annotated[
+        str | None,
+        typer.Option(
+            "--assign",
+            metavar="A,B,...",
+            help="The judge of each seat, in order ('Name <email>' or a known email).",
+        ),
+    ] = None,
+    adjudicate: Annotated[
+        bool,
+        typer.Option(
+            "--adjudicate", help="A batch of every open dispute, for an adjudicator (no runs)."
+        ),
+    ] = False,
+    second_opinion: Annotated[
+        float | None,
+        typer.Option(
+            "--second-opinion",
+            metavar="FRACTION",
+            help="A batch of that share of the judged documents, stratified by question and "
+            "grade, for another judge (no runs).",
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="S", help="Seed of --second-opinion's sample.")
+    ] = 0,
     wait: WaitOption = 0.0,
     repo: RepoOption = None,
     old_k: Annotated[int | None, typer.Option("-k", hidden=True)] = None,
@@ -66,12 +103,27 @@ def pool(
             f"pool's depth is --depth {old_k}: -k is not an option of pool (0.1.0 spelled the "
             "depth -k, which reads as the cut-off --k of the other commands)"
         )
-    if depth is None:
+    task = adjudicate or second_opinion is not None
+    if adjudicate and second_opinion is not None:
+        usage_error("--adjudicate and --second-opinion make different batches: one at a time")
+    if task and (runs or depth is not None or max_docs is not None):
+        usage_error(
+            "--adjudicate and --second-opinion batch judged documents: no runs, --depth or "
+            "--max-docs"
+        )
+    if not task and not runs:
+        usage_error("missing argument RUN... (the runs to pool)")
+    if not task and depth is None:
         usage_error("missing option --depth K (pool each run's top K)")
+    if second_opinion is not None and not 0 < second_opinion <= 1:
+        usage_error(
+            f"--second-opinion takes a fraction above 0 and at most 1, not {second_opinion}"
+        )
     cfg = load_config(repo)
-    check_at_least("--depth", depth, 1)
     check_wait(wait)
-    check_cutoff("--depth", depth)
+    if depth is not None:
+        check_at_least("--depth", depth, 1)
+        check_cutoff("--depth", depth)
     if max_docs is not None and max_docs < 0:
         usage_error(f"--max-docs must be >= 0, not {max_docs}")
     wanted = None
@@ -79,7 +131,11 @@ def pool(
         wanted = [q.strip() for q in questions.split(",") if q.strip()]
         if not wanted:
             usage_error(f"--questions {questions!r}: no question id given")
-    specs = _runs.select(cfg, runs, takes_measures=False)
+    check_at_least("--judges", judges, 1)
+    assigned = [a.strip() for a in (assign or "").split(",") if a.strip()]
+    if assign is not None and not assigned:
+        usage_error(f"--assign {assign!r}: no judge given")
+    specs = _runs.select(cfg, runs, takes_measures=False) if runs else []
     with progress("pooling"):
         pooled = _lazy.api_pool.pool(
             specs,
@@ -92,6 +148,11 @@ def pool(
             branch=branch,
             repo=cfg.root,
             wait=wait,
+            judges=judges,
+            assign=assigned,
+            adjudicate=adjudicate,
+            second_opinion=second_opinion,
+            seed=seed,
         )
     result = pooled.result
     for note in result.notes:

@@ -24,6 +24,7 @@ from labelpool.judge.server import JudgeServer
 from labelpool.judge.session import Options, Session
 from labelpool.workflows.judge import commit as judge_commit
 from labelpool.workflows.judge import queue as judge_queue
+from labelpool.workflows.judge import seats
 
 
 class PortInUse(StateError):
@@ -54,7 +55,7 @@ def prepare(
     name, email = gitio.user_identity(cfg.root)
     if commit_every is not None:
         judge_commit.identity(cfg.root)  # exit 2 without one
-    queue = judge_queue.load(cfg, email, batch, question)
+    queue = judge_queue.load(cfg, email, batch, question, seats.identity(name, email))
     if queue is None:
         return None
     return Session(cfg, queue, Options(name, email, commit_every))

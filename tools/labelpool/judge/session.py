@@ -33,8 +33,10 @@ from labelpool.config import Config
 from labelpool.errors import InputError, LabelpoolError, UsageError
 from labelpool.model import Verdict
 from labelpool.render import sanitize
+from labelpool.words import counted
 from labelpool.workflows.judge import commit as judge_commit
 from labelpool.workflows.judge import queue as judge_queue
+from labelpool.workflows.judge import seats
 from labelpool.workflows.judge import write as judge_write
 from labelpool.workflows.judge.facts import Facts
 from labelpool.workflows.judge.queue import Entry, Question, verdict_from_json, verdict_json
@@ -76,6 +78,11 @@ class Options:
     judge_name: str
     judge_email: str
     commit_every: int | None = None
+
+    @property
+    def me(self) -> str:
+        """The user as a judge: ``Name <email>`` ("" without a git identity)."""
+        return seats.identity(self.judge_name, self.judge_email)
 
 
 def max_grade(cfg: Config, questions: tuple[Question, ...]) -> int:
@@ -127,9 +134,11 @@ class Session:
         path = self.paths.get(qid)
         if path is None:
             raise NotFound(f"no question {qid!r} in this batch")
-        return judge_queue.question_of(path, self.batch, self.options.judge_email)
+        return judge_queue.question_of(
+            path, self.batch, self.options.judge_email, me=self.options.me
+        )
 
-    def _doc_json(self, qid: str, e: Entry) -> dict[str, Any]:
+    def _doc_json(self, qid: str, e: Entry, q: Question | None = None) -> dict[str, Any]:
         text = self.facts.text(e.doc, e.batch_text)
         versions = self.facts.versions_of(e.doc)
         status = "pending" if e.verdict is None else "judged"
@@ -140,7 +149,9 @@ class Session:
             "doc": e.doc,
             "shown": shown(e.doc),
             # an opaque token: the line, or its plain hash, would show others' verdicts
-            "block": self.tokens.of(self.paths[qid], self.batch, e),
+            "block": self.tokens.of(
+                self.paths[qid], seats.token_key(self.batch, None if q is None else q.seat), e
+            ),
             "status": status,
             "verdict": verdict_json(e.verdict) if mine else None,
             "reason": None if e.reason is None else shown(e.reason),
@@ -150,11 +161,28 @@ class Session:
             "note": shown(text.note),
             "supersedes": [shown(d) for d in versions.supersedes],
             "superseded_by": [shown(d) for d in versions.superseded_by],
+            **self._record_json(q, e.doc),
+        }
+
+    def _record_json(self, q: Question | None, doc: str) -> dict[str, Any]:
+        """An adjudication is not blind: every verdict on the document, with its judge."""
+        if q is None or q.task != "adjudicate":
+            return {}
+        return {
+            "verdicts": [
+                {
+                    "judge": shown(v.judge or "(judge not recorded)"),
+                    "kind": v.kind,
+                    "verdict": verdict_json(v.verdict),
+                }
+                for v in q.record.get(doc, ())
+                if not v.adjudicator
+            ]
         }
 
     def question_json(self, qid: str) -> dict[str, Any] | None:
         q = self._question(qid)
-        if q is None:
+        if q is None or not q.entries:  # nothing of it for this judge (it waits for another)
             return None
         relevant = [
             {
@@ -177,20 +205,32 @@ class Session:
             "qid": q.qid,
             "shown": shown(q.qid),
             "question": shown(q.question),
-            "docs": [self._doc_json(qid, e) for e in q.entries],
+            "docs": [self._doc_json(qid, e, q) for e in q.entries],
             "relevant": relevant,
         }
 
     def state_json(self) -> dict[str, Any]:
         questions = []
+        waiting = 0
         for qid in self.order:
             try:
-                q = self.question_json(qid)
+                found = self._question(qid)
+                q = self.question_json(qid) if found is not None and found.entries else None
             except (LabelpoolError, OSError):
-                q = None
+                found = q = None
+            waiting += len(found.waiting) if found is not None else 0
             if q is not None:
                 questions.append(q)
         return {
+            # documents of this batch in seats this page does not serve (another judge's):
+            # a count only, never whose, which seat, or what verdict
+            "waiting": waiting,
+            "waiting_shown": (
+                f"{counted(waiting, 'document')} {'waits' if waiting == 1 else 'wait'} "
+                "for another judge"
+                if waiting
+                else ""
+            ),
             "batch": self.batch_key,
             "batch_shown": shown(self.batch_label),
             "questions": questions,
@@ -244,6 +284,7 @@ class Session:
                 reason,
                 tokens=self.tokens,
                 rules=self.rules,
+                me=self.options.me,
             )
             ref = self._remember(qid, done)
             if done.changed:
@@ -258,8 +299,10 @@ class Session:
             every = self.options.commit_every
             if every is not None and self.pending_writes >= every:
                 committed = self._commit()
+        q = self._question(qid)
+        served = next((e for e in q.entries if e.doc == doc), None) if q is not None else None
         return {
-            "doc": self._doc_json(qid, done.after),
+            "doc": self._doc_json(qid, done.after if served is None else served, q),
             "before": {"undo": ref},  # what it replaced stays here: it may be another's verdict
             "uncommitted": self.pending_writes,
             "committed": committed,

@@ -20,7 +20,14 @@ from labelpool.words import counted
 from labelpool.workflows.merge.collect import UNKNOWN_TO_ORACLE, Unresolved
 from labelpool.workflows.merge.commits import JudgeCommit, MergeResult
 
-__all__ = ["BATCHES_SHOWN", "NO_VERDICT", "judge_lines", "oracle_line", "pending_lines"]
+__all__ = [
+    "BATCHES_SHOWN",
+    "NO_VERDICT",
+    "dispute_lines",
+    "judge_lines",
+    "oracle_line",
+    "pending_lines",
+]
 
 NO_VERDICT = "no verdict yet"  # the reason of an entry nobody judged (merge's collect)
 BATCHES_SHOWN = 6  # batches named on the summary line; the rest are counted together
@@ -105,3 +112,19 @@ def oracle_line(result: MergeResult, *, committed: bool) -> str:
 
 def _stay(n: int) -> str:
     return "stays" if n == 1 else "stay"
+
+
+def dispute_lines(disputes: Sequence[tuple[str, str]], *, verbose: bool) -> list[str]:
+    """``new disputes: N documents in M questions`` (and, ``verbose``, one line each:
+    ``  question: document``); nothing when the merge made none."""
+    if not disputes:
+        return []
+    questions = len({q for q, _ in disputes})
+    head = (
+        f"new disputes: {counted(len(disputes), 'document', 'documents')} in "
+        f"{counted(questions, 'question', 'questions')} (`labelpool pool --adjudicate` "
+        "makes the batch that settles them)"
+    )
+    if not verbose:
+        return [head + "; --verbose lists them"]
+    return [head + ":", *(f"  {sanitize.text(q)}: {sanitize.text(d)}" for q, d in disputes)]

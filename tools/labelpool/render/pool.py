@@ -7,7 +7,7 @@ from typing import Any
 from labelpool.render import sanitize
 from labelpool.render.sanitize import markdown as md
 from labelpool.words import counted
-from labelpool.workflows.pool.write import PoolResult
+from labelpool.workflows.pool.write import PoolPlan, PoolResult
 
 
 def _pct(x: float) -> str:
@@ -18,6 +18,8 @@ def text(result: PoolResult, verbose: bool = False) -> str:
     """The summary first; each question's line only when ``verbose``. The notes are not
     repeated here: the command prints each once, as a warning."""
     plan = result.plan
+    if plan.task is not None:
+        return _task_text(result, verbose)
     lines = [
         f"batch {plan.batch}: systems {', '.join(plan.systems)} at depth {plan.depth}",
         f"union of the top {plan.depth}: {counted(plan.union, 'document')} over "
@@ -31,6 +33,7 @@ def text(result: PoolResult, verbose: bool = False) -> str:
         lines.append(
             f"budget --max-docs {plan.max_docs}: {plan.remainder - plan.documents} left for later"
         )
+    lines += seat_lines(plan)
     lines.append(f"unjudged rate at {plan.depth} before judging:")
     lines += [f"  {s}: {plan.unjudged_before.get(s, float('nan')):.3f}" for s in plan.systems]
     if plan.complete:
@@ -49,6 +52,37 @@ def text(result: PoolResult, verbose: bool = False) -> str:
         lines.append(f"per question: --verbose lists the {counted(len(plan.batched), 'question')}")
     # every line: names shown escaped, no line starting a workflow command
     return "\n".join(sanitize.text(line) for line in lines) + "\n"
+
+
+def _task_text(result: PoolResult, verbose: bool) -> str:
+    """``pool --adjudicate`` and ``--second-opinion``: what the batch holds."""
+    plan = result.plan
+    what = "disputed documents to adjudicate" if plan.task == "adjudicate" else "second opinions"
+    lines = [
+        f"batch {plan.batch}: {plan.task}",
+        f"{what}: {counted(plan.documents, 'document')} in "
+        f"{counted(len(plan.batched), 'question')}",
+        *seat_lines(plan),
+    ]
+    if result.branch:
+        lines.append(f"branch: {result.branch}")
+    if result.commit:
+        lines.append(f"commit: {result.commit}")
+    elif result.written:
+        lines.append(f"wrote {counted(len(result.written), 'label file')} (not committed)")
+    if plan.batched and verbose:
+        lines += [f"  {q.qid}: {len(q.docs)}" for q in plan.batched]
+    return "\n".join(sanitize.text(line) for line in lines) + "\n"
+
+
+def seat_lines(plan: PoolPlan) -> list[str]:
+    """What the text says of the seats: nothing for one judge (today's output)."""
+    out = []
+    if plan.judges > 1:
+        out.append(f"judges: {plan.judges} per document, one seat each, blind")
+    if plan.assign:
+        out += [f"  seat {i}: {j}" for i, j in enumerate(plan.assign, start=1)]
+    return out
 
 
 def markdown(result: PoolResult) -> str:
@@ -71,6 +105,10 @@ def markdown(result: PoolResult) -> str:
     ]
     if plan.max_docs is not None:
         out.append(f"| left for a later batch (budget) | {plan.remainder - plan.documents} |")
+    if plan.judges > 1:
+        out += ["", f"Judges per document: **{plan.judges}** (one seat each, blind)."]
+    if plan.assign:
+        out += ["", *(f"- seat {i}: {md(j)}" for i, j in enumerate(plan.assign, start=1))]
     out += [
         "",
         f"Unjudged rate at {plan.depth} before judging:",
@@ -129,6 +167,9 @@ def to_json(result: PoolResult) -> dict[str, Any]:
         "branch": result.branch,
         "commit": result.commit,
         "notes": list(result.notes),
+        **({"task": plan.task} if plan.task is not None else {}),
+        **({"judges": plan.judges} if plan.judges > 1 else {}),
+        **({"assign": list(plan.assign)} if plan.assign else {}),
     }
 
 

@@ -29,9 +29,14 @@ def render_text(t: Todo) -> str:
     if not t.batches:
         lines.append("no pending batch: nothing to judge")
     for b in t.batches:
-        lines.append(f"batch {b.batch}: {_count(b.filled, b.total, b.mine, ' filled')}")
+        seat = "" if b.seat is None else f" seat {b.seat}"
+        lines.append(f"batch {b.batch}{seat}: {_count(b.filled, b.total, b.mine, ' filled')}")
         width = max(len(q.qid) for q in b.questions)
-        lines += [f"  {q.qid:<{width}}  {_count(q.filled, q.total, q.mine)}" for q in b.questions]
+        lines += [
+            f"  {q.qid:<{width}}  {_count(q.filled, q.total, q.mine)}"
+            + ("" if q.judge is None else f"  judge: {q.judge}")
+            for q in b.questions
+        ]
     if t.me is not None:
         lines.append(f"mine: verdict lines last changed by {t.me} (uncommitted lines count)")
     nxt = t.next
@@ -66,6 +71,7 @@ def to_json(t: Todo) -> dict[str, Any]:
         "batches": [
             {
                 "batch": b.batch,
+                **({"seat": b.seat} if b.seat is not None else {}),
                 "filled": b.filled,
                 "total": b.total,
                 **({"mine": b.mine} if t.me is not None else {}),
@@ -77,6 +83,7 @@ def to_json(t: Todo) -> dict[str, Any]:
                         "total": q.total,
                         **({"mine": q.mine} if t.me is not None else {}),
                         "next_line": q.next_line,
+                        **({"judge": q.judge} if q.judge is not None else {}),
                     }
                     for q in b.questions
                 ],

@@ -23,6 +23,7 @@ from labelpool.rules import (
     pool,
     scalars,
     schema,
+    seats,
 )
 from labelpool.rules.view import ViewError, scan
 
@@ -95,7 +96,7 @@ def check_bytes(raw: bytes, schema_file: Path, *, max_bytes: int, max_depth: int
     found += [f for f in schema_findings if (f.line, f.col) not in explained]
     if not schema_findings:
         found += identity.non_nfc(view) + lists.check(view) + classes.check(view)
-        found += pool.check(view) + pending.check(view)
+        found += pool.check(view) + pending.check(view) + seats.check(view)
         if judges.has_record(view.data):
             found += judges.check(view)
         result.lists = {k: view.data[k] for k in JUDGED_LISTS if view.data.get(k)}

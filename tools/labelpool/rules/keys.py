@@ -10,7 +10,7 @@ from labelpool.model import KNOWN_KEYS
 from labelpool.rules.view import View
 
 POOL_KEYS = ("system", "k", "date", "run")
-BATCH_KEYS = ("batch", "systems", "depth", "date", "docs")
+BATCH_KEYS = ("batch", "systems", "depth", "date", "task", "seat", "judge", "docs")
 VERDICT_KEYS = ("judge", "adjudicator", "kind", "verdict")
 # words for a known key that no edit distance finds (the record of judges, issue 24)
 ALIASES = {

@@ -8,7 +8,7 @@ from labelpool.findings import Severity
 from labelpool.yamlfile import SAFETY_RULES
 
 # Bump whenever a rule changes what it reports: cached per-file results are keyed by it.
-RULES_VERSION = "5"  # 5: LP043-LP047, the record of judges (issue 24)
+RULES_VERSION = "5"  # 5: LP043-LP049, several judges per document (issue 24)
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,18 @@ RULES: dict[str, Rule] = _rules(
         "warning",
         "an open dispute (judges disagree, no adjudicator): `labelpool pool --adjudicate` "
         "makes the batch that settles it",
+    ),
+    (
+        "LP048",
+        "error",
+        "the seats of a batch for several judges are numbered 1..N, each once, and a `task` is "
+        "`second-opinion` or `adjudicate`",
+    ),
+    (
+        "LP049",
+        "error",
+        "a seat's judge has not judged one of its documents already and holds one seat of the "
+        "batch; an `adjudicate` entry lists only documents with two or more verdicts",
     ),
     ("LP060", "error", "(--provenance) each document in a pool entry's top k of its run is judged"),
 )

@@ -20,7 +20,7 @@ from typing import Any
 
 from labelpool.findings import Finding
 from labelpool.limits import GRADE_MAX
-from labelpool.rules import bounds, judges, linebreaks, pending
+from labelpool.rules import bounds, judges, linebreaks, pending, seats
 from labelpool.rules import schema as schema_rule
 from labelpool.rules.check import check_bytes
 from labelpool.yamlfile import YamlError, loads_checked, text_findings
@@ -191,8 +191,8 @@ def _too_large(raw: bytes, max_bytes: int) -> Finding:
 
 
 def _fits(fast: Any, data: Any) -> bool:
-    """The data passes the schema, LP042, LP035's self-duplicate and the record's errors
-    (LP043-LP046) (the data half of :func:`_looks_valid`)."""
+    """The data passes the schema, LP042, LP035's self-duplicate, the record's errors
+    (LP043-LP046) and the seats' (LP048-LP049) (the data half of :func:`_looks_valid`)."""
     try:
         valid = bool(fast(data))
     except (ValueError, TypeError):  # a value JSON cannot hold (a date): not valid
@@ -200,5 +200,7 @@ def _fits(fast: Any, data: Any) -> bool:
     if not valid or bounds.first_violation(data) is not None:
         return False
     if next(pending.self_duplicates(data), None) is not None:
+        return False
+    if seats.has_seats(data) and seats.problems(data):
         return False
     return not judges.has_record(data) or judges.first_error(data) is None

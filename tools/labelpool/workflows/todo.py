@@ -49,12 +49,14 @@ class QuestionTodo:
     total: int
     next_line: int | None  # the first empty verdict's line (None: all filled)
     mine: int | None = None  # filled verdict lines last changed by the current user
+    judge: str | None = None  # the seat's judge in this question (assigned or claimed)
 
 
 @dataclass(frozen=True)
 class BatchTodo:
     batch: str
     questions: tuple[QuestionTodo, ...]
+    seat: int | None = None  # one judge's seat of a batch for several judges
 
     @property
     def filled(self) -> int:
@@ -110,8 +112,9 @@ class Todo:
 def todo(cfg: Config, *, batch: str | None = None, mine: bool = False) -> Todo:
     """Every pending batch (only ``batch`` when given) with each question's filled and total
     verdicts; ``mine``: also the filled lines whose last change is the current user's."""
-    # batch -> qid -> (path, filled lines, empty lines)
-    found: dict[str, list[tuple[str, Path, list[int], list[int]]]] = {}
+    # (batch, seat) -> qid -> (path, filled lines, empty lines)
+    found: dict[tuple[str, int | None], list[tuple[str, Path, list[int], list[int]]]] = {}
+    judges: dict[tuple[str, int | None, Path], str] = {}  # each seat's judge, per file
     recorded: list[Path] = []
     for path in labelset.label_files(cfg.labels_dir):
         pending, record = _holds(path)
@@ -130,8 +133,10 @@ def todo(cfg: Config, *, batch: str | None = None, mine: bool = False) -> Todo:
                 continue
             filled = [e.line for e in b.entries if e.verdict is not None]
             empty = [e.line for e in b.entries if e.verdict is None]
-            found.setdefault(b.batch, []).append((qid, path, filled, empty))
-    if batch is not None and batch not in found:
+            found.setdefault(b.key, []).append((qid, path, filled, empty))
+            if b.judge is not None:
+                judges[(*b.key, path)] = b.judge
+    if batch is not None and not any(name == batch for name, _ in found):
         known = ", ".join(sorted(_batch_names(cfg))) or "none"
         raise UnknownBatch(f"--batch {batch}: no pending batch of that name (pending: {known})")
     me: Judge | None = None
@@ -139,9 +144,9 @@ def todo(cfg: Config, *, batch: str | None = None, mine: bool = False) -> Todo:
     if mine:
         me, owners = _owners(cfg, found)
     out = []
-    for name in sorted(found):
+    for key in sorted(found, key=lambda k: (k[0], k[1] or 0)):
         rows = []
-        for qid, path, filled, empty in sorted(found[name], key=lambda r: (str(r[1]), r[0])):
+        for qid, path, filled, empty in sorted(found[key], key=lambda r: (str(r[1]), r[0])):
             count = None
             if me is not None:
                 lines = owners.get(path, {})
@@ -154,9 +159,10 @@ def todo(cfg: Config, *, batch: str | None = None, mine: bool = False) -> Todo:
                     len(filled) + len(empty),
                     min(empty) if empty else None,
                     count,
+                    judges.get((*key, path)),
                 )
             )
-        out.append(BatchTodo(name, tuple(rows)))
+        out.append(BatchTodo(key[0], tuple(rows), key[1]))
     return Todo(tuple(out), str(me) if me is not None else None, _disputes(cfg, recorded))
 
 
@@ -197,7 +203,7 @@ def _batch_names(cfg: Config) -> set[str]:
 
 
 def _owners(
-    cfg: Config, found: dict[str, list[tuple[str, Path, list[int], list[int]]]]
+    cfg: Config, found: dict[tuple[str, int | None], list[tuple[str, Path, list[int], list[int]]]]
 ) -> tuple[Judge, dict[Path, dict[int, Judge]]]:
     """The current user, and the author of each filled verdict line (a line missing from
     the answer is not committed: the current user's)."""

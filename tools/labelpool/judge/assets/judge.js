@@ -43,6 +43,7 @@
     const c = counts();
     let line = `${c.done} / ${c.total} judged; ${c.qdone} question${c.qdone === 1 ? "" : "s"} done · ${S.batch_shown}`;
     if (S.uncommitted) line += ` · ${S.uncommitted} change${S.uncommitted === 1 ? "" : "s"} not committed`;
+    if (S.waiting_shown) line += ` · ${S.waiting_shown}`;
     $("progress").textContent = line;
     $("commit-button").textContent = S.uncommitted ? `Commit (${S.uncommitted})` : "Commit";
   }
@@ -57,7 +58,7 @@
     renderProgress();
     const x = q(), d = cur();
     if (!x || !d) {
-      $("question").textContent = "Nothing to judge in this batch.";
+      $("question").textContent = "Nothing to judge in this batch." + (S.waiting_shown ? ` ${S.waiting_shown}.` : "");
       return;
     }
     $("question").textContent = x.question;
@@ -71,6 +72,10 @@
     if (d.supersedes.length) facts.push(`supersedes ${d.supersedes.join(", ")}`);
     if (d.superseded_by.length) facts.push(`superseded by ${d.superseded_by.join(", ")}`);
     $("versions").textContent = facts.length ? facts.join(" · ") : "no other version known";
+    // an adjudication is not blind: every judge's verdict (never sent for any other batch)
+    const others = d.verdicts || [];
+    $("others").textContent = others.length ? "verdicts: " + others.map((v) => `${v.judge}${v.kind === "machine" ? " (machine)" : ""}: ${verdictText(v.verdict)}`).join(" · ") : "";
+    $("others").hidden = !others.length;
     $("doc-title").textContent = d.title;
     $("text-note").textContent = d.note ? `(${d.note})` : "";
     $("text-note").hidden = !d.note;

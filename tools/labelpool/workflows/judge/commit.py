@@ -76,14 +76,14 @@ def changed(root: Path, paths: Iterable[Path], batch: str) -> tuple[list[Path], 
 
 
 def _count(path: Path, old_text: str | None, new_text: str, batch: str) -> int:
-    def verdicts(text: str | None) -> dict[str, object]:
+    def verdicts(text: str | None) -> dict[tuple[int | None, str], object]:
         if text is None:
             return {}
         try:
             _d, _t, batches = read_file(path, text)
         except JudgeInputError:
             return {}
-        return {e.doc: e.verdict for b in batches if b.batch == batch for e in b.entries}
+        return {(b.seat, e.doc): e.verdict for b in batches if b.batch == batch for e in b.entries}
 
     old, new = verdicts(old_text), verdicts(new_text)
     return sum(1 for d, v in new.items() if v is not None and old.get(d) != v)

@@ -15,17 +15,18 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from labelpool import batch as batch_mod
-from labelpool import labelset
+from labelpool import labelset, verdicts
 from labelpool.config import Config
 from labelpool.errors import InputError, UsageError
 from labelpool.limits import GRADE_MAX
-from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf, Verdict
+from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf, JudgeVerdict, Verdict
 from labelpool.words import counted
+from labelpool.workflows.judge import seats
 from labelpool.workflows.merge import collect as merge_collect
 
 
@@ -66,6 +67,12 @@ class Question:
     batch: str
     entries: tuple[Entry, ...]  # shuffled (see :func:`shuffled`)
     relevant: tuple[RelevantDoc, ...]
+    seat: int | None = None  # the seat served (a batch for several judges)
+    claim: bool = False  # the seat is unclaimed: the first write writes ``judge:``
+    task: str | None = None  # ``second-opinion`` or ``adjudicate``
+    waiting: frozenset[str] = frozenset()  # documents waiting for another judge here
+    # for an adjudication (not blind): every verdict on each document, with its judge
+    record: Mapping[str, tuple[JudgeVerdict, ...]] = field(default_factory=dict)
 
 
 def seed_order(docs: Sequence[str], qid: str, batch: str, judge_email: str) -> list[str]:
@@ -109,12 +116,18 @@ def read_file(path: Path, text: str | None = None) -> tuple[Any, str, list[batch
     return data, text, batches
 
 
-def entries_of(text: str, batches: Iterable[batch_mod.PendingBatch], batch: str) -> list[Entry]:
-    """The entries of ``batch`` in a file, with their block, reason and batch text."""
+def entries_of(
+    text: str,
+    batches: Iterable[batch_mod.PendingBatch],
+    batch: str,
+    seat: batch_mod.PendingBatch | None = None,
+) -> list[Entry]:
+    """The entries of ``batch`` in a file (only those of ``seat`` when given), with their
+    block, reason and batch text."""
     lines = text.split("\n")
     out = []
     for b in batches:
-        if b.batch != batch:
+        if b.batch != batch or (seat is not None and b.index != seat.index):
             continue
         for e in b.entries:
             reason = batch_mod.reason_of(lines, e.line)
@@ -141,23 +154,38 @@ def relevant_of(data: Mapping[str, Any]) -> tuple[RelevantDoc, ...]:
 
 
 def question_of(
-    path: Path, batch: str, judge_email: str, text: str | None = None
+    path: Path, batch: str, judge_email: str, text: str | None = None, me: str = ""
 ) -> Question | None:
-    """The question of one label file for ``batch`` (None when it has no entry in it)."""
+    """The question of one label file for ``batch`` as the user ``me`` is served it (the
+    seat :func:`seats.choose` picks); None when the batch has no entry in it. A question
+    whose seats are all another judge's has no entries and says what waits."""
     data, text, batches = read_file(path, text)
-    entries = entries_of(text, batches, batch)
-    if not entries:
+    choice = seats.choose(data, batches, batch, me)
+    if choice.entry is None and not choice.waiting:
         return None
+    entries = entries_of(text, batches, batch, choice.entry) if choice.entry is not None else []
     qid = str(data.get("id"))
     by_doc = {e.doc: e for e in entries}
     order = seed_order(list(by_doc), qid, batch, judge_email)
+    served = choice.entry
+    record: dict[str, tuple[JudgeVerdict, ...]] = {}
+    if served is not None and served.task == "adjudicate":
+        label = seats.label_of(data)
+        if label is not None:
+            record = {d: verdicts.record(label, d) for d in by_doc}
     return Question(
         qid=qid,
         question=str(data.get("question") or ""),
         path=path,
         batch=batch,
         entries=tuple(by_doc[d] for d in order),
-        relevant=relevant_of(data),
+        # never the verdict the page asks for again (a second opinion is blind)
+        relevant=tuple(r for r in relevant_of(data) if r.doc not in by_doc),
+        seat=None if served is None else served.seat,
+        claim=choice.claim,
+        task=None if served is None else served.task,
+        waiting=choice.waiting,
+        record=record,
     )
 
 
@@ -179,18 +207,23 @@ class Queue:
 
 
 def load(
-    cfg: Config, judge_email: str, batch: str | None = None, question: str | None = None
+    cfg: Config,
+    judge_email: str,
+    batch: str | None = None,
+    question: str | None = None,
+    me: str = "",
 ) -> Queue | None:
-    """The batch to judge and its questions; None when nothing is pending."""
+    """The batch to judge and its questions, as the user ``me`` (``Name <email>``) is served
+    them (:mod:`.seats`); None when nothing is pending."""
     files: list[tuple[Path, Any, str, list[batch_mod.PendingBatch]]] = []
     open_batches: set[str] = set()
     all_batches: set[str] = set()
-    sizes: dict[str, int] = {}
+    docs: dict[str, set[tuple[Path, str]]] = {}
     dates: dict[str, str] = {}
     for path in pending_files(cfg):
         data, text, batches = read_file(path)
         for b in batches:  # the whole batch, whichever question the page serves
-            sizes[b.batch] = sizes.get(b.batch, 0) + len(b.entries)
+            docs.setdefault(b.batch, set()).update((path, e.doc) for e in b.entries)
             dates.setdefault(b.batch, str(b.date))
         if question is not None and str(data.get("id")) != question:
             continue
@@ -208,20 +241,34 @@ def load(
             raise JudgeUsageError(f"--batch {batch}: no such pending batch (pending: {known})")
         chosen = batch
     elif open_batches:
-        chosen = sorted(open_batches)[0]
+        chosen = _first_open(files, sorted(open_batches), me)
     else:
         return None
     questions = []
     for path, _data, text, _batches in files:
-        q = question_of(path, chosen, judge_email, text)
+        q = question_of(path, chosen, judge_email, text, me)
         if q is not None:
             questions.append(q)
     if not questions:
         return None
-    key = str(sorted(sizes).index(chosen))  # the same for every page on this repository
-    return Queue(
-        chosen, tuple(sorted(open_batches)), tuple(questions), dates[chosen], sizes[chosen], key
-    )
+    key = str(sorted(docs).index(chosen))  # the same for every page on this repository
+    size = len(docs[chosen])  # each document once, however many seats it has
+    return Queue(chosen, tuple(sorted(open_batches)), tuple(questions), dates[chosen], size, key)
+
+
+def _first_open(
+    files: Sequence[tuple[Path, Any, str, list[batch_mod.PendingBatch]]],
+    names: Sequence[str],
+    me: str,
+) -> str:
+    """The first batch by name with an empty verdict the page can serve ``me``; else the
+    first with any (its documents wait for another judge)."""
+    for name in names:
+        for _path, data, _text, batches in files:
+            entry = seats.choose(data, batches, name, me).entry
+            if entry is not None and any(e.verdict is None for e in entry.entries):
+                return name
+    return names[0]
 
 
 def verdict_json(verdict: Verdict) -> Any:

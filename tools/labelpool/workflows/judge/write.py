@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from labelpool import atomic, repolock, schemas
 from labelpool import batch as batch_mod
@@ -34,6 +35,7 @@ from labelpool.config import Config
 from labelpool.errors import LabelpoolError, StateError
 from labelpool.model import Verdict
 from labelpool.rules import written as written_rules
+from labelpool.workflows.judge import seats
 from labelpool.workflows.judge.queue import Entry, JudgeInputError, entries_of, read_file
 from labelpool.workflows.judge.tokens import Tokens
 
@@ -122,11 +124,15 @@ def write_verdict(
     *,
     tokens: Tokens,
     rules: Rules,
+    me: str = "",
 ) -> Written:
     """Set ``doc``'s verdict in ``batch`` of the label file ``path`` when its block still has
     the token ``expect`` (:meth:`Tokens.of`; else :class:`Conflict`) and the new text passes
     ``rules`` (else :class:`WriteRefused`); ``reason`` is the can't-judge note (verdict
-    None)."""
+    None). In a batch for several judges the entry is the one of the seat the page serves
+    ``me`` (:func:`seats.choose`); an unclaimed seat is claimed for ``me`` (``judge: me``) in
+    the same write, and a document ``me`` judged already (in the record or another seat) is a
+    :class:`Conflict` that names no verdict."""
     if reason is not None and verdict is not None:
         raise ValueError("a can't-judge note goes with an empty verdict")
     problem = None if reason is None else written_rules.text_problem(reason)
@@ -135,19 +141,56 @@ def write_verdict(
             f"the can't-judge note {problem}: validate would refuse it; nothing written", path=path
         )
     with locked(root):
-        _data, text, batches = read_file(path)
-        entry = _find(text, batches, batch, doc, path)
-        if not tokens.matches(expect, path, batch, entry):
+        data, text, batches = read_file(path)
+        choice = seats.choose(data, batches, batch, me)
+        served = choice.entry
+        if served is None:
+            raise Conflict(f"{doc} waits for another judge; reloaded", None, path=path)
+        entry = _find(text, batches, batch, doc, path, served)
+        if not tokens.matches(expect, path, seats.token_key(batch, served.seat), entry):
             raise Conflict(f"{doc} changed on disk; reloaded", entry, path=path)
+        if not seats.is_plain([b for b in batches if b.batch == batch]) and seats.judged_by(
+            seats.label_of(data), batches, doc, me, own=served
+        ):
+            raise Conflict(
+                f"you judged {doc} already: a second verdict on it must come from another judge",
+                None,
+                path=path,
+            )
         if entry.verdict == verdict and entry.reason == (
             None if reason is None else _reason_text(reason)
         ):
             return Written(entry, entry, changed=False)
         new_text = edit(text, entry, verdict, reason)
-        after = _check(path, text, new_text, batch, doc, verdict, reason is not None)
+        after = _check(path, text, new_text, batch, doc, verdict, reason is not None, served)
+        if choice.claim:
+            new_text, after = _claim(path, new_text, batch, doc, served.index, me)
         _refuse_invalid(path, text, new_text, rules, entry.line)
         atomic.write_text(path, new_text)
         return Written(entry, after, changed=True)
+
+
+def _claim(path: Path, text: str, batch: str, doc: str, index: int, me: str) -> tuple[str, Entry]:
+    """``text`` with the seat at ``index`` claimed for ``me``, read back: the seat names
+    ``me`` and every entry holds what it held."""
+    if not me:
+        raise WriteRefused(
+            "set git user.name and user.email: the page writes your name on the seat you take",
+            path=path,
+        )
+    _d, _t, before = read_file(path, text)
+    try:
+        claimed = seats.claim_line(text, before[index], me)
+    except ValueError as exc:
+        raise WriteRefused(f"{exc}; cannot claim the seat", path=path) from None
+    _d, _t, after = read_file(path, claimed)
+
+    def shape(bs: list[batch_mod.PendingBatch]) -> list[Any]:
+        return [(b.batch, b.seat, [(e.doc, e.verdict) for e in b.entries]) for b in bs]
+
+    if shape(after) != shape(before) or after[index].judge != me:
+        raise WriteRefused("claiming the seat would change another entry", path=path)
+    return claimed, _find(claimed, after, batch, doc, path, after[index])
 
 
 def _refuse_invalid(path: Path, old: str, new: str, rules: Rules, line: int) -> None:
@@ -174,9 +217,14 @@ def _reason_text(reason: str) -> str:
 
 
 def _find(
-    text: str, batches: list[batch_mod.PendingBatch], batch: str, doc: str, path: Path
+    text: str,
+    batches: list[batch_mod.PendingBatch],
+    batch: str,
+    doc: str,
+    path: Path,
+    seat: batch_mod.PendingBatch | None = None,
 ) -> Entry:
-    found = [e for e in entries_of(text, batches, batch) if e.doc == doc]
+    found = [e for e in entries_of(text, batches, batch, seat) if e.doc == doc]
     if len(found) != 1:
         what = "is no longer pending" if not found else "is pending twice"
         raise Conflict(f"{doc} {what} in this batch; reloaded", None, path=path)
@@ -191,6 +239,7 @@ def _check(
     doc: str,
     verdict: Verdict,
     with_reason: bool,
+    seat: batch_mod.PendingBatch | None = None,
 ) -> Entry:
     """The new text read back: ``doc`` holds ``verdict``, every other entry what it held, and
     (without a note) nothing but verdict tokens differs."""
@@ -201,14 +250,15 @@ def _check(
         raise WriteRefused(
             "the edit would not read back; edit this entry by hand", path=path
         ) from None
-    old = {(b.batch, e.doc): e.verdict for b in old_batches for e in b.entries}
-    new = {(b.batch, e.doc): e.verdict for b in new_batches for e in b.entries}
+    old = {(b.batch, b.seat, e.doc): e.verdict for b in old_batches for e in b.entries}
+    new = {(b.batch, b.seat, e.doc): e.verdict for b in new_batches for e in b.entries}
     expected = dict(old)
-    expected[(batch, doc)] = verdict
+    expected[(batch, None if seat is None else seat.seat, doc)] = verdict
     if new != expected:
         raise WriteRefused("the edit would change another entry; edit it by hand", path=path)
     if not with_reason and old_text.count("\n") == new_text.count("\n"):
         line = batch_mod.first_change_beyond_verdicts(old_text, new_text)
         if line is not None:
             raise WriteRefused("the edit would change more than the verdict", path=path, line=line)
-    return _find(new_text, new_batches, batch, doc, path)
+    served = None if seat is None else new_batches[seat.index]
+    return _find(new_text, new_batches, batch, doc, path, served)

@@ -17,6 +17,7 @@ empty verdict the oracle fills is the oracle's. A shallow clone is refused first
 
 from __future__ import annotations
 
+import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from labelpool import batch as batch_mod
 from labelpool import gitio, labelset, schemas, yamlfile
 from labelpool.config import Config
 from labelpool.errors import LabelpoolError
-from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf
+from labelpool.model import IRRELEVANT, MACHINE, PERSON, RELEVANT, DuplicateOf
 from labelpool.oracle import ORACLE_EMAIL, ORACLE_NAME, Oracle
 from labelpool.workflows.audit import attribution
 from labelpool.workflows.merge import read as merge_read
@@ -238,6 +239,7 @@ def collect(
                         unresolved.append(Unresolved(path, e.line, qid, b.batch, e.doc, reason))
                         continue
                     judge = Judge(ORACLE_NAME, ORACLE_EMAIL, oracle=True)
+                    assert oracle is not None
                     decisions.append(
                         Decision(
                             path,
@@ -248,21 +250,51 @@ def collect(
                             judge,
                             grade=grade,
                             oracle_missing=missing,
+                            seat=b.seat,
+                            credit=f"qrels:{oracle.path}",
+                            kind=MACHINE,
+                            adjudicator=b.task == "adjudicate",
                         )
                     )
                     continue
-                judge = judge_of.get(e.line, me)
+                judge, credit, kind = seat_credit(b.judge, judge_of.get(e.line, me))
                 v = e.verdict
+                common: dict[str, Any] = {
+                    "seat": b.seat,
+                    "credit": credit,
+                    "kind": kind,
+                    "adjudicator": b.task == "adjudicate",
+                    "given": v,
+                }
                 if isinstance(v, DuplicateOf):
                     decisions.append(
-                        Decision(path, qid, b.batch, e.doc, e.line, judge, duplicate_of=v.doc)
+                        Decision(
+                            path, qid, b.batch, e.doc, e.line, judge, duplicate_of=v.doc, **common
+                        )
                     )
                 else:
                     grade = 1 if v == RELEVANT else 0 if v == IRRELEVANT else int(v)
                     decisions.append(
-                        Decision(path, qid, b.batch, e.doc, e.line, judge, grade=grade)
+                        Decision(path, qid, b.batch, e.doc, e.line, judge, grade=grade, **common)
                     )
     return files, decisions, unresolved
+
+
+_PERSON = re.compile(r"^(.*[^\s]) <([^<>\s]+)>$")
+
+
+def seat_credit(seat_judge: str | None, author: Judge) -> tuple[Judge, str | None, str]:
+    """(commit author, judge the record names, its kind) of a verdict line: a seat's
+    ``judge:`` when set (it survives any merge method on GitHub, a squash too), else the
+    line's author. A person's seat commits as that person; a machine's as the author."""
+    if seat_judge is None:
+        return author, None, PERSON
+    m = _PERSON.match(seat_judge)
+    if m is None:
+        return author, seat_judge, MACHINE
+    if (m.group(1), m.group(2)) == (author.name, author.email):
+        return author, seat_judge, PERSON
+    return Judge(m.group(1), m.group(2)), seat_judge, PERSON
 
 
 def commit_order(decisions: Sequence[Decision]) -> list[Decision]:

@@ -54,6 +54,7 @@ from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.oracle import Oracle
 from labelpool.words import counted
+from labelpool.workflows.merge import record as record_mod
 from labelpool.workflows.merge.collect import (
     UNKNOWN_TO_ORACLE,
     Cache,
@@ -104,6 +105,8 @@ class MergeResult:
     commits: tuple[JudgeCommit, ...] = ()
     unresolved: tuple[Unresolved, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    # (question, document) of each document whose judges disagree since this merge
+    disputes: tuple[tuple[str, str], ...] = ()
 
     @property
     def folded(self) -> int:
@@ -175,7 +178,7 @@ def _merge(
     if commit:
         assert top is not None and base is not None
         committed, at_head = _check_against_head(top, base, sorted(cache), cache)
-    plan, supersedes = _dry_run(cfg, decisions, unresolved, cache)
+    plan, supersedes, disputes = _dry_run(cfg, decisions, unresolved, cache)
     if any(j.uncommitted for j in plan):
         notes.append(
             f"verdict lines not committed yet are attributed to the current git user: {me}"
@@ -193,20 +196,21 @@ def _merge(
             folded = "the label files before it are folded, the rest not"
             raise repolock.failed(exc, folded) from None
         commits = tuple(s.info(None) for s in steps)
-        return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes))
+        return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes), disputes)
     assert top is not None and base is not None
     steps = _carry_uncommitted(steps, me, worktree, committed)
     ids = _land(top, base, steps, oracle, oracle_missing, at_head)
     commits = tuple(s.info(ids.get(i)) for i, s in enumerate(steps))
-    return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes))
+    return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes), disputes)
 
 
 def _dry_run(
     cfg: Config, decisions: list[Decision], unresolved: list[Unresolved], cache: Cache
-) -> tuple[dict[Judge, list[Decision]], Supersedes | None]:
+) -> tuple[dict[Judge, list[Decision]], Supersedes | None, tuple[tuple[str, str], ...]]:
     """Every decision folded in commit order on the labels' lists, nothing written: the
-    decisions to fold per judge (entries that stay pending join ``unresolved``); every
-    contradiction is one :class:`MergeError` naming them all."""
+    decisions to fold per judge (entries that stay pending join ``unresolved``), and the new
+    disputes (question, document); every contradiction is one :class:`MergeError` naming
+    them all."""
     decisions = commit_order(decisions)
     supersedes = _supersedes(cfg) if any(d.duplicate_of for d in decisions) else None
     errors: list[str] = []
@@ -224,7 +228,14 @@ def _dry_run(
             plan.setdefault(d.judge, []).append(d)
     if errors:
         raise MergeError("\n".join(errors))
-    return plan, supersedes
+    qids = {d.path: d.qid for d in decisions}
+    disputes = [
+        (qids[path], doc)
+        for path, state in states.items()
+        if state.record
+        for doc in record_mod.disputes(state_of(cache[path][0], path, cache[path][1]), state)
+    ]
+    return plan, supersedes, tuple(sorted(disputes))
 
 
 def _fold_steps(
@@ -268,7 +279,7 @@ def preview(cfg: Config) -> Preview:
     me = Judge("preview", "preview", uncommitted=True)  # judges do not change the labels
     with labelset.gc_paused():
         _, decisions, unresolved = collect(cfg, me, cache=cache, attribute=False)
-    plan, supersedes = _dry_run(cfg, decisions, unresolved, cache)
+    plan, supersedes, _disputes = _dry_run(cfg, decisions, unresolved, cache)
     texts = {p: cache[p][1] for p in cache}
     steps = _fold_steps(plan, supersedes, texts, cache)
     final = {p: t for step in steps for p, t in step.changed.items()}

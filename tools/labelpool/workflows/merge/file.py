@@ -60,8 +60,9 @@ def plan(
         classes=[list(c) for c in before.classes],
         unjudged=set(before.unjudged),
         where=dict(before.where),
+        record=dict(before.record),
     )
-    wanted = {(d.batch, d.doc) for d in ds}
+    wanted = {(d.batch, d.seat, d.doc) for d in ds}
     drop: set[tuple[int, int]] = set()
     for d in ds:
         outcome, message = fold(after, d, supersedes)
@@ -69,7 +70,7 @@ def plan(
             raise MergeError(str(message))
     for b in batches:
         for e in b.entries:
-            if (b.batch, e.doc) in wanted:
+            if (b.batch, b.seat, e.doc) in wanted:
                 drop.add((b.index, e.doc_index))
     entries: list[PoolEntry] = []
     completed = 0

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from labelpool import batch as batch_mod
 from labelpool import labelfile, yamlfile
 from labelpool.errors import StateError
-from labelpool.model import Label, label_from_data
+from labelpool.model import PERSON, DuplicateOf, JudgeVerdict, Label, Verdict, label_from_data
+from labelpool.workflows.merge import record as record_mod
 
 
 class MergeError(StateError):
@@ -43,7 +44,9 @@ class Judge:
 
 @dataclass(frozen=True)
 class Decision:
-    """One verdict to fold: ``grade`` (0 irrelevant) or ``duplicate_of``."""
+    """One verdict to fold: ``grade`` (0 irrelevant) or ``duplicate_of``; ``credit`` is the
+    judge the record names (the seat's ``judge:``, else the line's author), ``kind`` its
+    kind, ``adjudicator`` for a verdict of an ``adjudicate`` entry."""
 
     path: Path
     qid: str
@@ -54,6 +57,23 @@ class Decision:
     grade: int | None = None
     duplicate_of: str | None = None
     oracle_missing: bool = False  # the oracle did not know it; treated as irrelevant
+    seat: int | None = None
+    credit: str | None = None  # None: ``str(judge)``
+    kind: str = PERSON
+    adjudicator: bool = False
+    given: Verdict = None  # the verdict as the line says it (None: from ``grade``)
+
+    @property
+    def who(self) -> str:
+        return self.credit if self.credit is not None else str(self.judge)
+
+    @property
+    def verdict(self) -> Verdict:
+        if self.given is not None:
+            return self.given
+        if self.duplicate_of is not None:
+            return DuplicateOf(self.duplicate_of)
+        return record_mod.as_verdict(self.grade)
 
 
 @dataclass
@@ -68,6 +88,10 @@ class State:
     where: dict[str, str]  # doc -> "path:line" of the judgment that set it (for messages)
     # where a judgment not in ``where`` is written (read only for an error message)
     locate: Callable[[str], str | None] = lambda _doc: None
+    # the record of who judged (labelpool.verdicts): the file's judge and the listed verdicts
+    judge: str | None = None
+    judge_kind: str = PERSON
+    record: dict[str, tuple[JudgeVerdict, ...]] = field(default_factory=dict)
 
     def at(self, doc: str) -> str:
         """``path:line:col`` of the judgment of ``doc`` (for messages)."""
@@ -131,6 +155,9 @@ def _state(label: Label, where: dict[str, str], locate: Callable[[str], str | No
         unjudged=set(label.pooled_unjudged_ids),
         where=where,
         locate=locate,
+        judge=label.judge,
+        judge_kind=label.judge_kind,
+        record=dict(label.verdicts),
     )
 
 
@@ -145,6 +172,18 @@ def fold(state: State, d: Decision, supersedes: Supersedes | None) -> tuple[str,
     ``("pending", reason)`` (stays pending) or ``("error", message)``."""
     here = f"{d.path}:{d.line}:1"
     current = state.gain(d.doc)
+    if current is not None or d.adjudicator or d.doc in state.record:
+        return record_mod.fold_again(state, d, here, current)
+    outcome = _fold_first(state, d, here, current, supersedes)
+    if outcome[0] == "done":
+        record_mod.credit_first(state, d)
+    return outcome
+
+
+def _fold_first(
+    state: State, d: Decision, here: str, current: int | None, supersedes: Supersedes | None
+) -> tuple[str, str | None]:
+    """A first verdict on ``d.doc``: into the lists (today's fold)."""
     if d.duplicate_of is None:
         assert d.grade is not None
         if current is not None:
@@ -208,7 +247,9 @@ def fold(state: State, d: Decision, supersedes: Supersedes | None) -> tuple[str,
 
 
 def write_state(data: Any, before: State, after: State) -> None:
-    """Make the round-trip label ``data`` say ``after`` (minimal edits: insertions in place)."""
+    """Make the round-trip label ``data`` say ``after`` (minimal edits: insertions in place),
+    its record of judges too (:mod:`labelpool.labelfile.record`)."""
+    record_mod.write_record(data, before, after)
     for d in sorted(after.judged - before.judged):
         labelfile.add_to_sorted_list(data, "judged_ids", d)
     for d in sorted(after.relevant - before.relevant):

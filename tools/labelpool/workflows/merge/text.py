@@ -24,8 +24,9 @@ from typing import Any
 
 from labelpool import batch as batch_mod
 from labelpool import yamlfile
+from labelpool.labelfile import record as record_file
 from labelpool.labelfile.edit import ID_LISTS
-from labelpool.model import KNOWN_KEYS
+from labelpool.model import KNOWN_KEYS, PERSON
 from labelpool.workflows.merge.fold import State
 from labelpool.yamlfile.reading import SUSPECT
 
@@ -70,6 +71,8 @@ def fold_text(
     try:
         if after.classes != before.classes or not text.endswith("\n") or "\r" in text:
             return None
+        if before.relevant - after.relevant or set(before.grades) - set(after.grades):
+            return None  # a dispute lowered a verdict
         keys = list(data)
         if not keys or keys[-1] != "pending":
             return None
@@ -92,6 +95,7 @@ def fold_text(
             _remove_id(sections, "pooled_unjudged_ids", d)
         if pool:
             _add_pool(sections, pool)
+        _add_record(sections, data, before, after)
         head = "".join(ln + "\n" for ln in lines[:h])
         head += "".join(s.head + "\n" + "".join(b + "\n" for b in s.body) for s in sections)
         old_head = "".join(ln + "\n" for ln in lines[:p])
@@ -238,3 +242,31 @@ def _add_pool(sections: list[_Section], pool: Sequence[tuple[str, int, str, str 
         _insert_key(sections, _Section("pool", "pool:", lines))
     else:
         s.body += lines
+
+
+def _add_record(
+    sections: list[_Section], data: Mapping[str, Any], before: State, after: State
+) -> None:
+    """The record of judges: a ``judge:`` (and ``judge_kind:``) the file did not have, and a
+    ``verdicts`` block it did not have, as :mod:`labelpool.labelfile.record` writes them;
+    any other change of the record: the round-trip path."""
+    if (after.judge, after.judge_kind) != (before.judge, before.judge_kind):
+        if before.judge is not None or after.judge is None or "judge_kind" in data:
+            raise _Fallback
+        value = record_file._text(after.judge, flow=False)
+        if value is None or value != after.judge:
+            raise _Fallback
+        _insert_key(sections, _Section("judge", f"judge: {value}", []))
+        if after.judge_kind != PERSON:
+            kind = _plain(after.judge_kind)
+            _insert_key(sections, _Section("judge_kind", f"judge_kind: {kind}", []))
+    if after.record != before.record:
+        if before.record or "verdicts" in data:
+            raise _Fallback
+        try:
+            lines = record_file.verdicts_lines(after.record)
+        except ValueError:
+            raise _Fallback from None
+        if any(len(line) > MAX_LINE for line in lines):
+            raise _Fallback
+        _insert_key(sections, _Section("verdicts", lines[0], lines[1:]))

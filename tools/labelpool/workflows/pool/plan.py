@@ -75,6 +75,9 @@ class PoolPlan(BatchHead):
     # system -> unjudged rate at depth over the judged questions, as ``labelpool score`` says
     unjudged_before: Mapping[str, float]
     max_docs: int | None = None
+    judges: int = 1  # seats: one copy of each question's batch per judge (``--judges``)
+    assign: tuple[str, ...] = ()  # the judge of each seat, in order (``--assign``)
+    task: str | None = None  # ``adjudicate`` or ``second-opinion`` (workflows.pool.tasks)
 
     @property
     def union(self) -> int:
@@ -103,6 +106,8 @@ class PoolPlan(BatchHead):
     @property
     def complete(self) -> tuple[QuestionPlan, ...]:
         """Questions whose union is judged in full: they get ``pool`` entries at once."""
+        if self.task is not None:
+            return ()
         return tuple(q for q in self.questions if not q.docs and not q.left_out and not q.waiting)
 
     @property
@@ -148,8 +153,12 @@ def plan(
     date: str,
     max_docs: int | None = None,
     questions: Sequence[str] | None = None,
+    judges: int = 1,
+    assign: Sequence[str] = (),
 ) -> PoolPlan:
-    """What ``pool`` would write, without writing anything."""
+    """What ``pool`` would write, without writing anything; ``judges`` seats (``assign``:
+    the judge of each, in order, or none)."""
+    check_seats(judges, assign)
     if depth < 1:
         raise PoolUsageError(f"--depth must be at least 1, not {depth}")
     if max_docs is not None and max_docs < 0:
@@ -226,27 +235,48 @@ def plan(
         questions=tuple(plans),
         unjudged_before=unjudged,
         max_docs=max_docs,
+        judges=judges,
+        assign=tuple(assign),
     )
+
+
+def check_seats(judges: int, assign: Sequence[str]) -> None:
+    """``--judges N`` is 1 or more; ``--assign`` names one judge per seat, each once."""
+    if judges < 1:
+        raise PoolUsageError(f"--judges must be at least 1, not {judges}")
+    if assign and len(assign) != judges:
+        raise PoolUsageError(
+            f"--assign names {counted(len(assign), 'judge')} for {counted(judges, 'seat')} "
+            f"(--judges {judges}): one judge per seat"
+        )
+    if len(set(assign)) != len(assign):
+        raise PoolUsageError("--assign names a judge twice: each seat needs another judge")
 
 
 def branch_name(plan: PoolPlan) -> str:
     """``labelpool/batch-DATE-SYS1+SYS2``; characters git refuses in a branch name (system
     names come from file names) become ``-``."""
-    systems = "+".join(plan.systems)
+    systems = plan.task or "+".join(plan.systems)
     systems = re.sub(r"\.{2,}", ".", re.sub(r"[^A-Za-z0-9._+-]+", "-", systems)).strip(".-")
     return f"labelpool/batch-{plan.date}-{systems or 'runs'}"
 
 
 def commit_message(plan: PoolPlan) -> str:
     pct = 100.0 * plan.judged_fraction
+    head = f"Systems: {', '.join(plan.systems)}; depth: {plan.depth}; date: {plan.date}."
+    if plan.task is not None:
+        head = f"Task: {plan.task}; date: {plan.date}."
     lines = [
         f"labelpool pool: batch {plan.batch}",
         "",
-        f"Systems: {', '.join(plan.systems)}; depth: {plan.depth}; date: {plan.date}.",
+        head,
         f"Documents to judge: {plan.documents} in {counted(len(plan.batched), 'question')}.",
         f"Union of the top {plan.depth}: {plan.union}; already judged: {plan.judged} "
         f"({pct:.1f}%); waiting in earlier batches: {plan.waiting}.",
     ]
+    if plan.judges > 1:
+        who = f": {', '.join(plan.assign)}" if plan.assign else ""
+        lines.append(f"Judges: {plan.judges}, each judging every document blind{who}.")
     if plan.max_docs is not None:
         lines.append(
             f"Budget --max-docs {plan.max_docs}: "

@@ -30,6 +30,8 @@ from labelpool.config import Config
 from labelpool.labelset import LabelSet
 from labelpool.model import label_from_data
 from labelpool.rules import written as written_rules
+from labelpool.workflows.pool import assign as assign_mod
+from labelpool.workflows.pool import tasks
 from labelpool.workflows.pool.entries import add_pool_entries
 from labelpool.workflows.pool.plan import (
     PoolError,
@@ -39,6 +41,7 @@ from labelpool.workflows.pool.plan import (
     QuestionPlan,
     SystemRun,
     branch_name,
+    check_seats,
     commit_message,
     load_runs,
     plan,
@@ -55,15 +58,22 @@ __all__ = [
     "SystemRun",
     "apply",
     "branch_name",
+    "check_seats",
     "commit_message",
     "load_runs",
     "load_texts",
     "plan",
     "prepare",
+    "resolve_assign",
     "run",
     "today",
     "write",
 ]
+
+
+def resolve_assign(root: Path, labels: LabelSet, names: Sequence[str]) -> tuple[str, ...]:
+    """``--assign``'s names as full identities (:mod:`.assign`); unknown: exit 2."""
+    return tuple(assign_mod.resolve(names, assign_mod.known_judges(root, labels)))
 
 
 def load_texts(cfg: Config, plan_: PoolPlan) -> tuple[dict[str, str | None] | None, str | None]:
@@ -111,22 +121,14 @@ def prepare(
     changes: list[tuple[Path, str]] = []
     for q in plan_.batched:
         _refuse_doc_ids(q)
-        item = batch_mod.render(
-            batch_mod.NewBatch(
-                batch=plan_.batch,
-                systems=plan_.systems,
-                depth=plan_.depth,
-                date=plan_.date,
-                runs=blobs,
-                docs=q.docs,
-                full_depth=q.full_depth,
-            ),
-            question=q.question if with_text else None,
-            texts=texts,
-        )
+        items = [
+            batch_mod.render(new, question=q.question if with_text else None, texts=texts)
+            for new in seats(plan_, q, blobs)
+        ]
         try:
-            old = q.path.read_text(encoding="utf-8")
-            text = batch_mod.append(old, item)
+            old = text = q.path.read_text(encoding="utf-8")
+            for item in items:
+                text = batch_mod.append(text, item)
         except (OSError, UnicodeDecodeError) as exc:
             raise PoolError(f"cannot read: {exc}", path=q.path) from None
         except batch_mod.BatchError as exc:
@@ -134,7 +136,8 @@ def prepare(
         # never write a batch that does not read back as exactly these documents
         data = yamlfile.loads_written(text, q.path)
         back = label_from_data(data)
-        if not back.pending or [d.doc for d in back.pending[-1].docs] != list(q.docs):
+        tail = back.pending[-len(items) :] if len(back.pending) >= len(items) else ()
+        if not tail or any(sorted(d.doc for d in b.docs) != sorted(q.docs) for b in tail):
             raise PoolError("the batch does not read back as written (a bug)", path=q.path)
         _refuse_invalid(cfg, q.path, old, text, data)
         changes.append((q.path, text))
@@ -152,6 +155,33 @@ def prepare(
         _refuse_invalid(cfg, q.path, doc.text, text)
         changes.append((q.path, text))
     return changes, notes
+
+
+def seats(plan_: PoolPlan, q: QuestionPlan, blobs: Mapping[str, str]) -> list[batch_mod.NewBatch]:
+    """The pending entries of one question: one (today's form) for one judge; else one per
+    seat, each with the documents in the seat's own shuffled order and its judge if
+    assigned."""
+    one = batch_mod.NewBatch(
+        batch=plan_.batch,
+        systems=plan_.systems,
+        depth=plan_.depth,
+        date=plan_.date,
+        runs=blobs,
+        docs=q.docs,
+        full_depth=q.full_depth,
+        task=plan_.task,
+    )
+    if plan_.judges == 1 and not plan_.assign:
+        return [one]
+    return [
+        replace(
+            one,
+            docs=batch_mod.seat_order(q.docs, q.qid, plan_.batch, seat),
+            seat=seat if plan_.judges > 1 else None,
+            judge=plan_.assign[seat - 1] if plan_.assign else None,
+        )
+        for seat in range(1, plan_.judges + 1)
+    ]
 
 
 def _refuse_doc_ids(q: QuestionPlan) -> None:
@@ -268,13 +298,19 @@ def run(
     branch: str | None = None,
     date: str | None = None,
     wait: float = 0.0,
+    judges: int = 1,
+    assign: Sequence[str] = (),
+    task: tasks.Task | None = None,
 ) -> PoolResult:
     """The whole command: plan, then (with ``commit``) the batch committed on a new branch,
     all or nothing (see the module doc), or (``--no-commit``) the files written; under the
     repository lock (``wait``: seconds to wait for another writer), which the caller takes
     before it loads ``labels``."""
     with repolock.held(cfg.labels_dir, command="labelpool pool", wait=wait):
-        return _run(cfg, labels, specs, depth, max_docs, questions, with_text, commit, branch, date)
+        seats_ = (judges, tuple(assign), task)
+        return _run(
+            cfg, labels, specs, depth, max_docs, questions, with_text, commit, branch, date, seats_
+        )
 
 
 def _run(
@@ -288,8 +324,13 @@ def _run(
     commit: bool,
     branch: str | None,
     date: str | None,
+    seats_: tuple[int, tuple[str, ...], tasks.Task | None] = (1, (), None),
 ) -> PoolResult:
     date = date or today()
+    judges, assign, task = seats_
+    check_seats(judges, assign)
+    if assign:
+        assign = resolve_assign(cfg.root, labels, assign)
     top = gitio.toplevel(cfg.root)
     finished: str | None = None
     if top is not None:
@@ -312,8 +353,21 @@ def _run(
                 path=cfg.labels_dir,
             )
         _require_identity(cfg.root)
-    runs_ = load_runs(cfg, specs, depth)
-    the_plan = plan(labels, runs_, depth, date, max_docs=max_docs, questions=questions)
+    if task is not None:
+        the_plan = tasks.plan_task(
+            labels, task, date, judges=judges, assign=assign, questions=questions
+        )
+    else:
+        the_plan = plan(
+            labels,
+            load_runs(cfg, specs, depth),
+            depth,
+            date,
+            max_docs=max_docs,
+            questions=questions,
+            judges=judges,
+            assign=assign,
+        )
     done_note = (
         ("finished the pool a kill interrupted (.git/labelpool/pool.json)",)
         if finished == "finished"
