@@ -21,7 +21,7 @@ from scipy.stats import kendalltau
 from sklearn.metrics import cohen_kappa_score
 
 from labelpool.agreement import alpha, gwet, kappa
-from labelpool.agreement.panel import value_counts
+from labelpool.agreement.panel import categories, relevance, value_counts
 from labelpool.agreement.tau import tau_b
 
 SCALE = 5  # grades 0..4
@@ -42,8 +42,9 @@ def panels(draw: st.DrawFn) -> np.ndarray:
     units = draw(st.integers(1, 25))
     top = draw(st.integers(0, SCALE - 1))
     cell = st.one_of(st.none(), st.integers(0, top))
-    rows = draw(st.lists(st.lists(cell, min_size=judges, max_size=judges), min_size=units,
-                         max_size=units))
+    rows = draw(
+        st.lists(st.lists(cell, min_size=judges, max_size=judges), min_size=units, max_size=units)
+    )
     grades = np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=float)
     shape = draw(st.sampled_from(["as drawn", "all agree", "one judge per document"]))
     if shape == "all agree":
@@ -66,12 +67,19 @@ def _krippendorff(grades: np.ndarray, level: str) -> float:
 @given(panels())
 @settings(max_examples=400, deadline=None)
 def test_alpha_equals_krippendorff(grades: np.ndarray) -> None:
-    counts = value_counts(grades, SCALE)
+    values = _values(grades)
+    counts = value_counts(grades, values)
     _same(alpha.alpha(counts, alpha.ORDINAL), _krippendorff(grades, "ordinal"))
     _same(alpha.alpha(counts, alpha.NOMINAL), _krippendorff(grades, "nominal"))
     relevant = np.where(np.isnan(grades), np.nan, grades >= 1)
-    both = np.column_stack([counts[:, 0], counts[:, 1:].sum(axis=1)])
+    both = relevance(counts, values)
     _same(alpha.alpha(both, alpha.NOMINAL), _krippendorff(relevant, "nominal"))
+
+
+def _values(grades: np.ndarray) -> np.ndarray:
+    """The categories as the panel takes them: the grades given."""
+    present = np.unique(grades[~np.isnan(grades)]).astype(np.int64)
+    return present if present.size else np.zeros(1, dtype=np.int64)
 
 
 def _sklearn(a: np.ndarray, b: np.ndarray, weights: str | None) -> float:
@@ -87,10 +95,13 @@ def test_kappa_equals_scikit_learn(grades: np.ndarray) -> None:
     if not both.any():
         return
     a, b = grades[both, 0].astype(int), grades[both, 1].astype(int)
-    confusion = kappa.confusion(a, b, SCALE).astype(float)
-    _same(float(kappa.kappa_of(confusion, kappa.PLAIN)), _sklearn(a, b, None))
-    _same(float(kappa.kappa_of(confusion, kappa.QUADRATIC)), _sklearn(a, b, "quadratic"))
-    at_threshold = kappa.kappa_of(kappa.collapse(confusion), kappa.PLAIN)
+    values = _values(grades[both][:, :2])
+    index = categories(grades[both][:, :2], values)
+    confusion = kappa.confusion(index[:, 0], index[:, 1], values.size).astype(float)
+    _same(float(kappa.kappa_of(confusion, kappa.PLAIN, values)), _sklearn(a, b, None))
+    theirs = _sklearn(a, b, "quadratic")
+    _same(float(kappa.kappa_of(confusion, kappa.QUADRATIC, values)), theirs)
+    at_threshold = kappa.kappa_of(kappa.collapse(confusion, values), kappa.PLAIN)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = float(cohen_kappa_score(a >= 1, b >= 1, labels=[False, True]))
@@ -102,15 +113,16 @@ def test_kappa_is_scikit_learn_with_labels_on_the_grade_scale() -> None:
     """Quadratic weights are on the grades themselves: sklearn's default weighs the labels
     present by their index, so grades 0 and 3 with nothing between would be 1 apart there."""
     a, b = np.array([0, 3, 3, 0]), np.array([0, 3, 0, 0])
-    confusion = kappa.confusion(a, b, 4).astype(float)
-    ours = float(kappa.kappa_of(confusion, kappa.QUADRATIC))
+    confusion = kappa.confusion(a // 3, b // 3, 2).astype(float)  # categories 0 and 3
+    ours = float(kappa.kappa_of(confusion, kappa.QUADRATIC, np.array([0, 3])))
     assert ours == pytest.approx(
         cohen_kappa_score(a, b, weights="quadratic", labels=[0, 1, 2, 3]), abs=1e-12
     )
 
 
-def _gwet_loop(grades: np.ndarray, weights: np.ndarray) -> float:
-    """Gwet (2014), eq. for AC2 with several raters and missing ratings, one unit at a time."""
+def _gwet_loop(grades: np.ndarray, values: np.ndarray, weights: np.ndarray) -> float:
+    """Gwet (2014), eq. for AC2 with several raters and missing ratings, one unit at a time;
+    the categories ``values``, the weights between them ``weights``."""
     q = weights.shape[0]
     pa_terms, pis = [], []
     for row in grades:
@@ -118,12 +130,12 @@ def _gwet_loop(grades: np.ndarray, weights: np.ndarray) -> float:
         if not given_:
             continue
         r_i = len(given_)
-        r = [given_.count(k) for k in range(q)]
+        r = [given_.count(int(values[k])) for k in range(q)]
         pis.append([r[k] / r_i for k in range(q)])
         if r_i >= 2:
             star = [sum(weights[k, m] * r[m] for m in range(q)) for k in range(q)]
             pa_terms.append(sum(r[k] * (star[k] - 1) for k in range(q)) / (r_i * (r_i - 1)))
-    if not pa_terms:
+    if not pa_terms or q < 2:
         return math.nan
     pa = sum(pa_terms) / len(pa_terms)
     pi = [sum(p[k] for p in pis) / len(pis) for k in range(q)]
@@ -134,9 +146,13 @@ def _gwet_loop(grades: np.ndarray, weights: np.ndarray) -> float:
 @given(panels())
 @settings(max_examples=300, deadline=None)
 def test_gwet_equals_the_published_formula(grades: np.ndarray) -> None:
-    counts = value_counts(grades, SCALE)
-    _same(gwet.ac2(counts, gwet.QUADRATIC), _gwet_loop(grades, gwet.weights(SCALE, "quadratic")))
-    _same(gwet.ac2(counts, gwet.IDENTITY), _gwet_loop(grades, np.eye(SCALE)))
+    values = _values(grades)
+    counts = value_counts(grades, values)
+    if values.size >= 2:  # quadratic weights between a single category: none to weigh
+        w = 1 - (values[:, None] - values[None, :]) ** 2 / (values.max() - values.min()) ** 2
+        _same(gwet.ac2(counts, values, gwet.QUADRATIC), _gwet_loop(grades, values, w))
+    eye = np.eye(values.size)
+    _same(gwet.ac2(counts, values, gwet.IDENTITY), _gwet_loop(grades, values, eye))
 
 
 def test_gwet_ac2_by_hand() -> None:
@@ -161,10 +177,12 @@ def test_gwet_ac2_by_hand() -> None:
         p_e = 2/2 * 2 * (2/9)(7/9) = 28/81; AC1 = (7/9 - 28/81) / (1 - 28/81) = 35/53
     """
     grades = np.array([[0, 0, 1], [2, 2, np.nan], [1, 2, np.nan]])
-    counts = value_counts(grades, 3)
-    assert gwet.ac2(counts, gwet.QUADRATIC) == pytest.approx(float(Fraction(77, 122)), abs=1e-15)
-    relevance = np.column_stack([counts[:, 0], counts[:, 1:].sum(axis=1)])
-    assert gwet.ac2(relevance, gwet.IDENTITY) == pytest.approx(float(Fraction(35, 53)), abs=1e-15)
+    values = np.array([0, 1, 2])
+    counts = value_counts(grades, values)
+    ac2 = gwet.ac2(counts, values, gwet.QUADRATIC)
+    assert ac2 == pytest.approx(float(Fraction(77, 122)), abs=1e-15)
+    ac1 = gwet.ac2(relevance(counts, values), np.array([0, 1]), gwet.IDENTITY)
+    assert ac1 == pytest.approx(float(Fraction(35, 53)), abs=1e-15)
 
 
 @given(

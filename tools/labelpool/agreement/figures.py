@@ -18,7 +18,7 @@ from labelpool.agreement import alpha, gwet, kappa
 from labelpool.agreement.blocks import Block, by_question, safe_divide
 from labelpool.agreement.bootstrap import interval, replicates_of
 from labelpool.agreement.judges import JudgeRow, rows
-from labelpool.agreement.panel import Panel, value_counts
+from labelpool.agreement.panel import Panel, categories, relevance, value_counts
 
 NO_PAIRS = "no document with two verdicts"
 ONE_VALUE = "all verdicts agree on one value: no disagreement expected by chance"
@@ -51,7 +51,7 @@ class Pair:
 
 @dataclass(frozen=True)
 class Summary:
-    scale: int  # grades 0 .. scale - 1
+    values: tuple[int, ...]  # the grades given (the categories)
     documents: int
     questions: int
     judges: int
@@ -85,8 +85,10 @@ def _raw_block(question: np.ndarray, counts: np.ndarray) -> Block:
 
 def _overall(panel: Panel, pairable: np.ndarray) -> list[_Spec]:
     question = panel.question[pairable]
-    counts = value_counts(panel.grades[pairable], panel.scale)
-    relevance = np.column_stack([counts[:, 0], counts[:, 1:].sum(axis=1)])
+    values = panel.values
+    counts = value_counts(panel.grades[pairable], values)
+    relevant = relevance(counts, values)
+    two = np.array([0, 1])
     docs = int(pairable.sum())
     questions = int(np.unique(question).size)
     judges = int((~np.isnan(panel.grades[pairable])).any(axis=0).sum())
@@ -104,20 +106,20 @@ def _overall(panel: Panel, pairable: np.ndarray) -> list[_Spec]:
         spec(
             "Krippendorff's alpha",
             f"nominal, {RELEVANCE}",
-            alpha.block(question, relevance, alpha.NOMINAL),
+            alpha.block(question, relevant, alpha.NOMINAL),
             ONE_VALUE,
         ),
         spec(
             "Gwet's AC2",
             f"quadratic weights, {GRADES}",
-            gwet.block(question, counts, gwet.QUADRATIC),
-            NO_PAIRS,
+            gwet.block(question, counts, values, gwet.QUADRATIC),
+            ONE_VALUE,
         ),
         spec(
             "Gwet's AC1",
             f"unweighted, {RELEVANCE}",
-            gwet.block(question, relevance, gwet.IDENTITY),
-            NO_PAIRS,
+            gwet.block(question, relevant, two, gwet.IDENTITY),
+            ONE_VALUE,
         ),
         spec(
             "raw agreement",
@@ -128,7 +130,7 @@ def _overall(panel: Panel, pairable: np.ndarray) -> list[_Spec]:
         spec(
             "raw agreement",
             f"pairs of verdicts on a document, {RELEVANCE}",
-            _raw_block(question, relevance),
+            _raw_block(question, relevant),
             NO_PAIRS,
         ),
     ]
@@ -138,14 +140,15 @@ def _pair(panel: Panel, i: int, j: int) -> tuple[np.ndarray, list[_Spec]] | None
     both = ~np.isnan(panel.grades[:, i]) & ~np.isnan(panel.grades[:, j])
     if not both.any():
         return None
-    size = panel.scale
-    a, b = panel.grades[both, i], panel.grades[both, j]
+    values = panel.values
+    indices = categories(panel.grades[both][:, [i, j]], values)
+    a, b = indices[:, 0], indices[:, 1]
     question = panel.question[both]
-    grades = kappa.confusion_block(question, a, b, size)
+    grades = kappa.confusion_block(question, a, b, values)
     docs, questions = int(both.sum()), int(np.unique(question).size)
 
     def spec(statistic: str, weighting: str, name: str, threshold: bool, why: str) -> _Spec:
-        block = kappa.statistic(grades, size, name, threshold)
+        block = kappa.statistic(grades, values, name, threshold)
         return _Spec(statistic, weighting, block, why, docs, questions, 2)
 
     specs = [
@@ -156,7 +159,7 @@ def _pair(panel: Panel, i: int, j: int) -> tuple[np.ndarray, list[_Spec]] | None
             "Cohen's kappa", f"quadratic weights, {GRADES}", kappa.QUADRATIC, False, ONE_GRADE_EACH
         ),
     ]
-    return kappa.confusion(a, b, size), specs
+    return kappa.confusion(a, b, values.size), specs
 
 
 def _figure(spec: _Spec, replicates: np.ndarray, resample: bool) -> Figure:
@@ -203,7 +206,7 @@ def summarise(panel: Panel, replicates: int = 1000, seed: int = 0) -> Summary:
             )
         )
     return Summary(
-        scale=panel.scale,
+        values=tuple(int(v) for v in panel.values),
         documents=int(pairable.sum()),
         questions=int(np.unique(panel.question[pairable]).size),
         judges=overall[0].judges,

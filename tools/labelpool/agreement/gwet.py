@@ -12,8 +12,9 @@ With ``r_ik`` the number of judges who gave unit ``i`` category ``k``, ``r_i`` t
 
 Unlike kappa and alpha, chance agreement ``p_e`` shrinks when one category dominates, so AC2
 stays high where judges agree on mostly irrelevant documents (the "kappa paradox"); it is
-undefined only with no unit of two verdicts. Weights here: quadratic on the grades,
-``w_kl = 1 - (k - l)^2 / (q - 1)^2``, or identity (AC1).
+undefined only with no unit of two verdicts. The categories are the grades given (as irrCAC
+takes them from the data); weights here: quadratic on the grades,
+``w_kl = 1 - (x_k - x_l)^2 / (x_max - x_min)^2``, or identity (AC1).
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ QUADRATIC = "quadratic"
 IDENTITY = "identity"
 
 
-def weights(size: int, weighting: str) -> np.ndarray:
-    if weighting == IDENTITY or size < 2:
-        return np.eye(size)
-    idx = np.arange(size, dtype=np.float64)
-    return np.asarray(1.0 - (idx[:, None] - idx[None, :]) ** 2 / (size - 1) ** 2)
+def weights(values: np.ndarray, weighting: str) -> np.ndarray:
+    """Agreement weights between the categories ``values`` (irrCAC's ``quadratic.weights``)."""
+    v = np.asarray(values, dtype=np.float64)
+    if weighting == IDENTITY or v.size < 2:
+        return np.eye(v.size)
+    return np.asarray(1.0 - (v[:, None] - v[None, :]) ** 2 / (v.max() - v.min()) ** 2)
 
 
 def per_unit(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -59,12 +61,12 @@ def finisher(w: np.ndarray) -> Finish:
     return finish
 
 
-def block(question: np.ndarray, counts: np.ndarray, weighting: str) -> Block:
-    """AC2 with ``weighting`` (:data:`QUADRATIC` or :data:`IDENTITY`) of units with value
-    counts ``counts`` (``(units, q)``), per question."""
-    w = weights(counts.shape[1], weighting)
+def block(question: np.ndarray, counts: np.ndarray, values: np.ndarray, weighting: str) -> Block:
+    """AC2 with ``weighting`` (:data:`QUADRATIC` or :data:`IDENTITY`) of units with counts
+    ``counts`` (``(units, q)``) of the categories ``values``, per question."""
+    w = weights(values, weighting)
     return by_question(question, per_unit(counts, w), finisher(w))
 
 
-def ac2(counts: np.ndarray, weighting: str) -> float:
-    return block(np.zeros(counts.shape[0], dtype=np.int64), counts, weighting).point()
+def ac2(counts: np.ndarray, values: np.ndarray, weighting: str) -> float:
+    return block(np.zeros(counts.shape[0], dtype=np.int64), counts, values, weighting).point()

@@ -23,7 +23,7 @@ class JudgeRow:
     odd_one_out: int  # ... of ``of`` documents with three or more verdicts
     of: int
     split: int  # documents with two verdicts where the other judge gave another grade
-    grades: tuple[int, ...]  # how many of each grade, 0 .. the scale's top
+    grades: tuple[int, ...]  # how many of each grade of the panel (``Panel.values``)
 
 
 def rows(panel: Panel) -> list[JudgeRow]:
@@ -40,7 +40,7 @@ def rows(panel: Panel) -> list[JudgeRow]:
         own = grades[:, j]
         many = mine & (verdicts >= 3)
         two = mine & (verdicts == 2)
-        counts = np.bincount(own[mine].astype(np.int64), minlength=panel.scale)
+        counts = np.bincount(np.searchsorted(panel.values, own[mine]), minlength=panel.values.size)
         out.append(
             JudgeRow(
                 judge=judge,

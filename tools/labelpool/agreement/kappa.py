@@ -20,23 +20,28 @@ PLAIN = "plain"
 QUADRATIC = "quadratic"
 
 
-def weights(size: int, weighting: str) -> np.ndarray:
-    idx = np.arange(size, dtype=np.float64)
+def weights(values: np.ndarray, weighting: str) -> np.ndarray:
+    """Disagreement weights between the grades ``values``."""
+    v = np.asarray(values, dtype=np.float64)
     if weighting == QUADRATIC:
-        return np.asarray((idx[:, None] - idx[None, :]) ** 2)
-    return 1.0 - np.eye(size)
+        return np.asarray((v[:, None] - v[None, :]) ** 2)
+    return 1.0 - np.eye(v.size)
 
 
-def collapse(confusion: np.ndarray) -> np.ndarray:
+def collapse(confusion: np.ndarray, values: np.ndarray) -> np.ndarray:
     """(..., V, V) -> (..., 2, 2): grade 0 against grade 1 or more."""
-    rows = np.stack([confusion[..., 0, :], confusion[..., 1:, :].sum(axis=-2)], axis=-2)
-    return np.stack([rows[..., :, 0], rows[..., :, 1:].sum(axis=-1)], axis=-1)
+    high = np.asarray(values) >= 1
+    rows = np.stack(
+        [confusion[..., ~high, :].sum(axis=-2), confusion[..., high, :].sum(axis=-2)], axis=-2
+    )
+    return np.stack([rows[..., :, ~high].sum(axis=-1), rows[..., :, high].sum(axis=-1)], axis=-1)
 
 
-def kappa_of(confusion: np.ndarray, weighting: str) -> np.ndarray:
-    """Kappa of confusion matrices ``(..., V, V)``; NaN where undefined."""
+def kappa_of(confusion: np.ndarray, weighting: str, values: np.ndarray | None = None) -> np.ndarray:
+    """Kappa of confusion matrices ``(..., V, V)`` between the grades ``values`` (default
+    ``0..V-1``); NaN where undefined."""
     size = confusion.shape[-1]
-    w = weights(size, weighting)
+    w = weights(np.arange(size) if values is None else values, weighting)
     n = confusion.sum(axis=(-2, -1))
     expected = confusion.sum(axis=-1)[..., :, None] * confusion.sum(axis=-2)[..., None, :]
     expected = safe_divide(expected, n[..., None, None])
@@ -52,34 +57,40 @@ def raw_of(confusion: np.ndarray) -> np.ndarray:
     return safe_divide(diagonal, confusion.sum(axis=(-2, -1)))
 
 
-def _finish(size: int, threshold: bool, statistic: str) -> Finish:
+def _finish(values: np.ndarray, threshold: bool, statistic: str) -> Finish:
+    size = values.size
+
     def finish(sums: np.ndarray) -> np.ndarray:
         confusion = sums.reshape(*sums.shape[:-1], size, size)
         if threshold:
-            confusion = collapse(confusion)
+            confusion = collapse(confusion, values)
         if statistic == "raw":
             return raw_of(confusion)
-        return kappa_of(confusion, statistic)
+        return kappa_of(confusion, statistic, None if threshold else values)
 
     return finish
 
 
-def confusion_block(question: np.ndarray, a: np.ndarray, b: np.ndarray, size: int) -> Block:
-    """The pair's confusion matrix per question, from the grades ``a``, ``b`` of the documents
-    both judged; its statistic is raw agreement on grades (see :func:`statistic`)."""
+def confusion_block(
+    question: np.ndarray, a: np.ndarray, b: np.ndarray, values: np.ndarray
+) -> Block:
+    """The pair's confusion matrix per question, from the category indices ``a``, ``b`` (into
+    the grades ``values``) of the documents both judged; its statistic is raw agreement on
+    grades (see :func:`statistic`)."""
+    size = values.size
     per_unit = np.zeros((a.size, size * size))
     per_unit[np.arange(a.size), a.astype(np.int64) * size + b.astype(np.int64)] = 1.0
-    return by_question(question, per_unit, _finish(size, False, "raw"))
+    return by_question(question, per_unit, _finish(values, False, "raw"))
 
 
-def statistic(block: Block, size: int, name: str, threshold: bool) -> Block:
+def statistic(block: Block, values: np.ndarray, name: str, threshold: bool) -> Block:
     """``name`` (``raw``, :data:`PLAIN`, :data:`QUADRATIC`) of a confusion block, on grades or
     at the relevance threshold."""
-    return block.again(_finish(size, threshold, name))
+    return block.again(_finish(values, threshold, name))
 
 
 def confusion(a: np.ndarray, b: np.ndarray, size: int) -> np.ndarray:
-    """(size, size) int64 counts: rows ``a``'s grades, columns ``b``'s."""
+    """(size, size) int64 counts: rows ``a``'s category indices, columns ``b``'s."""
     out = np.zeros((size, size), dtype=np.int64)
     np.add.at(out, (a.astype(np.int64), b.astype(np.int64)), 1)
     return out

@@ -1,7 +1,9 @@
 """The panel: every document with verdicts by at least two judges, as a matrix.
 
 One row (a *unit*) per (question, document), one column per judge, the judge's grade or NaN
-where that judge gave none; ``question`` maps each row to its question (the bootstrap resamples
+where that judge gave none. Categories are the grades given on the panel (at most
+:data:`MAX_CATEGORIES`, so that the per-question coincidence and confusion matrices stay
+small); ``question`` maps each row to its question (the bootstrap resamples
 questions, so that the documents of one question, which one judge saw together, stay together).
 """
 
@@ -11,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+MAX_CATEGORIES = 32
 
 
 @dataclass(frozen=True, eq=False)
@@ -26,11 +30,12 @@ class Panel:
         return int(self.grades.shape[0])
 
     @property
-    def scale(self) -> int:
-        """Number of grade categories: 0 .. the highest grade given (at least 0 and 1)."""
-        present = self.grades[~np.isnan(self.grades)]
-        top = int(present.max()) if present.size else 0
-        return max(top, 1) + 1
+    def values(self) -> np.ndarray:
+        """The categories: every grade given on the panel, ascending (int64; ``[0]`` when
+        none is). Grades absent from the panel are no category (as the ``krippendorff``
+        package's default value domain and irrCAC's categories)."""
+        present = np.unique(self.grades[~np.isnan(self.grades)]).astype(np.int64)
+        return present if present.size else np.zeros(1, dtype=np.int64)
 
 
 def build(
@@ -51,9 +56,24 @@ def build(
     )
 
 
-def value_counts(grades: np.ndarray, scale: int) -> np.ndarray:
-    """(units, scale) int64: how many judges gave each grade to each unit."""
-    out = np.zeros((grades.shape[0], scale), dtype=np.int64)
-    rows, cols = np.nonzero(~np.isnan(grades))
-    np.add.at(out, (rows, grades[rows, cols].astype(np.int64)), 1)
+def categories(grades: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each grade as its index in ``values`` (NaN stays NaN)."""
+    out = np.full(grades.shape, np.nan)
+    present = ~np.isnan(grades)
+    out[present] = np.searchsorted(values, grades[present])
     return out
+
+
+def value_counts(grades: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """(units, len(values)) int64: how many judges gave each grade of ``values`` to each unit
+    (every grade given must be one of ``values``)."""
+    out = np.zeros((grades.shape[0], values.size), dtype=np.int64)
+    rows, cols = np.nonzero(~np.isnan(grades))
+    np.add.at(out, (rows, np.searchsorted(values, grades[rows, cols])), 1)
+    return out
+
+
+def relevance(counts: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """(units, 2): verdicts below the relevance threshold (grade 0) and at or above it."""
+    relevant = values >= 1
+    return np.column_stack([counts[:, ~relevant].sum(axis=1), counts[:, relevant].sum(axis=1)])
