@@ -31,7 +31,7 @@ from labelpool.agreement import figures, panel
 from labelpool.agreement.figures import Summary
 from labelpool.agreement.tau import tau_b
 from labelpool.config import Config, PatternError, compile_pattern
-from labelpool.errors import UsageError
+from labelpool.errors import InputError, UsageError
 from labelpool.model import Label
 from labelpool.runs import read_run
 from labelpool.scoring import score as score_run
@@ -43,6 +43,10 @@ TAU_SAME_RANKING = 0.9  # Voorhees (2000): rankings with tau >= 0.9 count as the
 
 class AgreementUsageError(UsageError):
     """A judge or a pattern the command line names cannot be used (exit 2)."""
+
+
+class TooManyGrades(InputError):
+    """The panel holds more distinct grades than the statistics take (exit 1)."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +182,13 @@ def build_panel(labels: Mapping[str, Label], keep: Sequence[str] | None) -> tupl
     rows = [
         (index[q], doc, [float(g[j]) if j in g else np.nan for j in judges]) for q, doc, g in found
     ]
-    return panel.build(judges, questions, rows), unrecorded
+    built = panel.build(judges, questions, rows)
+    if built.values.size > panel.MAX_CATEGORIES:
+        raise TooManyGrades(
+            f"agreement takes at most {panel.MAX_CATEGORIES} distinct grades; the doubly judged "
+            f"documents hold {built.values.size} (from {built.values[0]} to {built.values[-1]})"
+        )
+    return built, unrecorded
 
 
 def disputes(labels: Mapping[str, Label]) -> tuple[Dispute, ...]:
