@@ -24,7 +24,7 @@ NO_PAIRS = "no document with two verdicts"
 ONE_VALUE = "all verdicts agree on one value: no disagreement expected by chance"
 ONE_GRADE_EACH = "both judges gave one and the same value throughout: no chance disagreement"
 GRADES = "grades"
-RELEVANCE = "relevant (grade 1 or more) or not"
+RELEVANCE = "relevance"  # relevant (grade 1 or more) or not
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def _overall(panel: Panel, pairable: np.ndarray) -> list[_Spec]:
     return [
         spec(
             "Krippendorff's alpha",
-            f"ordinal metric, {GRADES}",
+            f"ordinal, {GRADES}",
             alpha.block(question, counts, alpha.ORDINAL),
             ONE_VALUE,
         ),
@@ -123,13 +123,13 @@ def _overall(panel: Panel, pairable: np.ndarray) -> list[_Spec]:
         ),
         spec(
             "raw agreement",
-            "pairs of verdicts on a document, same grade",
+            GRADES,
             _raw_block(question, counts),
             NO_PAIRS,
         ),
         spec(
             "raw agreement",
-            f"pairs of verdicts on a document, {RELEVANCE}",
+            RELEVANCE,
             _raw_block(question, relevant),
             NO_PAIRS,
         ),
@@ -152,7 +152,7 @@ def _pair(panel: Panel, i: int, j: int) -> tuple[np.ndarray, list[_Spec]] | None
         return _Spec(statistic, weighting, block, why, docs, questions, 2)
 
     specs = [
-        spec("raw agreement", "same grade", "raw", False, NO_PAIRS),
+        spec("raw agreement", GRADES, "raw", False, NO_PAIRS),
         spec("raw agreement", RELEVANCE, "raw", True, NO_PAIRS),
         spec("Cohen's kappa", f"unweighted, {RELEVANCE}", kappa.PLAIN, True, ONE_GRADE_EACH),
         spec(
@@ -162,7 +162,8 @@ def _pair(panel: Panel, i: int, j: int) -> tuple[np.ndarray, list[_Spec]] | None
     return kappa.confusion(a, b, values.size), specs
 
 
-def _figure(spec: _Spec, replicates: np.ndarray, resample: bool) -> Figure:
+def _figure(spec: _Spec, replicates: np.ndarray) -> Figure:
+    """``spec``'s figure; no interval from fewer than two questions (every resample the same)."""
     value = spec.block.point() if spec.documents else math.nan
     defined = not math.isnan(value)
     return Figure(
@@ -170,7 +171,7 @@ def _figure(spec: _Spec, replicates: np.ndarray, resample: bool) -> Figure:
         weighting=spec.weighting,
         value=value if defined else None,
         reason=None if defined else (spec.undefined if spec.documents else NO_PAIRS),
-        interval=interval(replicates) if defined and resample else None,
+        interval=interval(replicates) if defined and spec.questions >= 2 else None,
         documents=spec.documents,
         questions=spec.questions,
         judges=spec.judges,
@@ -188,8 +189,7 @@ def summarise(panel: Panel, replicates: int = 1000, seed: int = 0) -> Summary:
             pairs.append((i, j, *found))
     specs = overall + [s for *_, specs in pairs for s in specs]
     drawn = replicates_of([s.block for s in specs], len(panel.questions), replicates, seed)
-    resample = len(panel.questions) >= 2 and replicates > 0
-    figures = [_figure(s, r, resample) for s, r in zip(specs, drawn, strict=True)]
+    figures = [_figure(s, r) for s, r in zip(specs, drawn, strict=True)]
     out_pairs = []
     at = len(overall)
     for i, j, confusion, pair_specs in pairs:

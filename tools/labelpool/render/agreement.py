@@ -24,7 +24,11 @@ from labelpool.workflows.evaluate.agreement import (
     TauRow,
 )
 
-FIGURE_HEADER = ["statistic", "weighting", "value", f"{LEVEL:.0%} interval", "docs", "questions"]
+FIGURE_HEADER = ["statistic (weighting, on what)", "value", f"{LEVEL:.0%} interval"]
+MEANINGS = (
+    "grades: the grades themselves; relevance: relevant (grade 1 or more) or not. Raw "
+    "agreement over all judges counts the pairs of verdicts on a document that agree."
+)
 ODD_NOTE = (
     "odd one out: on a document with three or more verdicts, the judge whose grade differs "
     "while every other judge gave one and the same grade; a document of two judges who "
@@ -72,10 +76,14 @@ def method(report: AgreementReport) -> str:
 
 
 def _figure_rows(figures: Sequence[Figure]) -> list[list[str]]:
-    return [
-        [f.statistic, f.weighting, _f(f.value), _interval(f), str(f.documents), str(f.questions)]
-        for f in figures
-    ]
+    return [[f"{f.statistic} ({f.weighting})", _f(f.value), _interval(f)] for f in figures]
+
+
+def _pair_title(pair: Pair) -> str:
+    return (
+        f"{pair.first} and {pair.second}: {counted(pair.documents, 'document')} in "
+        f"{counted(pair.questions, 'question')}"
+    )
 
 
 def _undefined(figures: Sequence[Figure]) -> list[str]:
@@ -161,13 +169,14 @@ def _effect_text(e: Effect, width: int | None) -> list[str]:
 
 def render_text(report: AgreementReport, width: int | None = 80) -> str:
     s = report.summary
-    lines = [*wrap(headline(report), width), *wrap(method(report), width), ""]
-    lines += table(FIGURE_HEADER, _figure_rows(s.figures), width, right=range(2, 6))
+    lines = [*wrap(headline(report), width), *wrap(method(report), width)]
+    lines += [*wrap(MEANINGS, width), ""]
+    lines += table(FIGURE_HEADER, _figure_rows(s.figures), width, right=range(1, 3))
     for note in _undefined(s.figures):
         lines += wrap(note, width)
     for pair in s.pairs:
-        lines += ["", *wrap(f"{pair.first} and {pair.second}:", width)]
-        lines += table(FIGURE_HEADER, _figure_rows(pair.figures), width, right=range(2, 6))
+        lines += ["", *wrap(_pair_title(pair), width)]
+        lines += table(FIGURE_HEADER, _figure_rows(pair.figures), width, right=range(1, 3))
         for note in _undefined(pair.figures):
             lines += wrap(note, width)
         header, rows = _confusion(pair, s.values)
@@ -199,7 +208,7 @@ def render_text(report: AgreementReport, width: int | None = 80) -> str:
 # --------------------------------------------------------------------------- markdown
 
 
-def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 2) -> list[str]:
+def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
     out = ["| " + " | ".join(sanitize.markdown(h) for h in header) + " |"]
     out.append("|" + "|".join(":--" if i < left else "--:" for i in range(len(header))) + "|")
     out += ["| " + " | ".join(sanitize.markdown(c) for c in row) + " |" for row in rows]
@@ -209,12 +218,15 @@ def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 
 def render_markdown(report: AgreementReport) -> str:
     s = report.summary
     lines = [f"**{sanitize.markdown(headline(report))}**", "", sanitize.markdown(method(report))]
+    lines += ["", sanitize.markdown(MEANINGS)]
     lines += ["", *_md_table(FIGURE_HEADER, _figure_rows(s.figures))]
-    lines += ["", *(f"- {sanitize.markdown(n)}" for n in _undefined(s.figures))]
+    notes = [f"- {sanitize.markdown(n)}" for n in _undefined(s.figures)]
+    lines += ["", *notes] if notes else []
     for pair in s.pairs:
-        lines += ["", f"**{sanitize.markdown(pair.first)} and {sanitize.markdown(pair.second)}**"]
+        lines += ["", f"**{sanitize.markdown(_pair_title(pair))}**"]
         lines += ["", *_md_table(FIGURE_HEADER, _figure_rows(pair.figures))]
-        lines += [f"- {sanitize.markdown(n)}" for n in _undefined(pair.figures)]
+        notes = [f"- {sanitize.markdown(n)}" for n in _undefined(pair.figures)]
+        lines += ["", *notes] if notes else []
         header, rows = _confusion(pair, s.values)
         lines += [
             "",
