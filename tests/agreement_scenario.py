@@ -4,6 +4,7 @@ verdicts, and TREC runs."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -14,6 +15,13 @@ BO = "Bo Chen <bo@example.org>"
 CY = "Cy Park <cy@example.org>"
 
 Verdicts = Sequence[tuple[str, int]]  # (judge, grade); an adjudicator: judge "!NAME"
+
+
+def _flow(name: str) -> str:
+    """A name inside a flow mapping: plain when it is a plain ``Name <email>``, else quoted."""
+    if re.fullmatch(r"[A-Za-z][A-Za-z .]* <[A-Za-z0-9._@-]+>", name):
+        return name
+    return "'" + name.replace("'", "''") + "'"
 
 
 def _verdict(grade: int) -> str:
@@ -46,7 +54,7 @@ def label_text(qid: str, docs: Mapping[str, Verdicts], judge: str = ANA) -> str:
             for who, grade in listed[doc]:
                 key = "adjudicator" if who.startswith("!") else "judge"
                 name = who.lstrip("!")
-                lines.append(f"    - {{{key}: {q(name)}, verdict: {_verdict(grade)}}}")
+                lines.append(f"    - {{{key}: {_flow(name)}, verdict: {_verdict(grade)}}}")
     lines += ["pool:", "  - system: unknown", "    k: null", "    date: null"]
     return "\n".join(lines) + "\n"
 

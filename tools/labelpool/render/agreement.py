@@ -54,9 +54,10 @@ def headline(report: AgreementReport) -> str:
     s = report.summary
     text = (
         f"Agreement: {counted(s.documents, 'document')} with verdicts by two or more judges, "
-        f"in {counted(s.questions, 'question')}, {counted(s.judges, 'judge')} "
-        f"({_grade_range(s)})"
+        f"in {counted(s.questions, 'question')}, {counted(s.judges, 'judge')}"
     )
+    if s.documents:
+        text += f" ({_grade_range(s)})"
     if report.judges is not None:
         text += f"; judges: {'; '.join(report.judges)}"
     if report.question_pattern is not None:
