@@ -15,6 +15,7 @@ from bench_measure import Measurement
 Results = Mapping[tuple[int, str], Measurement]
 
 READ, WRITE, COMMIT = "read floor", "write floor", "write+commit floor"
+READ_JUDGED = "read floor (2 judges x 20 docs)"  # the agreement benchmark's repository
 
 # 0.1.0 on the same kind of machine (the performance issue's table), seconds
 V010: dict[tuple[int, str], float] = {
@@ -361,6 +362,15 @@ def goals(results: Results, sizes: list[int]) -> list[Goal]:
             "validate --provenance <= 3x read",
         ),
         _ratio_goal(results, n, 10_000, "bias", 3, (READ,), "bias <= 3x read"),
+        _ratio_goal(
+            results,
+            n,
+            10_000,
+            "agreement (2 judges x 20 docs)",
+            3,
+            (READ_JUDGED,),
+            "agreement, 2 judges on 20 documents each <= 3x read",
+        ),
         _complete(results),
         _absolute(results, "labelpool --help", 0.15, "labelpool --help <= 0.15 s"),
         _long_line(results),

@@ -48,6 +48,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import bench_agreement
 import bench_goals
 import bench_hostile
 import bench_measure
@@ -78,6 +79,7 @@ COMMANDS = (
     "import",
     "provenance",
     "bias",
+    "agreement",
     "help",
     "validate-file",
 )
@@ -210,9 +212,21 @@ def bench_size(b: Bench, n: int) -> None:
     if "bias" in b.commands:
         cmd = b.lp("bias", "--format", "json")
         b.put(n, measure("bias", cmd, repo.root, b.repeat))
+    if "agreement" in b.commands:
+        bench_agreement_size(b, n)
     pool_merge_diff(b, repo)
     if "import" in b.commands:
         bench_import(b, repo)
+
+
+def bench_agreement_size(b: Bench, n: int) -> None:
+    """``agreement`` on a repository of ``n`` questions, two judges each on 20 documents,
+    beside the read floor of that repository (its label files are larger)."""
+    root = bench_agreement.make_repo(b.work / f"agreement-{n}-{b.seed}", n, b.seed)
+    floor = [sys.executable, "-c", READ_FLOOR, "labels"]
+    b.put(n, measure(bench_goals.READ_JUDGED, floor, root, b.repeat))
+    cmd = b.lp("agreement", "--format", "json")
+    b.put(n, measure("agreement (2 judges x 20 docs)", cmd, root, b.repeat))
 
 
 POOL_ARGS = ("pool", "bm25", "dense", "hybrid", "--depth", "30", "--no-text")

@@ -30,6 +30,8 @@ from labelpool.errors import InputError, LabelpoolError, StateError, UsageError
 # ``labelpool.api.scoring``) does not pay for the others' imports; ARCHITECTURE.md, "Lazy
 # imports".
 _WHERE = {
+    "AgreementReport": "agreements",
+    "agreement": "agreements",
     "CompareReport": "comparison",
     "compare": "comparison",
     "PoolReport": "pooling",
@@ -43,6 +45,7 @@ _WHERE = {
 }
 
 __all__ = [
+    "AgreementReport",
     "CompareReport",
     "InputError",
     "LabelpoolError",
@@ -53,6 +56,7 @@ __all__ = [
     "ScoreReport",
     "StateError",
     "UsageError",
+    "agreement",
     "compare",
     "load",
     "pool",
@@ -60,6 +64,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from labelpool.api.agreements import AgreementReport, agreement
     from labelpool.api.comparison import CompareReport, compare
     from labelpool.api.pooling import PoolReport, pool
     from labelpool.api.repository import Repository, RepoSpec, RunSpec, load

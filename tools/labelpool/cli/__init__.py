@@ -16,6 +16,7 @@ import sys
 # One module per command; importing it registers its command(s) on ``app``.
 from labelpool.cli import (  # noqa: F401
     add,
+    agreement,
     bias,
     check,
     compare,

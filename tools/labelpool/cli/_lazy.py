@@ -17,6 +17,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 _MODULES = {
+    "api_agreement": "labelpool.api.agreements",
     "api_compare": "labelpool.api.comparison",
     "api_pool": "labelpool.api.pooling",
     "api_repo": "labelpool.api.repository",
@@ -69,6 +70,7 @@ _MODULES = {
 }
 
 __all__ = [
+    "api_agreement",
     "api_compare",
     "api_pool",
     "api_repo",
@@ -127,6 +129,7 @@ if TYPE_CHECKING:
     import rich.progress as rich_progress
 
     from labelpool import gitio, labelset, oracle, runs
+    from labelpool.api import agreements as api_agreement
     from labelpool.api import comparison as api_compare
     from labelpool.api import pooling as api_pool
     from labelpool.api import repository as api_repo
