@@ -146,3 +146,14 @@ def test_fast_check_accepts_what_jsonschema_generates(instance: Any) -> None:
 def test_fast_check_agrees_with_jsonschema_on_mutated_labels(instance: Any) -> None:
     assert fast is not None
     assert fast(instance) == FULL.is_valid(instance)
+
+
+@needs_fast
+@pytest.mark.parametrize("doc", ["\ufeff", "a\ufeff", "\x1c", "\x85", "a b", "\u3000", "ok#1"])
+def test_fast_and_full_checks_agree_on_whitespace_in_ids(doc: str) -> None:
+    # a JSON Schema pattern is ECMA-262: its \s holds U+FEFF, Python's holds U+001C-U+001F and
+    # U+0085; the schema names both sets, so jsonschema and jsonschema-rs agree (hypothesis
+    # found U+FEFF)
+    assert fast is not None
+    instance = {"id": "q", "question": "x", "relevant_doc_ids": [doc], "judged_ids": [doc]}
+    assert fast(instance) == FULL.is_valid(instance) == (doc == "ok#1")

@@ -8,7 +8,7 @@ from labelpool.findings import Severity
 from labelpool.yamlfile import SAFETY_RULES
 
 # Bump whenever a rule changes what it reports: cached per-file results are keyed by it.
-RULES_VERSION = "5"  # 5: LP043-LP049, several judges per document (issue 24)
+RULES_VERSION = "6"  # 6: a document id holds no U+FEFF (ECMA-262 whitespace)
 
 
 @dataclass(frozen=True)

@@ -33,15 +33,15 @@ _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 def doc_id_problem(doc: str) -> str | None:
     """Why validate would refuse ``doc`` as a document id in a label file, or None.
 
-    Empty or holding whitespace (LP020: the schema's ``^\\S+$``; a no-break space, U+2028
-    and a lone CR are whitespace too), a control or surrogate character (LP003), a
-    bidirectional control (LP004), not in NFC (LP024)."""
+    Empty or holding whitespace (LP020: the schema's pattern; a no-break space, U+2028, a
+    lone CR and U+FEFF, whitespace to ECMA-262's regular expressions, too), a control or
+    surrogate character (LP003), a bidirectional control (LP004), not in NFC (LP024)."""
     if not doc:
         return "is empty"
     if doc.isascii() and doc.isprintable() and " " not in doc:
         return None  # no whitespace, control or bidi character; ASCII is NFC (most ids)
     for ch in doc:
-        if ch.isspace():
+        if ch.isspace() or ch == "\ufeff":
             return f"holds whitespace {char_name(ch)} (LP020: a document id has none)"
         category = unicodedata.category(ch)
         if category in ("Cc", "Cs"):
