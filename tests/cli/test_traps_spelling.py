@@ -77,6 +77,7 @@ def test_every_format_option_takes_text(example: Path, lp: Run) -> None:  # noqa
         "validate": [],
         "history": ["returns-damaged"],
         "todo": [],
+        "agreement": [],
     }
     # import corpus's --format names the format of the file it reads (trec, jsonl or beir, as
     # the issue spells it), not an output: it prints no report

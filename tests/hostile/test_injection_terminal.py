@@ -142,7 +142,9 @@ def test_compare_error_names_an_escape_sequence(example: Path, lp: Run) -> None:
 
 def test_merge_prints_a_judge_name_escaped(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 0; ``merge --no-commit`` printed the judge (the author of the verdict
-    line, from git) raw: ``QA\\x1b[31m Runner <qa@example.invalid>: 1 verdicts ...``."""
+    line, from git) raw: ``QA\\x1b[31m Runner <qa@example.invalid>: 1 verdicts ...``. Since
+    the record of judges, merge writes the judge into the label file, and validate refuses an
+    ESC there (LP003): merge refuses, writing nothing, and says so escaped."""
     repo = small_repo(tmp_path / "r", "dense")
     path = repo / "labels" / "q2.yaml"
     path.write_text(
@@ -152,10 +154,9 @@ def test_merge_prints_a_judge_name_escaped(tmp_path: Path, lp: Run) -> None:
         encoding="utf-8",
     )
     commit_all(repo, "verdict", env={"GIT_AUTHOR_NAME": "QA\x1b[31m Runner"})
+    before = path.read_bytes()
     code, out, err = lp("merge", "--no-commit", "--repo", str(repo))
     no_raw_control(out, err)
-    assert code == 0, err
-    assert out.startswith(
-        "QA\\x1b[31m Runner <qa@example.invalid>: 1 verdict, not committed\n"
-        "  1 relevant, 0 irrelevant, 0 duplicates; 1 file\n"
-    )
+    assert code == 1, err
+    assert "LP003 control character U+001B" in err and "not written" in err
+    assert path.read_bytes() == before
