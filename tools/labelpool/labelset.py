@@ -441,12 +441,10 @@ def judge_named(labels: Mapping[str, Label], name: str) -> str:
     name), or a person's email alone. :class:`UsageError` (exit 2) listing the known judges
     when no judge of the label set answers to it."""
     known = frozenset(j for lab in labels.values() for j in verdicts.judges(lab))
-    if name in known:
-        return name
-    by_email = sorted(j for j in known if j.endswith(f" <{name}>"))
-    if len(by_email) == 1:
-        return by_email[0]
+    found = verdicts.named(name, known)
+    if len(found) == 1:
+        return found[0]
     listed = ", ".join(sorted(known)) if known else "none: no label file names a judge"
-    if len(by_email) > 1:
-        raise UsageError(f"--judge {name!r} names several judges: {', '.join(by_email)}")
+    if len(found) > 1:
+        raise UsageError(f"--judge {name!r} names several judges: {', '.join(found)}")
     raise UsageError(f"--judge {name!r} names no judge of the labels; the judges: {listed}")

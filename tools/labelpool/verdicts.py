@@ -29,8 +29,9 @@ verdict that counts, so every reader that knows nothing of judges reads what it 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from labelpool.model import (
@@ -58,19 +59,49 @@ __all__ = [
     "grade_of",
     "grades",
     "is_disputed",
+    "is_person",
     "judge_grade",
     "judges",
+    "named",
+    "person_parts",
     "record",
     "record_from_data",
     "resolve",
+    "verdict_grade",
 ]
 
 POLICIES = ("bounds", "majority", "max", "min")
+# ``Name <email>``: a name without angle brackets or line breaks, one space, an address in
+# angle brackets without spaces (git's ``%aN <%aE>``)
+PERSON_RE = re.compile(r"([^<>\s](?:[^<>\n\r]*[^<>\s])?) <([^<>\s]+)>\Z")
 
 
-def grade_of(label: Label, verdict: Verdict) -> int | None:
-    """A verdict as a grade (0 irrelevant); ``{duplicate-of: ID}`` has ID's grade (at least 1);
-    None for no verdict."""
+def person_parts(identity: str) -> tuple[str, str] | None:
+    """(name, email) of a person's identity ``Name <email>``; None for anything else (a
+    machine's name)."""
+    m = PERSON_RE.match(identity)
+    return None if m is None else (m.group(1), m.group(2))
+
+
+def is_person(identity: str) -> bool:
+    """Whether ``identity`` is ``Name <email>``."""
+    return PERSON_RE.match(identity) is not None
+
+
+def named(name: str, known: Iterable[str]) -> list[str]:
+    """The judges of ``known`` that ``name`` stands for on a command line: the one judge whose
+    full identity (``Name <email>``, a machine's name) it is, else every person whose email it
+    is (ignoring case and angle brackets), sorted."""
+    known = sorted(set(known))
+    if name in known:
+        return [name]
+    email = name.strip().strip("<>").casefold()
+    return [j for j in known if (p := person_parts(j)) is not None and p[1].casefold() == email]
+
+
+def verdict_grade(verdict: Verdict, grade_of_doc: Callable[[str], int | None]) -> int | None:
+    """A verdict as a grade (0 irrelevant); ``{duplicate-of: ID}`` has ID's grade as
+    ``grade_of_doc`` says it (at least 1); None for no verdict."""
     if verdict is None:
         return None
     if verdict == RELEVANT:
@@ -78,8 +109,13 @@ def grade_of(label: Label, verdict: Verdict) -> int | None:
     if verdict == IRRELEVANT:
         return 0
     if isinstance(verdict, DuplicateOf):
-        return max(1, label.gain.get(verdict.doc, 1))
+        return max(1, grade_of_doc(verdict.doc) or 1)
     return int(verdict)
+
+
+def grade_of(label: Label, verdict: Verdict) -> int | None:
+    """:func:`verdict_grade` with the grades ``label``'s lists say."""
+    return verdict_grade(verdict, label.gain.get)
 
 
 def record(label: Label, doc: str) -> tuple[JudgeVerdict, ...]:

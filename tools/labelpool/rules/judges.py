@@ -16,7 +16,6 @@ check (:mod:`labelpool.rules.written`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,11 +24,9 @@ from labelpool import verdicts
 from labelpool.findings import Finding, Severity
 from labelpool.model import KINDS, MACHINE, PERSON, Label, label_from_data
 from labelpool.rules.view import KeyPath, View
+from labelpool.verdicts import is_person
 
 RECORD_KEYS = ("judge", "judge_kind", "verdicts")
-# ``Name <email>``: a name without angle brackets or line breaks, one space, an address in
-# angle brackets without spaces (git's ``%aN <%aE>``)
-PERSON_RE = re.compile(r"[^<>\s](?:[^<>\n\r]*[^<>\s])? <[^<>\s]+>\Z")
 
 
 @dataclass(frozen=True)
@@ -41,11 +38,6 @@ class Problem:
     message: str
     severity: Severity = "error"
     key: bool = False
-
-
-def is_person(identity: str) -> bool:
-    """Whether ``identity`` is ``Name <email>``."""
-    return PERSON_RE.match(identity) is not None
 
 
 def has_record(data: Any) -> bool:

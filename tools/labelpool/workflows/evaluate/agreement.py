@@ -141,12 +141,7 @@ def resolve_judges(given: Sequence[str], known: Sequence[str]) -> tuple[str, ...
 
 
 def _judge_named(name: str, known: Sequence[str]) -> str | None:
-    if not name:
-        return None
-    if name in known:
-        return name
-    email = name.strip("<>").casefold()
-    hits = [j for j in known if j.endswith(">") and j.rsplit("<", 1)[-1][:-1].casefold() == email]
+    hits = verdicts.named(name, known) if name else []
     return hits[0] if len(hits) == 1 else None
 
 

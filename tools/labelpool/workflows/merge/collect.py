@@ -17,7 +17,6 @@ empty verdict the oracle fills is the oracle's. A shallow clone is refused first
 
 from __future__ import annotations
 
-import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from labelpool import batch as batch_mod
-from labelpool import gitio, labelset, schemas, yamlfile
+from labelpool import gitio, labelset, schemas, verdicts, yamlfile
 from labelpool.config import Config
 from labelpool.errors import LabelpoolError
 from labelpool.model import IRRELEVANT, MACHINE, PERSON, RELEVANT, DuplicateOf
@@ -280,21 +279,18 @@ def collect(
     return files, decisions, unresolved
 
 
-_PERSON = re.compile(r"^(.*[^\s]) <([^<>\s]+)>$")
-
-
 def seat_credit(seat_judge: str | None, author: Judge) -> tuple[Judge, str | None, str]:
     """(commit author, judge the record names, its kind) of a verdict line: a seat's
     ``judge:`` when set (it survives any merge method on GitHub, a squash too), else the
     line's author. A person's seat commits as that person; a machine's as the author."""
     if seat_judge is None:
         return author, None, PERSON
-    m = _PERSON.match(seat_judge)
-    if m is None:
+    parts = verdicts.person_parts(seat_judge)
+    if parts is None:
         return author, seat_judge, MACHINE
-    if (m.group(1), m.group(2)) == (author.name, author.email):
+    if parts == (author.name, author.email):
         return author, seat_judge, PERSON
-    return Judge(m.group(1), m.group(2)), seat_judge, PERSON
+    return Judge(*parts), seat_judge, PERSON
 
 
 def commit_order(decisions: Sequence[Decision]) -> list[Decision]:

@@ -56,15 +56,7 @@ def credit_first(state: State, d: Decision) -> None:
 
 
 def _grade(state: State, verdict: Verdict) -> int | None:
-    if verdict is None:
-        return None
-    if verdict == "relevant":
-        return 1
-    if verdict == "irrelevant":
-        return 0
-    if isinstance(verdict, DuplicateOf):
-        return max(1, state.gain(verdict.doc) or 1)
-    return int(verdict)
+    return verdicts.verdict_grade(verdict, state.gain)
 
 
 def _existing(state: State, doc: str, current: int | None) -> tuple[JudgeVerdict, ...]:

@@ -7,7 +7,6 @@ unknown email is a usage error (exit 2) listing the judges that are known.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -15,7 +14,6 @@ from labelpool import gitio, verdicts
 from labelpool.errors import UsageError
 from labelpool.labelset import LabelSet
 
-PERSON = re.compile(r"^[^<>\n]*[^<>\s] <[^<>\s]+@[^<>\s]+>$")
 MAX_LISTED = 20  # known judges named in the error
 
 
@@ -30,7 +28,7 @@ def known_judges(root: Path, labels: LabelSet) -> list[str]:
     except gitio.GitError:
         authors = ""
     for line in authors.splitlines():
-        if PERSON.match(line):
+        if verdicts.is_person(line):
             out.setdefault(line, None)
     return list(out)
 
@@ -42,10 +40,10 @@ def resolve(names: Sequence[str], known: Iterable[str], option: str = "--assign"
     out: list[str] = []
     for name in names:
         name = name.strip()
-        if PERSON.match(name) or name in known:
+        if verdicts.is_person(name):
             out.append(name)
             continue
-        found = [k for k in known if k.endswith(f"<{name}>")]
+        found = verdicts.named(name, known)
         if len(found) == 1:
             out.append(found[0])
             continue
