@@ -79,7 +79,7 @@ def merge(
         say(line)
     if reference is not None:
         say(render.oracle_line(result, committed=not no_commit))
-    for line in render.dispute_lines(result.disputes, verbose=verbose):
+    for line in render.dispute_lines(result.disputes, verbose=verbose, width=output_width()):
         say(line)
     if result.unresolved and not partial:
         raise typer.Exit(1)

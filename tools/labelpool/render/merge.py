@@ -114,9 +114,11 @@ def _stay(n: int) -> str:
     return "stays" if n == 1 else "stay"
 
 
-def dispute_lines(disputes: Sequence[tuple[str, str]], *, verbose: bool) -> list[str]:
-    """``new disputes: N documents in M questions`` (and, ``verbose``, one line each:
-    ``  question: document``); nothing when the merge made none."""
+def dispute_lines(
+    disputes: Sequence[tuple[str, str]], *, verbose: bool, width: int | None = None
+) -> list[str]:
+    """``new disputes: N documents in M questions`` (wrapped at ``width``; and, ``verbose``,
+    one line each: ``  question: document``); nothing when the merge made none."""
     if not disputes:
         return []
     questions = len({q for q, _ in disputes})
@@ -126,5 +128,5 @@ def dispute_lines(disputes: Sequence[tuple[str, str]], *, verbose: bool) -> list
         "makes the batch that settles them)"
     )
     if not verbose:
-        return [head + "; --verbose lists them"]
-    return [head + ":", *(f"  {sanitize.text(q)}: {sanitize.text(d)}" for q, d in disputes)]
+        return wrap(head + "; --verbose lists them", width)
+    return [*wrap(head + ":", width), *(f"  {sanitize.text(q)}: {sanitize.text(d)}" for q, d in disputes)]
