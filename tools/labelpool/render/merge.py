@@ -129,4 +129,7 @@ def dispute_lines(
     )
     if not verbose:
         return wrap(head + "; --verbose lists them", width)
-    return [*wrap(head + ":", width), *(f"  {sanitize.text(q)}: {sanitize.text(d)}" for q, d in disputes)]
+    return [
+        *wrap(head + ":", width),
+        *(f"  {sanitize.text(q)}: {sanitize.text(d)}" for q, d in disputes),
+    ]
