@@ -42,6 +42,7 @@ _MODULES = {
     "import_corpus": "labelpool.workflows.importing.corpus",
     "init_workflow": "labelpool.workflows.init",
     "judge_run": "labelpool.judge.run",
+    "judge_define": "labelpool.workflows.judge.define",
     "merge_workflow": "labelpool.workflows.merge.commits",
     "pool_workflow": "labelpool.workflows.pool.write",
     "poolinfo_workflow": "labelpool.workflows.audit.poolinfo",
@@ -91,6 +92,7 @@ __all__ = [
     "import_corpus",
     "import_workflow",
     "init_workflow",
+    "judge_define",
     "judge_run",
     "labelset",
     "measures",
@@ -166,6 +168,7 @@ if TYPE_CHECKING:
     from labelpool.workflows.fmt import upgrade as upgrade_workflow
     from labelpool.workflows.importing import corpus as import_corpus
     from labelpool.workflows.importing import labels as import_workflow
+    from labelpool.workflows.judge import define as judge_define
     from labelpool.workflows.merge import commits as merge_workflow
     from labelpool.workflows.pool import write as pool_workflow
     from labelpool.workflows.validate import full as validate_workflow
