@@ -52,6 +52,7 @@ _MODULES = {
     "todo_workflow": "labelpool.workflows.todo",
     "validate_workflow": "labelpool.workflows.validate.full",
     "validate_warm": "labelpool.workflows.validate.warm",
+    "validate_judges": "labelpool.workflows.validate.judges",
     "bias_report": "labelpool.render.bias",
     "compare_report": "labelpool.render.compare.formats",
     "compare_text": "labelpool.render.compare.text",
@@ -119,6 +120,7 @@ __all__ = [
     "trec_eval_report",
     "trec_eval_workflow",
     "upgrade_workflow",
+    "validate_judges",
     "validate_warm",
     "validate_workflow",
     "webbrowser",
@@ -172,6 +174,7 @@ if TYPE_CHECKING:
     from labelpool.workflows.merge import commits as merge_workflow
     from labelpool.workflows.pool import write as pool_workflow
     from labelpool.workflows.validate import full as validate_workflow
+    from labelpool.workflows.validate import judges as validate_judges
     from labelpool.workflows.validate import provenance as provenance_workflow
     from labelpool.workflows.validate import warm as validate_warm
 else:
