@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +14,9 @@ from labelpool.cli._common import RepoOption, app, load_config, say, usage_error
 from labelpool.cli._progress import progress
 from labelpool.errors import EXIT_FINDINGS
 from labelpool.render import sanitize
+
+if TYPE_CHECKING:
+    from labelpool.workflows.validate.warm import ValidateResult
 
 
 class Format(str, Enum):
@@ -55,6 +58,7 @@ def validate(
         labels, judge_files = judges.split(cfg, paths)
     else:
         labels, judge_files = [], judges.every_file(cfg)
+    result: ValidateResult | None
     if paths and not labels:
         result = _lazy.validate_warm.ValidateResult(findings=(), files=0, checked=0)
     else:
