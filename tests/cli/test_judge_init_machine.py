@@ -37,7 +37,7 @@ def test_an_openai_judge_from_the_shipped_prompt(
     )
     digest = hashlib.sha256(yaml_file.read_bytes() + prompt.read_bytes()).hexdigest()
     assert judge.identity == f"rel@sha256:{digest[:12]}"
-    assert f"created {prompt}" in out and f"created {yaml_file}" in out
+    assert f"created {prompt}" in out and f"created {yaml_file}" in out  # outside the cwd
     assert judge.identity in out
     assert definition.problems(yaml_file) == []
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import Enum
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -37,8 +38,9 @@ def init_machine(
     machine judge; never overwrites a file."""
     cfg = load_config(repo)
     made = _lazy.judge_define.init_machine(cfg, name, kind.value, model)
+    here = Path.cwd()
     for path in made.created:
-        say(f"created {path}")
+        say(f"created {path.relative_to(here) if path.is_relative_to(here) else path}")
     say(
         f"labelpool judge init-machine: {made.identity}; review the files, commit them, "
         f"then `labelpool judge --machine {name}`"
