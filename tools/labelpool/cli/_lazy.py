@@ -42,6 +42,7 @@ _MODULES = {
     "import_corpus": "labelpool.workflows.importing.corpus",
     "init_workflow": "labelpool.workflows.init",
     "judge_run": "labelpool.judge.run",
+    "judge_define": "labelpool.workflows.judge.define",
     "merge_workflow": "labelpool.workflows.merge.commits",
     "pool_workflow": "labelpool.workflows.pool.write",
     "poolinfo_workflow": "labelpool.workflows.audit.poolinfo",
@@ -51,6 +52,7 @@ _MODULES = {
     "todo_workflow": "labelpool.workflows.todo",
     "validate_workflow": "labelpool.workflows.validate.full",
     "validate_warm": "labelpool.workflows.validate.warm",
+    "validate_judges": "labelpool.workflows.validate.judges",
     "bias_report": "labelpool.render.bias",
     "compare_report": "labelpool.render.compare.formats",
     "compare_text": "labelpool.render.compare.text",
@@ -91,6 +93,7 @@ __all__ = [
     "import_corpus",
     "import_workflow",
     "init_workflow",
+    "judge_define",
     "judge_run",
     "labelset",
     "measures",
@@ -117,6 +120,7 @@ __all__ = [
     "trec_eval_report",
     "trec_eval_workflow",
     "upgrade_workflow",
+    "validate_judges",
     "validate_warm",
     "validate_workflow",
     "webbrowser",
@@ -166,9 +170,11 @@ if TYPE_CHECKING:
     from labelpool.workflows.fmt import upgrade as upgrade_workflow
     from labelpool.workflows.importing import corpus as import_corpus
     from labelpool.workflows.importing import labels as import_workflow
+    from labelpool.workflows.judge import define as judge_define
     from labelpool.workflows.merge import commits as merge_workflow
     from labelpool.workflows.pool import write as pool_workflow
     from labelpool.workflows.validate import full as validate_workflow
+    from labelpool.workflows.validate import judges as validate_judges
     from labelpool.workflows.validate import provenance as provenance_workflow
     from labelpool.workflows.validate import warm as validate_warm
 else:

@@ -1,4 +1,8 @@
-"""``labelpool judge``: a local page to judge a pending batch with the keyboard."""
+"""``labelpool judge``: a local page to judge a pending batch with the keyboard.
+
+``judge`` is a command group whose callback is the page, so that ``labelpool judge [OPTIONS]``
+serves it and ``labelpool judge init-machine NAME`` (:mod:`labelpool.cli.initmachine`) is a
+command of its own."""
 
 from __future__ import annotations
 
@@ -7,9 +11,10 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli import _lazy
+from labelpool.cli import _handler, _lazy
 from labelpool.cli._common import (
     RepoOption,
+    _App,
     app,
     check_at_least,
     load_config,
@@ -19,9 +24,12 @@ from labelpool.cli._common import (
 )
 from labelpool.words import counted
 
+judge_app = _App(name="judge", rich_markup_mode=None)
+app.add_typer(judge_app, name="judge")
 
-@app.command("judge")
+
 def judge(
+    ctx: typer.Context,
     batch: Annotated[
         str | None,
         typer.Option(
@@ -46,6 +54,8 @@ def judge(
     repo: RepoOption = None,
 ) -> None:
     """Serve a local page that judges the pending documents of a batch, one at a time."""
+    if ctx.invoked_subcommand is not None:  # `judge init-machine ...`: not the page
+        return
     if not 0 <= port <= 65535:
         usage_error(f"--port must be between 0 and 65535, not {port}")
     if commit_every is not None:
@@ -72,3 +82,6 @@ def judge(
 
     left = run.serve(server, ready)
     say(f"labelpool judge: stopped; {counted(left, 'verdict')} not committed")
+
+
+judge_app.callback(invoke_without_command=True)(_handler.guard(judge))
