@@ -240,9 +240,10 @@ def commit_paths(
 ) -> str:
     """``git commit --only`` of ``paths`` (relative to ``top``, on stdin) with ``message``:
     the working-tree content of those files and nothing else the index holds; hooks run; the
-    author and committer are the local git identity, or ``identity`` (name, email) when given. Returns the new commit id. A refusal is a
-    :class:`GitError` ``git commit: <git's message>``, without the command line (the commit
-    message it holds names the batch, which the judging page must not show)."""
+    author and committer are the local git identity, or ``identity`` (name, email) when
+    given. Returns the new commit id. A refusal is a :class:`GitError` ``git commit: <git's
+    message>``, without the command line (the commit message it holds names the batch, which
+    the judging page must not show)."""
     if not paths:
         raise GitError("nothing to commit")
     who = (

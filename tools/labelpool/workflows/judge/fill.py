@@ -20,7 +20,7 @@ differs from the page:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from labelpool import atomic
 from labelpool import batch as batch_mod
@@ -37,7 +37,11 @@ from labelpool.workflows.judge.write import (
 )
 
 Outcome = Literal["written", "noted", "already", "gone", "unchanged"]
-WRITTEN, NOTED, ALREADY, GONE, UNCHANGED = "written", "noted", "already", "gone", "unchanged"
+WRITTEN: Final = "written"
+NOTED: Final = "noted"
+ALREADY: Final = "already"
+GONE: Final = "gone"
+UNCHANGED: Final = "unchanged"
 
 
 def note_text(identity: str, error: str) -> str:

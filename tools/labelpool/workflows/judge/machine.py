@@ -23,16 +23,19 @@ and what was written but not committed is committed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import importlib
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any
 
 from labelpool import __version__, gitio, verdicts
 from labelpool import cache as cache_mod
 from labelpool.config import Config
 from labelpool.errors import StateError
+from labelpool.machine import command as command_backend
+from labelpool.machine.definition import MachineJudge
 from labelpool.machine.protocol import Backend, Item, Reply
 from labelpool.workflows.judge import commit as commit_mod
 from labelpool.workflows.judge import fill as fill_mod
@@ -40,21 +43,6 @@ from labelpool.workflows.judge import queue as queue_mod
 from labelpool.workflows.judge.facts import NONE, Facts
 from labelpool.workflows.judge.responses import Responses, keeps
 from labelpool.workflows.judge.write import Rules
-
-
-class MachineJudgeLike(Protocol):
-    """What the run reads of a machine judge (:class:`labelpool.machine.definition.MachineJudge`)."""
-
-    @property
-    def kind(self) -> str: ...
-    @property
-    def model(self) -> str: ...
-    @property
-    def grades(self) -> tuple[int, ...]: ...
-    @property
-    def sha256(self) -> str: ...
-    @property
-    def identity(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -101,31 +89,36 @@ class ForeignChanges(StateError):
 
 
 def plan(
-    cfg: Config, identity: str, batch: str | None = None, max_docs: int | None = None
+    cfg: Config,
+    identity: str,
+    batch: str | None = None,
+    max_docs: int | None = None,
+    question: str | None = None,
 ) -> Plan | None:
-    """What the machine ``identity`` would judge (see the module doc); None: nothing pending."""
-    q = queue_mod.load(cfg, verdicts.MACHINE_EMAIL, batch, None, me=identity)
+    """What the machine ``identity`` would judge (see the module doc; ``question``: that
+    question only); None: nothing pending."""
+    q = queue_mod.load(cfg, verdicts.MACHINE_EMAIL, batch, question, me=identity)
     if q is None:
         return None
     facts = Facts(cfg)
     tasks: list[Task] = []
     no_text: list[str] = []
     files: list[Path] = []
-    for question in q.questions:
-        files.append(question.path)
-        if question.task is not None:  # a second opinion or an adjudication is a person's
+    for one in q.questions:
+        files.append(one.path)
+        if one.task is not None:  # a second opinion or an adjudication is a person's
             continue
-        for e in question.entries:
+        for e in one.entries:
             if e.verdict is not None:
                 continue
             if max_docs is not None and len(tasks) >= max_docs:
                 break
             found = facts.text(e.doc, e.batch_text)
             if found.source == NONE:
-                no_text.append(f"{question.qid} {e.doc}")
+                no_text.append(f"{one.qid} {e.doc}")
                 continue
             text = f"{found.title}\n\n{found.text}" if found.title else found.text
-            tasks.append(Task(question.path, question.qid, question.question, e.doc, text))
+            tasks.append(Task(one.path, one.qid, one.question, e.doc, text))
     return Plan(q.batch, tuple(tasks), tuple(no_text), tuple(files))
 
 
@@ -143,20 +136,24 @@ def _seat_judges(path: Path, text: str) -> dict[tuple[str, int | None], str | No
     return {(b.batch, b.seat): b.judge for b in batches}
 
 
+Foreign = list[tuple[Path, str]]  # (file, ``line: doc`` or why)
+
+
 def uncommitted(
     cfg: Config, identity: str, responses: Responses, facts: Facts | None = None
-) -> tuple[list[Path], list[str]]:
-    """(files with uncommitted changes that are all the machine's, ``path: doc`` of each
-    uncommitted verdict that is not): see the module doc."""
+) -> tuple[list[Path], Foreign, list[str]]:
+    """(files with uncommitted changes that are all the machine's, each uncommitted verdict
+    that is not, the batches of the machine's): see the module doc."""
     top = gitio.toplevel(cfg.root)
     if top is None or gitio.head_commit(cfg.root) is None:
-        return [], []
+        return [], [], []
     top = top.resolve()
     paths = queue_mod.pending_files(cfg)
     rels = [(p.parent.resolve() / p.name).relative_to(top).as_posix() for p in paths]
     olds = gitio.cat_blobs(top, [f"HEAD:{r}" for r in rels])
     ours: list[Path] = []
-    foreign: list[str] = []
+    foreign: Foreign = []
+    batches: set[str] = set()
     for path, old in zip(paths, olds, strict=True):
         new_text = path.read_text(encoding="utf-8")
         old_text = old.decode("utf-8", "replace") if old is not None else ""
@@ -168,15 +165,16 @@ def uncommitted(
             judges = _seat_judges(path, new_text)
             data, _t, _b = queue_mod.read_file(path, new_text)
         except queue_mod.JudgeInputError:
-            foreign.append(f"{path}: (cannot read)")
+            foreign.append((path, "cannot be read"))
             continue
         question = str(data.get("question") or "")
-        bad = []
+        bad: Foreign = []
         for k, e in after.items():
             old_e = before.get(k)
             if e.verdict is None or (old_e is not None and old_e.verdict == e.verdict):
                 continue
             seat_judge = judges.get((k[0], k[1]))
+            batches.add(k[0])
             if seat_judge == identity:
                 continue
             if seat_judge is None and facts is not None:
@@ -185,15 +183,15 @@ def uncommitted(
                 kept = responses.get(question, text, e.doc)
                 if kept is not None and kept.grade == e.verdict:
                     continue
-            bad.append(f"{path}:{e.line}: {e.doc}")
+            bad.append((path, f"{e.line}: {e.doc}"))
         if bad:
             foreign.extend(bad)
         else:
             ours.append(path)
-    return ours, foreign
+    return ours, foreign, sorted(batches)
 
 
-def trailers(judge: MachineJudgeLike) -> list[str]:
+def trailers(judge: MachineJudge) -> list[str]:
     return [
         f"Labelpool-Judge: {judge.identity}",
         f"Labelpool-Judge-Kind: {verdicts.MACHINE}",
@@ -203,9 +201,10 @@ def trailers(judge: MachineJudgeLike) -> list[str]:
     ]
 
 
-def refuse_foreign(foreign: Sequence[str], files: Iterable[Path]) -> None:
-    wanted = {str(p) for p in files}
-    mine = [f for f in foreign if f.split(":", 1)[0] in wanted]
+def refuse_foreign(foreign: Foreign, files: Iterable[Path]) -> None:
+    """:class:`ForeignChanges` when a file of ``files`` holds a verdict not the machine's."""
+    wanted = set(files)
+    mine = [f"{p}:{what}" for p, what in foreign if p in wanted]
     if mine:
         shown = "; ".join(mine[:5]) + (f" and {len(mine) - 5} more" if len(mine) > 5 else "")
         raise ForeignChanges(
@@ -214,9 +213,48 @@ def refuse_foreign(foreign: Sequence[str], files: Iterable[Path]) -> None:
         )
 
 
+def backend_of(judge: MachineJudge, root: Path) -> Backend:
+    """The judge's backend: a ``command`` program run in ``root``, or an endpoint."""
+    if judge.kind == "command":
+        return command_backend.from_definition(judge, root)
+    backends: Any = importlib.import_module("labelpool.machine.backends")
+    return backends.backend(judge)  # type: ignore[no-any-return]
+
+
+def prompt_of(judge: MachineJudge, task: Task) -> str:
+    """What the judge is sent about ``task``: the rendered prompt, or (kind ``command``) the
+    JSON line its program reads."""
+    if judge.kind == "command":
+        return command_backend.request_line(task.item(judge.grades)).decode("utf-8").rstrip("\n")
+    return judge.render(task.question, task.text)
+
+
+def commit_left(
+    cfg: Config, judge: MachineJudge, batch: str | None = None, cache_dir: Path | None = None
+) -> tuple[str | None, int]:
+    """Commit what the machine wrote and did not commit (this run's, or a run's killed
+    before its commit): (commit, verdicts). ``batch`` names the commit (default: the first
+    batch the machine's changes are in)."""
+    responses = Responses(cache_dir or cache_mod.cache_dir(), judge.identity)
+    ours, _foreign, batches = uncommitted(cfg, judge.identity, responses, Facts(cfg))
+    if not ours:
+        return None, 0
+    if batch is None:
+        batch = batches[0] if batches else ""
+
+    done = commit_mod.commit(
+        cfg.root,
+        ours,
+        batch,
+        machine=(judge.identity, verdicts.MACHINE_EMAIL),
+        trailers=trailers(judge),
+    )
+    return done.commit, done.verdicts
+
+
 def run(
     cfg: Config,
-    judge: MachineJudgeLike,
+    judge: MachineJudge,
     backend: Backend,
     the_plan: Plan,
     *,
@@ -230,7 +268,7 @@ def run(
     responses = Responses(cache_dir or cache_mod.cache_dir(), identity)
     facts = Facts(cfg)
     if commit:
-        _ours, foreign = uncommitted(cfg, identity, responses, facts)
+        _ours, foreign, _b = uncommitted(cfg, identity, responses, facts)
         refuse_foreign(foreign, the_plan.files)
     rules = Rules.of(cfg)
     rules.warm()
@@ -282,16 +320,7 @@ def run(
             pool.shutdown(wait=False, cancel_futures=True)
     sha, committed = None, 0
     if commit:
-        ours, _foreign = uncommitted(cfg, identity, responses, facts)
-        if ours:
-            done = commit_mod.commit(
-                cfg.root,
-                ours,
-                the_plan.batch,
-                machine=(identity, verdicts.MACHINE_EMAIL),
-                trailers=trailers(judge),
-            )
-            sha, committed = done.commit, done.verdicts
+        sha, committed = commit_left(cfg, judge, the_plan.batch, cache_dir)
     return Result(
         batch=the_plan.batch,
         identity=identity,
