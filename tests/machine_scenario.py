@@ -27,6 +27,14 @@ for line in sys.stdin:
     print(json.dumps(out), flush=True)
 """
 
+# the same judge without its request log (a fault test compares the whole work tree)
+QUIET_TOY = TOY.replace(
+    """    with open(count, "a") as fh:
+        fh.write(r["question_id"] + " " + r["doc_id"] + "\\n")
+""",
+    "",
+)
+
 
 def machine_repo(where: Path, *pool_args: str, program: str = TOY) -> Path:
     """The scenario repository with a batch pooled (``pool a b --depth 3`` and
