@@ -47,12 +47,11 @@ class Config:
     guidelines: Path | None = None  # judging guidelines shown by `labelpool judge`
     baseline: str | None = None  # the system CI compares every run against (`pool-info --baseline`)
     disputes: str = "bounds"  # how scoring counts an open dispute (labelpool.verdicts.POLICIES)
-    judges_dir: Path | None = (
-        None  # machine judges' definitions (judges/NAME.yaml); None: root/judges
-    )
+    # the machine judges' definitions (judges/NAME.yaml); None: root/judges
+    judges_dir: Path | None = None
 
     @property
-    def judges(self) -> Path:
+    def judges_folder(self) -> Path:
         """The folder of machine judges' definitions (``[tool.labelpool] judges``)."""
         return self.judges_dir if self.judges_dir is not None else self.root / "judges"
 
