@@ -338,4 +338,4 @@ def _ask(backend: Backend, item: Item) -> Reply:
     try:
         return backend.ask(item)
     except Exception as exc:  # a backend must not raise; if it does, no answer: ask again later
-        return Reply(item.doc_id, None, f"the backend failed: {type(exc).__name__}")
+        return Reply(item.doc_id, None, f"no answer: the backend failed: {type(exc).__name__}")
