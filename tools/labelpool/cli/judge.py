@@ -69,14 +69,22 @@ def judge(
             "--dry-run", help="With --machine: print the first document's prompt; ask nothing."
         ),
     ] = False,
+    calibrate: Annotated[
+        bool,
+        typer.Option(
+            "--calibrate",
+            help="With --machine: judge documents people judged, the machine's verdict "
+            "recorded beside theirs.",
+        ),
+    ] = False,
     repo: RepoOption = None,
 ) -> None:
     """Serve a local page that judges the pending documents of a batch, one at a time."""
     if machine is not None:
-        _machine(machine, batch, question, max_docs, concurrency, dry_run, repo)
+        _machine(machine, batch, question, max_docs, concurrency, dry_run, calibrate, repo)
         return
-    if max_docs is not None or dry_run:
-        usage_error("--max-docs and --dry-run go with --machine NAME")
+    if max_docs is not None or dry_run or calibrate:
+        usage_error("--max-docs, --dry-run and --calibrate go with --machine NAME")
     if not 0 <= port <= 65535:
         usage_error(f"--port must be between 0 and 65535, not {port}")
     if commit_every is not None:
@@ -112,6 +120,7 @@ def _machine(
     max_docs: int | None,
     concurrency: int,
     dry_run: bool,
+    calibrate: bool,
     repo: Path | None,
 ) -> None:
     """``judge --machine NAME``: plan, ask, write, commit, say what happened."""
@@ -121,7 +130,11 @@ def _machine(
     cfg = load_config(repo)
     flow = _lazy.judge_machine
     judge = _lazy.machine_definition.load(cfg.root, name, cfg.judges_folder)
-    plan = flow.plan(cfg, judge.identity, batch, max_docs, question)
+    plan = (
+        flow.plan_calibration(cfg, judge.identity, batch, max_docs, question)
+        if calibrate
+        else flow.plan(cfg, judge.identity, batch, max_docs, question)
+    )
     if dry_run:
         if plan is None or not plan.tasks:
             say("labelpool judge --machine: nothing pending")
@@ -157,16 +170,15 @@ def _machine(
     finally:
         backend.close()
     say(
-        f"labelpool judge --machine: {result.identity} on batch {result.batch}: "
+        f"labelpool judge --machine: {result.identity} "
+        f"{'calibrating' if plan.calibrate else 'on batch ' + result.batch}: "
         f"{counted(result.written, 'verdict')} written, {result.noted} can't judge, "
         f"{result.failed} without an answer (asked {result.asked}, from the cache "
         f"{result.cached}, {result.cost:,.0f} tokens)"
     )
     if result.commit is not None:
-        say(
-            f"committed {counted(result.committed, 'verdict')} as the machine "
-            f"({result.commit[:12]})"
-        )
+        what = f"{counted(result.committed, 'verdict')} " if result.committed else ""
+        say(f"committed {what}as the machine ({result.commit[:12]})")
     if result.failed:
         warn(f"{counted(result.failed, 'document')} got no answer: run again to ask again")
         raise typer.Exit(1)

@@ -77,8 +77,8 @@ def changed(root: Path, paths: Iterable[Path], batch: str) -> tuple[list[Path], 
 
 def _count(path: Path, old_text: str | None, new_text: str, batch: str) -> int:
     def verdicts(text: str | None) -> dict[tuple[int | None, str], object]:
-        if text is None:
-            return {}
+        if text is None or not (text.startswith("pending:") or "\npending:" in text):
+            return {}  # nothing pending (a calibration of ``judge --machine``)
         try:
             _d, _t, batches = read_file(path, text)
         except JudgeInputError:
@@ -96,11 +96,13 @@ def commit(
     *,
     machine: tuple[str, str] | None = None,
     trailers: Sequence[str] = (),
+    subject: str | None = None,
 ) -> Committed:
     """Commit the files of ``paths`` that differ from ``HEAD``, under the repository lock;
     a commit that changes any other path (a hook staged it) is undone and refused.
-    ``machine``: (name, email) the commit's author and committer (``judge --machine``), and
-    ``trailers`` end its message."""
+    ``machine``: (name, email) the commit's author and committer (``judge --machine``),
+    ``subject`` its first line (default: the verdicts of ``batch`` counted), and ``trailers``
+    end its message."""
     if machine is None:
         identity(root)
     with locked(root):
@@ -113,6 +115,8 @@ def commit(
         message = f"labelpool judge: {counted(n, 'verdict')} (batch {batch})"
         if machine is not None:
             message = message.replace("labelpool judge:", "labelpool judge --machine:", 1)
+        if subject is not None:
+            message = subject
         if trailers:
             message += "\n\n" + "\n".join(trailers)
         rels = [_rel(top, p) for p in files]

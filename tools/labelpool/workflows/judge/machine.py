@@ -36,6 +36,7 @@ from labelpool.machine import backends
 from labelpool.machine import command as command_backend
 from labelpool.machine.definition import MachineJudge
 from labelpool.machine.protocol import Backend, Item, Reply
+from labelpool.workflows.judge import calibrate
 from labelpool.workflows.judge import commit as commit_mod
 from labelpool.workflows.judge import fill as fill_mod
 from labelpool.workflows.judge import queue as queue_mod
@@ -64,6 +65,7 @@ class Plan:
     tasks: tuple[Task, ...]
     no_text: tuple[str, ...]  # ``qid doc`` of documents with no text: left pending
     files: tuple[Path, ...]  # the batch's label files the machine is served
+    calibrate: bool = False  # judged documents: the machine's verdict beside people's
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,34 @@ def plan(
             text = f"{found.title}\n\n{found.text}" if found.title else found.text
             tasks.append(Task(one.path, one.qid, one.question, e.doc, text))
     return Plan(q.batch, tuple(tasks), tuple(no_text), tuple(files))
+
+
+def plan_calibration(
+    cfg: Config,
+    identity: str,
+    batch: str | None = None,
+    max_docs: int | None = None,
+    question: str | None = None,
+) -> Plan:
+    """The documents people judged and the machine has not (:mod:`.calibrate`)."""
+    facts = Facts(cfg)
+    tasks: list[Task] = []
+    no_text: list[str] = []
+    paths = calibrate.files(cfg, batch, question)
+    for path in paths:
+        label = calibrate.read(path)
+        if label is None:
+            continue
+        for doc in calibrate.wanted(label, identity):
+            if max_docs is not None and len(tasks) >= max_docs:
+                break
+            found = facts.text(doc, None)
+            if found.source == NONE:
+                no_text.append(f"{label.id} {doc}")
+                continue
+            text = f"{found.title}\n\n{found.text}" if found.title else found.text
+            tasks.append(Task(path, label.id, label.question, doc, text))
+    return Plan(batch or "", tuple(tasks), tuple(no_text), tuple(paths), calibrate=True)
 
 
 def _entries(path: Path, text: str) -> dict[tuple[str, int | None, str], queue_mod.Entry]:
@@ -263,7 +293,10 @@ def run(
     identity = judge.identity
     responses = Responses(cache_dir or cache_mod.cache_dir(), identity)
     facts = Facts(cfg)
-    if commit:
+    if commit and the_plan.calibrate:
+        _mine, others = calibrate.uncommitted(cfg, identity, list(the_plan.files))
+        refuse_foreign([(p, "changed") for p in others], the_plan.files)
+    elif commit:
         _ours, foreign, _b = uncommitted(cfg, identity, responses, facts)
         refuse_foreign(foreign, the_plan.files)
     rules = Rules.of(cfg)
@@ -278,6 +311,15 @@ def run(
             reply = Reply(reply.doc_id, None, f"answered {reply.grade}, off the scale", reply.raw)
         if reply.grade is None and not keeps(reply):
             counts["failed"] += 1
+            on_reply(reply)
+            return
+        if the_plan.calibrate:
+            outcome = (
+                fill_mod.NOTED  # nothing written: a person's verdict is there
+                if reply.grade is None
+                else calibrate.add(cfg.root, rules, task.path, task.doc, identity, reply.grade)
+            )
+            counts[outcome if outcome in ("written", "noted") else "skipped"] += 1
             on_reply(reply)
             return
         note = None if reply.error is None else fill_mod.note_text(identity, reply.error)
@@ -315,7 +357,10 @@ def run(
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
     sha, committed = None, 0
-    if commit:
+    if commit and the_plan.calibrate:
+        sha = _commit_calibration(cfg, judge, the_plan)
+        committed = counts["written"] if sha is not None else 0
+    elif commit:
         sha, committed = commit_left(cfg, judge, the_plan.batch, cache_dir)
     return Result(
         batch=the_plan.batch,
@@ -339,3 +384,20 @@ def _ask(backend: Backend, item: Item) -> Reply:
         return backend.ask(item)
     except Exception as exc:  # a backend must not raise; if it does, no answer: ask again later
         return Reply(item.doc_id, None, f"no answer: the backend failed: {type(exc).__name__}")
+
+
+def _commit_calibration(cfg: Config, judge: MachineJudge, the_plan: Plan) -> str | None:
+    """Commit the machine's calibration lines (and a killed run's)."""
+    ours, _others = calibrate.uncommitted(cfg, judge.identity, list(the_plan.files))
+    if not ours:
+        return None
+    done = commit_mod.commit(
+        cfg.root,
+        ours,
+        the_plan.batch,
+        machine=(judge.identity, verdicts.MACHINE_EMAIL),
+        trailers=trailers(judge),
+        subject=f"labelpool judge --machine --calibrate: verdicts beside people's in "
+        f"{len(ours)} label file{'s' if len(ours) != 1 else ''}",
+    )
+    return done.commit
