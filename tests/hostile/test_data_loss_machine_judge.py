@@ -18,6 +18,7 @@ import pytest
 from faults import copy_repo, fingerprint, git_wrapper, head, run, tree_state
 from labelpool.workflows.merge.collect import read_label
 from machine_scenario import QUIET_TOY, machine_repo
+from pool_scenario import git
 
 ARGS = ("judge", "--machine", "toy", "--concurrency", "2")
 
@@ -49,7 +50,9 @@ def _verdicts(files: dict[str, bytes]) -> dict[tuple[str, str, str], object]:
     return out
 
 
-def _matrix(tmp: Path, base: Path, want: dict[str, object], fault: str) -> int:
+def _matrix(
+    tmp: Path, base: Path, want: dict[str, object], fault: str, args: tuple[str, ...] = ARGS
+) -> int:
     start = head(base)
     final = _verdicts(want["files"])  # type: ignore[arg-type]
     before = tree_state(base, start)["files"]
@@ -61,9 +64,9 @@ def _matrix(tmp: Path, base: Path, want: dict[str, object], fault: str) -> int:
         n += 1
         repo = copy_repo(base, tmp / f"{fault}-{n}")
         if fault == "git":
-            killed = run(repo, *ARGS, wrapper=wrapper, kill_git=n)
+            killed = run(repo, *args, wrapper=wrapper, kill_git=n)
         else:
-            killed = run(repo, *ARGS, kill_write=n)
+            killed = run(repo, *args, kill_write=n)
         state = tree_state(repo, start)
         if killed.code not in (-9, 137):
             assert killed.code == 0, killed.err
@@ -77,7 +80,7 @@ def _matrix(tmp: Path, base: Path, want: dict[str, object], fault: str) -> int:
         mark = fingerprint(repo)
         if mark not in seen:
             seen.add(mark)
-            again = run(repo, *ARGS)
+            again = run(repo, *args)
             assert again.code == 0, (fault, n, again.err)
             assert tree_state(repo, start) == want, (fault, n)
         shutil.rmtree(repo)
@@ -91,3 +94,37 @@ def test_killed_at_every_git_call(base: Path, want: dict[str, object], tmp_path:
 def test_killed_at_every_write(base: Path, want: dict[str, object], tmp_path: Path) -> None:
     points = _matrix(tmp_path, base, want, "write")
     assert points >= 5  # a note and four verdicts, at least
+
+
+CALIBRATE = (*ARGS, "--calibrate")
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The batch judged by Ana in returns-damaged (every verdict 1) and merged."""
+    repo = machine_repo(tmp_path_factory.mktemp("judged") / "repo", program=QUIET_TOY)
+    path = repo / "labels" / "returns-damaged.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("verdict: null}", "verdict: 1}"),
+        encoding="utf-8",
+    )
+    ana = {
+        "GIT_AUTHOR_NAME": "Ana Lopez",
+        "GIT_AUTHOR_EMAIL": "ana@example.org",
+        "GIT_COMMITTER_NAME": "Ana Lopez",
+        "GIT_COMMITTER_EMAIL": "ana@example.org",
+    }
+    git(repo, "commit", "-qam", "ana judges", env=ana)
+    merged = run(repo, "merge", extra_env=ana)
+    assert "Ana Lopez <ana@example.org>: 3 verdicts" in merged.out, merged.out + merged.err
+    return repo
+
+
+def test_calibration_killed_at_every_git_call_and_write(judged: Path, tmp_path: Path) -> None:
+    ref = copy_repo(judged, tmp_path / "ref")
+    done = run(ref, *CALIBRATE)
+    assert done.code == 0, done.err
+    want = tree_state(ref, head(judged))
+    assert want["status"] == "" and len(want["log"]) == 1  # type: ignore[arg-type]
+    assert _matrix(tmp_path / "git", judged, want, "git", CALIBRATE) >= 3
+    assert _matrix(tmp_path / "write", judged, want, "write", CALIBRATE) >= 3
