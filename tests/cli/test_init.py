@@ -27,7 +27,11 @@ def test_init_scaffolds_a_repository(tmp_path: Path, capsys: pytest.CaptureFixtu
     cfg = config.load(target)
     assert cfg.labels_dir == target / "labels" and cfg.runs_dir == target / "runs"
     assert (target / "labels" / ".gitkeep").is_file() and (target / "runs" / ".gitkeep").is_file()
-    assert (target / ".gitattributes").read_text(encoding="utf-8") == "labels/** text eol=lf\n"
+    attributes = (target / ".gitattributes").read_text(encoding="utf-8").splitlines()
+    assert [a for a in attributes if not a.startswith("#")] == [
+        "labels/** text eol=lf",
+        "judges/** text eol=lf",
+    ]
     hooks = yaml.safe_load((target / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
     assert hooks == {  # no placeholder URL: local hooks running the installed labelpool
         "repos": [
@@ -47,7 +51,7 @@ def test_init_scaffolds_a_repository(tmp_path: Path, capsys: pytest.CaptureFixtu
                         "name": "labelpool validate",
                         "entry": "labelpool validate --allow-pending",
                         "language": "system",
-                        "files": r"^labels/.*\.ya?ml$",
+                        "files": r"^(labels/.*\.ya?ml|judges/.*)$",
                         "require_serial": True,
                     },
                 ],

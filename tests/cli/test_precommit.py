@@ -159,6 +159,7 @@ def test_hook_manifest_and_config_are_valid(tmp_path: Path) -> None:
         "entry: labelpool validate --allow-pending",
         "language: python",
         r"files: ^labels/.*\.ya?ml$",
+        r"files: ^(labels/.*\.ya?ml|judges/.*)$",
         "require_serial: true",
     ):
         assert needle in manifest

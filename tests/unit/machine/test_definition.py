@@ -181,3 +181,20 @@ def test_missing_judges_and_bad_names(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="not a machine judge's name"):
         load(root, "../rel")
     assert definition.NAME_RE.match("gpt-4o.umbrela_v2")
+
+
+def test_reading_a_judge_and_the_help_import_no_client_library(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = _repo(tmp_path)
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from labelpool.machine import backends, definition\n"
+        f"definition.load(Path({str(root)!r}), 'rel')\n"
+        "from labelpool.cli import main\n"
+        "try:\n    main(['judge', '--help'])\nexcept SystemExit:\n    pass\n"
+        "assert 'openai' not in sys.modules, 'openai imported'\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

@@ -26,6 +26,7 @@ from labelpool.cli import (  # noqa: F401
     history,
     importing,
     init,
+    initmachine,
     judge,
     merge,
     pool,

@@ -44,6 +44,7 @@ _MODULES = {
     "judge_run": "labelpool.judge.run",
     "judge_machine": "labelpool.workflows.judge.machine",
     "machine_definition": "labelpool.machine.definition",
+    "judge_define": "labelpool.workflows.judge.define",
     "merge_workflow": "labelpool.workflows.merge.commits",
     "pool_workflow": "labelpool.workflows.pool.write",
     "poolinfo_workflow": "labelpool.workflows.audit.poolinfo",
@@ -53,6 +54,7 @@ _MODULES = {
     "todo_workflow": "labelpool.workflows.todo",
     "validate_workflow": "labelpool.workflows.validate.full",
     "validate_warm": "labelpool.workflows.validate.warm",
+    "validate_judges": "labelpool.workflows.validate.judges",
     "bias_report": "labelpool.render.bias",
     "compare_report": "labelpool.render.compare.formats",
     "compare_text": "labelpool.render.compare.text",
@@ -93,6 +95,7 @@ __all__ = [
     "import_corpus",
     "import_workflow",
     "init_workflow",
+    "judge_define",
     "judge_machine",
     "judge_run",
     "labelset",
@@ -121,6 +124,7 @@ __all__ = [
     "trec_eval_report",
     "trec_eval_workflow",
     "upgrade_workflow",
+    "validate_judges",
     "validate_warm",
     "validate_workflow",
     "webbrowser",
@@ -171,10 +175,12 @@ if TYPE_CHECKING:
     from labelpool.workflows.fmt import upgrade as upgrade_workflow
     from labelpool.workflows.importing import corpus as import_corpus
     from labelpool.workflows.importing import labels as import_workflow
+    from labelpool.workflows.judge import define as judge_define
     from labelpool.workflows.judge import machine as judge_machine
     from labelpool.workflows.merge import commits as merge_workflow
     from labelpool.workflows.pool import write as pool_workflow
     from labelpool.workflows.validate import full as validate_workflow
+    from labelpool.workflows.validate import judges as validate_judges
     from labelpool.workflows.validate import provenance as provenance_workflow
     from labelpool.workflows.validate import warm as validate_warm
 else:

@@ -1,5 +1,9 @@
 """``labelpool judge``: a local page to judge a pending batch with the keyboard; with
-``--machine NAME``, the batch's pending verdicts filled by a machine judge (no page)."""
+``--machine NAME``, the batch's pending verdicts filled by a machine judge (no page).
+
+``judge`` is a command group whose callback is the page, so that ``labelpool judge [OPTIONS]``
+serves it and ``labelpool judge init-machine NAME`` (:mod:`labelpool.cli.initmachine`) is a
+command of its own."""
 
 from __future__ import annotations
 
@@ -10,9 +14,10 @@ from typing import Annotated
 
 import typer
 
-from labelpool.cli import _lazy
+from labelpool.cli import _handler, _lazy
 from labelpool.cli._common import (
     RepoOption,
+    _App,
     app,
     check_at_least,
     load_config,
@@ -24,9 +29,12 @@ from labelpool.cli._progress import progress
 from labelpool.machine.protocol import Reply
 from labelpool.words import counted
 
+judge_app = _App(name="judge", rich_markup_mode=None)
+app.add_typer(judge_app, name="judge")
 
-@app.command("judge")
+
 def judge(
+    ctx: typer.Context,
     batch: Annotated[
         str | None,
         typer.Option(
@@ -80,6 +88,8 @@ def judge(
     repo: RepoOption = None,
 ) -> None:
     """Serve a local page that judges the pending documents of a batch, one at a time."""
+    if ctx.invoked_subcommand is not None:  # `judge init-machine ...`: not the page
+        return
     if machine is not None:
         _machine(machine, batch, question, max_docs, concurrency, dry_run, calibrate, repo)
         return
@@ -182,3 +192,6 @@ def _machine(
     if result.failed:
         warn(f"{counted(result.failed, 'document')} got no answer: run again to ask again")
         raise typer.Exit(1)
+
+
+judge_app.callback(invoke_without_command=True)(_handler.guard(judge))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +14,9 @@ from labelpool.cli._common import RepoOption, app, load_config, say, usage_error
 from labelpool.cli._progress import progress
 from labelpool.errors import EXIT_FINDINGS
 from labelpool.render import sanitize
+
+if TYPE_CHECKING:
+    from labelpool.workflows.validate.warm import ValidateResult
 
 
 class Format(str, Enum):
@@ -50,22 +53,31 @@ def validate(
     for path in paths or ():
         if not path.exists() and not path.is_symlink():
             usage_error(f"{path}: no such file or folder")
-    # Nothing changed since the last run: its findings, without importing the rules.
-    result = (
-        None
-        if no_cache
-        else _lazy.validate_warm.cached(cfg, paths or None, allow_pending=allow_pending)
-    )
+    judges = _lazy.validate_judges
+    if paths:  # label files and machine judges' files (pre-commit passes both)
+        labels, judge_files = judges.split(cfg, paths)
+    else:
+        labels, judge_files = [], judges.every_file(cfg)
+    result: ValidateResult | None
+    if paths and not labels:
+        result = _lazy.validate_warm.ValidateResult(findings=(), files=0, checked=0)
+    else:
+        # Nothing changed since the last run: its findings, without importing the rules.
+        result = (
+            None
+            if no_cache
+            else _lazy.validate_warm.cached(cfg, labels or None, allow_pending=allow_pending)
+        )
     if result is None:
         with progress("validating"):
             result = _lazy.validate_workflow.validate(
-                cfg, paths or None, allow_pending=allow_pending, use_cache=not no_cache
+                cfg, labels or None, allow_pending=allow_pending, use_cache=not no_cache
             )
     # Further checks plug in here (e.g. provenance): extend `findings` before printing.
-    findings = list(result.findings)
-    if provenance:
+    findings = [*result.findings, *judges.check(judge_files)]
+    if provenance and (labels or not paths):
         with progress("checking provenance"):
-            checked = _lazy.provenance_workflow.check_files(cfg, paths or None)
+            checked = _lazy.provenance_workflow.check_files(cfg, labels or None)
         say(checked.note(), err=True)
         findings = sorted([*findings, *checked.findings])
     if fmt is Format.json:
@@ -87,7 +99,8 @@ def validate(
     errors = sum(1 for f in findings if f.severity == "error")
     warnings = len(findings) - errors
     print(
-        f"labelpool validate: {result.files} file(s), {errors} error(s), {warnings} warning(s)",
+        f"labelpool validate: {result.files + len(judge_files)} file(s), {errors} error(s), "
+        f"{warnings} warning(s)",
         file=sys.stderr,
     )
     if errors:

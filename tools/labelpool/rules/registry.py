@@ -130,6 +130,29 @@ RULES: dict[str, Rule] = _rules(
         "a seat's judge has not judged one of its documents already and holds one seat of the "
         "batch; an `adjudicate` entry lists only documents with two or more verdicts",
     ),
+    (
+        "LP050",
+        "error",
+        "a machine judge's file (judges/NAME.yaml) matches schema/machine-judge.schema.json",
+    ),
+    (
+        "LP051",
+        "error",
+        "a machine judge's files hold no secret: no field named like a key, token or secret with "
+        "a value, no value like `sk-...` (api_key_env names the variable that holds the key)",
+    ),
+    (
+        "LP052",
+        "error",
+        "a machine judge's `prompt` is a UTF-8 file beside it (no `..`), with `{question}` and "
+        "`{passage}`",
+    ),
+    (
+        "LP053",
+        "error",
+        "a machine judge's file is named NAME.yaml (letters, digits, `._-`), its answer words name "
+        "grades of its scale, and it sets only its kind's fields",
+    ),
     ("LP060", "error", "(--provenance) each document in a pool entry's top k of its run is judged"),
 )
 
