@@ -42,6 +42,8 @@ _MODULES = {
     "import_corpus": "labelpool.workflows.importing.corpus",
     "init_workflow": "labelpool.workflows.init",
     "judge_run": "labelpool.judge.run",
+    "judge_machine": "labelpool.workflows.judge.machine",
+    "machine_definition": "labelpool.machine.definition",
     "judge_define": "labelpool.workflows.judge.define",
     "merge_workflow": "labelpool.workflows.merge.commits",
     "pool_workflow": "labelpool.workflows.pool.write",
@@ -94,8 +96,10 @@ __all__ = [
     "import_workflow",
     "init_workflow",
     "judge_define",
+    "judge_machine",
     "judge_run",
     "labelset",
+    "machine_definition",
     "measures",
     "merge_report",
     "merge_workflow",
@@ -139,6 +143,7 @@ if TYPE_CHECKING:
     from labelpool.api import repository as api_repo
     from labelpool.api import scoring as api_score
     from labelpool.judge import run as judge_run
+    from labelpool.machine import definition as machine_definition
     from labelpool.render import bias as bias_report
     from labelpool.render import diff as diff_report
     from labelpool.render import history as history_report
@@ -171,6 +176,7 @@ if TYPE_CHECKING:
     from labelpool.workflows.importing import corpus as import_corpus
     from labelpool.workflows.importing import labels as import_workflow
     from labelpool.workflows.judge import define as judge_define
+    from labelpool.workflows.judge import machine as judge_machine
     from labelpool.workflows.merge import commits as merge_workflow
     from labelpool.workflows.pool import write as pool_workflow
     from labelpool.workflows.validate import full as validate_workflow
