@@ -245,7 +245,9 @@ class PendingBatch:
 def read(data: Any, path: str, line_of: Any) -> list[PendingBatch]:
     """Batches of a round-trip-loaded label (``line_of(keypath) -> 1-based line``)."""
     out: list[PendingBatch] = []
-    pending = data.get("pending") or ()
+    pending = data.get("pending")
+    if pending is None:
+        return out
     if not isinstance(pending, list):
         raise BatchError(
             "`pending` is a list of batches", path=path, line=line_of(("pending",)), column=1

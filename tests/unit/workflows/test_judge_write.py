@@ -211,3 +211,11 @@ def test_crlf_line_ends_are_read_and_written_back_as_merge_does(repo: Path) -> N
     done = write(repo, path, "d#2", block(path, "d#2"), 2)
     assert done.changed
     assert path.read_bytes() == TEXT.replace("d#2, verdict: null}", "d#2, verdict: 2}").encode()
+
+
+@pytest.mark.parametrize("tail", ["", "pending: []\n"])
+def test_a_file_with_nothing_pending_reads_as_no_batches(tmp_path: Path, tail: str) -> None:
+    path = tmp_path / "q.yaml"
+    path.write_text("id: q\nquestion: Q?\njudged_ids: []\n" + tail, encoding="utf-8")
+    _d, _text, batches = judge_queue.read_file(path)
+    assert batches == []
