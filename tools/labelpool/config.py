@@ -47,6 +47,13 @@ class Config:
     guidelines: Path | None = None  # judging guidelines shown by `labelpool judge`
     baseline: str | None = None  # the system CI compares every run against (`pool-info --baseline`)
     disputes: str = "bounds"  # how scoring counts an open dispute (labelpool.verdicts.POLICIES)
+    # the machine judges' definitions (judges/NAME.yaml); None: root/judges
+    judges_dir: Path | None = None
+
+    @property
+    def judges_folder(self) -> Path:
+        """The folder of machine judges' definitions (``[tool.labelpool] judges``)."""
+        return self.judges_dir if self.judges_dir is not None else self.root / "judges"
 
 
 class PatternError(UsageError, ValueError):
@@ -180,8 +187,9 @@ def load(repo: Path | None = None, *, naming: str = CLI_NAMING) -> Config:
 
     labels_dir = path("labels", "labels")
     runs_dir = path("runs", "runs")
-    assert labels_dir is not None and runs_dir is not None
-    for key, folder in (("labels", labels_dir), ("runs", runs_dir)):
+    judges_dir = path("judges", "judges")
+    assert labels_dir is not None and runs_dir is not None and judges_dir is not None
+    for key, folder in (("labels", labels_dir), ("runs", runs_dir), ("judges", judges_dir)):
         if folder.exists() and not folder.is_dir():
             raise ConfigError(f"[tool.labelpool] {key}: {folder} is not a folder", path=pyproject)
     corpus = path("corpus", None)
@@ -205,4 +213,5 @@ def load(repo: Path | None = None, *, naming: str = CLI_NAMING) -> Config:
         guidelines=guidelines,
         baseline=baseline,
         disputes=str(disputes),
+        judges_dir=judges_dir,
     )

@@ -11,6 +11,7 @@ from typing import Any
 PACKAGE_DATA = Path(__file__).resolve().parent / "data"
 LABEL = "label.schema.json"
 VERSIONS = "versions.schema.json"
+MACHINE_JUDGE = "machine-judge.schema.json"  # judges/NAME.yaml (labelpool.machine.definition)
 
 
 def schema_path(name: str, root: Path | None = None) -> Path:

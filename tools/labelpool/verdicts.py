@@ -50,6 +50,7 @@ from labelpool.model import (
 __all__ = [
     "KINDS",
     "MACHINE",
+    "MACHINE_EMAIL",
     "PERSON",
     "POLICIES",
     "JudgeVerdict",
@@ -71,6 +72,9 @@ __all__ = [
 ]
 
 POLICIES = ("bounds", "majority", "max", "min")
+# the email of a machine judge's commits (``labelpool judge --machine``): a verdict line such a
+# commit wrote is the machine's, its git author name the judge's identity (``NAME@sha256:...``)
+MACHINE_EMAIL = "machine@labelpool.invalid"
 # ``Name <email>``: a name without angle brackets or line breaks, one space, an address in
 # angle brackets without spaces (git's ``%aN <%aE>``)
 PERSON_RE = re.compile(r"([^<>\s](?:[^<>\n\r]*[^<>\s])?) <([^<>\s]+)>\Z")

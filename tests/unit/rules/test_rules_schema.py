@@ -25,12 +25,12 @@ FULL = jsonschema.Draft202012Validator(
 )
 
 
-@pytest.mark.parametrize("name", [schemas.LABEL, schemas.VERSIONS])
+@pytest.mark.parametrize("name", [schemas.LABEL, schemas.VERSIONS, schemas.MACHINE_JUDGE])
 def test_repository_schema_and_packaged_copy_are_identical(name: str) -> None:
     assert filecmp.cmp(ROOT / "schema" / name, schemas.PACKAGE_DATA / name, shallow=False)
 
 
-@pytest.mark.parametrize("name", [schemas.LABEL, schemas.VERSIONS])
+@pytest.mark.parametrize("name", [schemas.LABEL, schemas.VERSIONS, schemas.MACHINE_JUDGE])
 def test_schemas_are_valid_2020_12_without_https_id(name: str) -> None:
     schema = json.loads((ROOT / "schema" / name).read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)

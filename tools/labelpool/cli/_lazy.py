@@ -42,6 +42,8 @@ _MODULES = {
     "import_corpus": "labelpool.workflows.importing.corpus",
     "init_workflow": "labelpool.workflows.init",
     "judge_run": "labelpool.judge.run",
+    "judge_machine": "labelpool.workflows.judge.machine",
+    "machine_definition": "labelpool.machine.definition",
     "merge_workflow": "labelpool.workflows.merge.commits",
     "pool_workflow": "labelpool.workflows.pool.write",
     "poolinfo_workflow": "labelpool.workflows.audit.poolinfo",
@@ -91,8 +93,10 @@ __all__ = [
     "import_corpus",
     "import_workflow",
     "init_workflow",
+    "judge_machine",
     "judge_run",
     "labelset",
+    "machine_definition",
     "measures",
     "merge_report",
     "merge_workflow",
@@ -135,6 +139,7 @@ if TYPE_CHECKING:
     from labelpool.api import repository as api_repo
     from labelpool.api import scoring as api_score
     from labelpool.judge import run as judge_run
+    from labelpool.machine import definition as machine_definition
     from labelpool.render import bias as bias_report
     from labelpool.render import diff as diff_report
     from labelpool.render import history as history_report
@@ -166,6 +171,7 @@ if TYPE_CHECKING:
     from labelpool.workflows.fmt import upgrade as upgrade_workflow
     from labelpool.workflows.importing import corpus as import_corpus
     from labelpool.workflows.importing import labels as import_workflow
+    from labelpool.workflows.judge import machine as judge_machine
     from labelpool.workflows.merge import commits as merge_workflow
     from labelpool.workflows.pool import write as pool_workflow
     from labelpool.workflows.validate import full as validate_workflow

@@ -70,6 +70,12 @@ class progress:
     def advance(self) -> None:
         self.bar.advance(self.task)
 
+    def describe(self, description: str) -> None:
+        """Say ``description`` beside the bar from now on (a rate, a cost); nothing without a
+        bar."""
+        if self.bar is not None:
+            self.bar.update(self.task, description=description)
+
     def __exit__(self, *exc: object) -> None:
         if self.bar is None:
             return

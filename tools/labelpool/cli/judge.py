@@ -1,8 +1,11 @@
-"""``labelpool judge``: a local page to judge a pending batch with the keyboard."""
+"""``labelpool judge``: a local page to judge a pending batch with the keyboard; with
+``--machine NAME``, the batch's pending verdicts filled by a machine judge (no page)."""
 
 from __future__ import annotations
 
 import sys
+import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -17,6 +20,8 @@ from labelpool.cli._common import (
     usage_error,
     warn,
 )
+from labelpool.cli._progress import progress
+from labelpool.machine.protocol import Reply
 from labelpool.words import counted
 
 
@@ -43,9 +48,35 @@ def judge(
         int | None,
         typer.Option("--commit-every", help="Commit the page's files after every N writes."),
     ] = None,
+    machine: Annotated[
+        str | None,
+        typer.Option(
+            "--machine",
+            help="Fill the batch's pending verdicts with the machine judge judges/NAME.yaml "
+            "(no page).",
+        ),
+    ] = None,
+    max_docs: Annotated[
+        int | None,
+        typer.Option("--max-docs", help="With --machine: judge at most N documents."),
+    ] = None,
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", help="With --machine: requests in flight at most.")
+    ] = 4,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run", help="With --machine: print the first document's prompt; ask nothing."
+        ),
+    ] = False,
     repo: RepoOption = None,
 ) -> None:
     """Serve a local page that judges the pending documents of a batch, one at a time."""
+    if machine is not None:
+        _machine(machine, batch, question, max_docs, concurrency, dry_run, repo)
+        return
+    if max_docs is not None or dry_run:
+        usage_error("--max-docs and --dry-run go with --machine NAME")
     if not 0 <= port <= 65535:
         usage_error(f"--port must be between 0 and 65535, not {port}")
     if commit_every is not None:
@@ -72,3 +103,70 @@ def judge(
 
     left = run.serve(server, ready)
     say(f"labelpool judge: stopped; {counted(left, 'verdict')} not committed")
+
+
+def _machine(
+    name: str,
+    batch: str | None,
+    question: str | None,
+    max_docs: int | None,
+    concurrency: int,
+    dry_run: bool,
+    repo: Path | None,
+) -> None:
+    """``judge --machine NAME``: plan, ask, write, commit, say what happened."""
+    if max_docs is not None:
+        check_at_least("--max-docs", max_docs, 1)
+    check_at_least("--concurrency", concurrency, 1)
+    cfg = load_config(repo)
+    flow = _lazy.judge_machine
+    judge = _lazy.machine_definition.load(cfg.root, name, cfg.judges)
+    plan = flow.plan(cfg, judge.identity, batch, max_docs, question)
+    if dry_run:
+        if plan is None or not plan.tasks:
+            say("labelpool judge --machine: nothing pending")
+            return
+        say(f"# {judge.identity}: the request for {plan.tasks[0].qid} {plan.tasks[0].doc}")
+        say(flow.prompt_of(judge, plan.tasks[0]))
+        return
+    if plan is None:
+        sha, n = flow.commit_left(cfg, judge, batch)
+        if sha is not None:
+            say(f"labelpool judge --machine: committed {counted(n, 'verdict')} ({sha[:12]})")
+        say("labelpool judge --machine: nothing pending")
+        return
+    for doc in plan.no_text[:5]:
+        warn(f"{doc}: no text in the corpus or the batch; left pending")
+    backend = flow.backend_of(judge, cfg.root)
+    start = time.monotonic()
+    done = 0
+    cost = 0.0
+    meter = progress("judging", len(plan.tasks))
+    try:
+        with meter as advance:
+
+            def on_reply(reply: Reply) -> None:
+                nonlocal done, cost
+                done += 1
+                cost += reply.cost
+                advance()
+                rate = done / max(time.monotonic() - start, 1e-6)
+                meter.describe(f"judging: {rate:.1f}/s, {cost:,.0f} tokens")
+
+            result = flow.run(cfg, judge, backend, plan, concurrency=concurrency, on_reply=on_reply)
+    finally:
+        backend.close()
+    say(
+        f"labelpool judge --machine: {result.identity} on batch {result.batch}: "
+        f"{counted(result.written, 'verdict')} written, {result.noted} can't judge, "
+        f"{result.failed} without an answer (asked {result.asked}, from the cache "
+        f"{result.cached}, {result.cost:,.0f} tokens)"
+    )
+    if result.commit is not None:
+        say(
+            f"committed {counted(result.committed, 'verdict')} as the machine "
+            f"({result.commit[:12]})"
+        )
+    if result.failed:
+        warn(f"{counted(result.failed, 'document')} got no answer: run again to ask again")
+        raise typer.Exit(1)

@@ -235,16 +235,25 @@ def reset_paths(top: Path, rev: str, paths: list[str]) -> None:
         )
 
 
-def commit_paths(top: Path, paths: list[str], message: str) -> str:
+def commit_paths(
+    top: Path, paths: list[str], message: str, identity: tuple[str, str] | None = None
+) -> str:
     """``git commit --only`` of ``paths`` (relative to ``top``, on stdin) with ``message``:
     the working-tree content of those files and nothing else the index holds; hooks run; the
-    author is the local git identity. Returns the new commit id. A refusal is a
-    :class:`GitError` ``git commit: <git's message>``, without the command line (the commit
-    message it holds names the batch, which the judging page must not show)."""
+    author and committer are the local git identity, or ``identity`` (name, email) when
+    given. Returns the new commit id. A refusal is a :class:`GitError` ``git commit: <git's
+    message>``, without the command line (the commit message it holds names the batch, which
+    the judging page must not show)."""
     if not paths:
         raise GitError("nothing to commit")
+    who = (
+        ()
+        if identity is None
+        else ("-c", f"user.name={identity[0]}", "-c", f"user.email={identity[1]}")
+    )
     args = (
         "--literal-pathspecs",
+        *who,
         "commit",
         "--only",
         "--quiet",

@@ -4,4 +4,7 @@
   what comes back (:class:`~labelpool.machine.protocol.Reply`), and what a backend does
   (:class:`~labelpool.machine.protocol.Backend`).
 * ``definition``: ``judges/NAME.yaml`` read, checked and named (its identity).
+* ``answer``: a reply read onto the scale, several samples combined.
+* ``openai_chat``: the ``openai`` backend (an OpenAI-compatible chat-completions endpoint).
+* ``backends``: ``backend(judge)``, the backend of a judge's kind.
 """

@@ -9,7 +9,7 @@ line, the judge.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,10 +89,20 @@ def _count(path: Path, old_text: str | None, new_text: str, batch: str) -> int:
     return sum(1 for d, v in new.items() if v is not None and old.get(d) != v)
 
 
-def commit(root: Path, paths: Iterable[Path], batch: str) -> Committed:
+def commit(
+    root: Path,
+    paths: Iterable[Path],
+    batch: str,
+    *,
+    machine: tuple[str, str] | None = None,
+    trailers: Sequence[str] = (),
+) -> Committed:
     """Commit the files of ``paths`` that differ from ``HEAD``, under the repository lock;
-    a commit that changes any other path (a hook staged it) is undone and refused."""
-    identity(root)
+    a commit that changes any other path (a hook staged it) is undone and refused.
+    ``machine``: (name, email) the commit's author and committer (``judge --machine``), and
+    ``trailers`` end its message."""
+    if machine is None:
+        identity(root)
     with locked(root):
         files, n = changed(root, paths, batch)
         if not files:
@@ -101,10 +111,14 @@ def commit(root: Path, paths: Iterable[Path], batch: str) -> Committed:
         assert top is not None
         top = top.resolve()
         message = f"labelpool judge: {counted(n, 'verdict')} (batch {batch})"
+        if machine is not None:
+            message = message.replace("labelpool judge:", "labelpool judge --machine:", 1)
+        if trailers:
+            message += "\n\n" + "\n".join(trailers)
         rels = [_rel(top, p) for p in files]
         ref, old = gitio.head_ref(top), gitio.head_commit(top)
         try:
-            sha = gitio.commit_paths(top, rels, message)
+            sha = gitio.commit_paths(top, rels, message, machine)
         except gitio.GitError as exc:
             raise CommitFailed(f"the commit failed: {exc}") from None
         if old is not None:

@@ -282,8 +282,11 @@ def collect(
 def seat_credit(seat_judge: str | None, author: Judge) -> tuple[Judge, str | None, str]:
     """(commit author, judge the record names, its kind) of a verdict line: a seat's
     ``judge:`` when set (it survives any merge method on GitHub, a squash too), else the
-    line's author. A person's seat commits as that person; a machine's as the author."""
+    line's author (a machine's commit, :data:`verdicts.MACHINE_EMAIL`: the machine its
+    author name names). A person's seat commits as that person; a machine's as the author."""
     if seat_judge is None:
+        if author.email == verdicts.MACHINE_EMAIL and author.name:
+            return author, author.name, MACHINE
         return author, None, PERSON
     parts = verdicts.person_parts(seat_judge)
     if parts is None:
