@@ -125,7 +125,7 @@ def example_cases(root: Path = ROOT) -> list[Case]:
     for line in (root / "corpus" / "corpus.jsonl").read_text(encoding="utf-8").splitlines():
         if line.strip():
             d = json.loads(line)
-            texts[d["_id"]] = f"{d['title']}\n{d['text']}"
+            texts[d["_id"]] = f"{d['title']}\n\n{d['text']}"
     cases = []
     for path in sorted((root / "labels").glob("*.yaml")):
         label = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -258,7 +258,7 @@ def pooled(repo: Path) -> list[Case]:
     for line in (repo / "corpus" / "corpus.jsonl").read_text(encoding="utf-8").splitlines():
         if line.strip():
             d = json.loads(line)
-            corpus[d["_id"]] = f"{d['title']}\n{d['text']}"
+            corpus[d["_id"]] = f"{d['title']}\n\n{d['text']}"
     texts.update(corpus)
     top: dict[str, list[str]] = defaultdict(list)
     for run in ("bm25", "dense"):
