@@ -1,7 +1,7 @@
 """The example machine judge (``judges/minilm.yaml``) against people's labels, and what its
 verdicts do to the example's comparison: the figures of docs/machine-judges.md.
 
-    python bench/bench_machine_agreement.py              # agreement on both sets, and compare
+    python bench/bench_machine_agreement.py              # agreement on three sets, and compare
     python bench/bench_machine_agreement.py --fit        # the thresholds fitted on the example
     python bench/bench_machine_agreement.py --sets example --no-compare
 
@@ -15,7 +15,7 @@ resampling questions, seeded by ``--seed``).
 
 * **example**: every judged document of every question of ``labels/`` (grade 0, 1, 2: the
   developers' ground truth of the example, read off ``corpus/ground-truth.qrels``), the text
-  sent as the dense run embeds it (title, a line end, text). The thresholds of
+  sent as ``judge --machine`` sends it (title, a blank line, text). The thresholds of
   ``judges/minilm.yaml`` were fitted here (``--fit``: the pair that maximises kappa with
   quadratic weights on a 0.01 grid), so these figures are in-sample.
 * **vaswani** (``../shared/data/vaswani``, NPL: 11,429 abstracts, 93 queries, binary
@@ -23,6 +23,10 @@ resampling questions, seeded by ``--seed``).
   random (seeded) from those it has no judgment for, counted irrelevant; the scale sent is
   ``[0, 1]``, so only the first threshold counts. Out-of-sample; random negatives are easy ones,
   which flatters the judge on its irrelevant side.
+* **batch**: the 772 documents that ``pool runs/bm25.trec runs/dense.trec --depth 20`` adds
+  to the example (the union of both top 20s less what ``labels/`` judged), graded by
+  ``corpus/ground-truth.qrels`` (absent: 0). Same corpus and judges as the fit, other
+  documents: mostly the dense run's, which the BM25-pooled labels never saw.
 * **compare**: ``labelpool compare runs/bm25.trec runs/dense.trec`` on a copy of the example,
   before any pooling, then after ``pool runs/bm25.trec runs/dense.trec --depth 20`` with the
   batch filled by the machine's verdicts (its grades as a qrels file, through ``merge
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import re
@@ -55,8 +60,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from labelpool.agreement import kappa, panel  # noqa: E402
 from labelpool.agreement.figures import Summary, summarise  # noqa: E402
+from labelpool.machine import definition  # noqa: E402
 
-DEFINITION = ROOT / "judges" / "minilm.yaml"
 VASWANI = ROOT.parent / "shared" / "data" / "vaswani"
 EXAMPLE = ("pyproject.toml", "labels", "runs", "corpus", "schema", ".gitattributes")
 PEOPLE, MACHINE = "people", "minilm"
@@ -74,10 +79,9 @@ class Case:
 
 
 # ------------------------------------------------------------------------------ the judge
-def judge_command(definition: Path = DEFINITION) -> list[str]:
-    """The definition's ``command`` (the argv labelpool runs)."""
-    data = yaml.safe_load(definition.read_text(encoding="utf-8"))
-    return [str(a) for a in data["command"]]
+def judge_command() -> list[str]:
+    """The definition's ``command`` (the argv labelpool runs), read by labelpool's loader."""
+    return list(definition.load(ROOT, "minilm").command)
 
 
 def ask(
@@ -112,6 +116,11 @@ def ask(
         if a.get("doc_id") != c.doc_id:
             raise SystemExit(f"the judge answered {a.get('doc_id')!r} for {c.doc_id!r}")
     return out
+
+
+def grades_of(answers: Sequence[dict[str, Any]]) -> list[float]:
+    """Each answer's grade; NaN (no verdict) for an error line."""
+    return [float(a["grade"]) if "grade" in a else math.nan for a in answers]
 
 
 def cosine(answer: dict[str, Any]) -> float:
@@ -176,7 +185,7 @@ def vaswani_cases(data: Path, seed: int) -> list[Case]:
 
 
 # ------------------------------------------------------------------------------ agreement
-def agreement(cases: Sequence[Case], machine: Sequence[int], seed: int) -> Summary:
+def agreement(cases: Sequence[Case], machine: Sequence[float], seed: int) -> Summary:
     """labelpool agreement's figures of people vs the machine on ``cases``."""
     questions = sorted({c.question_id for c in cases})
     index = {q: i for i, q in enumerate(questions)}
@@ -251,61 +260,77 @@ def example_copy(folder: Path) -> Path:
     return repo
 
 
-def pooled(repo: Path) -> list[Case]:
-    """The documents ``pool runs/bm25.trec runs/dense.trec --depth 20`` leaves pending."""
-    texts = {c.doc_id: c.text for c in example_cases(repo)}
-    corpus = {}
+def read_qrels(path: Path) -> dict[tuple[str, str], int]:
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            qid, _, doc, grade = line.split()
+            out[qid, doc] = int(grade)
+    return out
+
+
+def pooled(repo: Path = ROOT) -> list[Case]:
+    """The documents ``pool runs/bm25.trec runs/dense.trec --depth 20`` adds to the example
+    (the union of both top 20s less what is judged), graded by the ground truth (0: absent)."""
+    truth = read_qrels(repo / "corpus" / "ground-truth.qrels")
+    texts = {}
     for line in (repo / "corpus" / "corpus.jsonl").read_text(encoding="utf-8").splitlines():
         if line.strip():
             d = json.loads(line)
-            corpus[d["_id"]] = f"{d['title']}\n\n{d['text']}"
-    texts.update(corpus)
-    top: dict[str, list[str]] = defaultdict(list)
+            texts[d["_id"]] = f"{d['title']}\n\n{d['text']}"
+    top: dict[str, set[str]] = defaultdict(set)
     for run in ("bm25", "dense"):
         for line in (repo / "runs" / f"{run}.trec").read_text(encoding="utf-8").splitlines():
             qid, _, doc, rank, *_ = line.split()
-            if int(rank) <= 20 and doc not in top[qid]:
-                top[qid].append(doc)
+            if int(rank) <= 20:
+                top[qid].add(doc)
     cases = []
     for path in sorted((repo / "labels").glob("*.yaml")):
         label = yaml.safe_load(path.read_text(encoding="utf-8"))
-        judged = set(label.get("judged_ids") or [])
-        for doc in sorted(set(top[label["id"]]) - judged):
-            cases.append(Case(label["id"], label["question"], doc, texts[doc], -1))
+        qid, judged = label["id"], set(label.get("judged_ids") or [])
+        for doc in sorted(top[qid] - judged):
+            people = truth.get((qid, doc), 0)
+            cases.append(Case(qid, label["question"], doc, texts[doc], people))
     return cases
 
 
-def compare_section(command: Sequence[str]) -> None:
+def compare_section(cases: Sequence[Case], answers: Sequence[dict[str, Any]]) -> None:
+    """compare before pooling, after the batch is filled by the machine, and by the truth."""
+    measures = ("R@10", "nDCG@10")
     with tempfile.TemporaryDirectory() as tmp:
         base = example_copy(Path(tmp))
         print("## labelpool compare runs/bm25.trec runs/dense.trec: the example as shipped\n")
-        print(labelpool(base, "compare", "runs/bm25.trec", "runs/dense.trec"))
+        print(labelpool(base, "compare", "runs/bm25.trec", "runs/dense.trec", *_m(measures)))
         labelpool(base, "pool", "runs/bm25.trec", "runs/dense.trec", "--depth", "20")
-        cases = pooled(base)
-        answers = ask(command, cases, (0, 1, 2))
-        errors = sum(1 for a in answers if "grade" not in a)
+        truth = Path(tmp) / "truth"
+        shutil.copytree(base, truth)
         graded = [(c, a["grade"]) for c, a in zip(cases, answers, strict=True) if "grade" in a]
         qrels = Path(tmp) / "machine.qrels"
         qrels.write_text("".join(f"{c.question_id} 0 {c.doc_id} {g}\n" for c, g in graded))
-        truth = Path(tmp) / "truth"
-        shutil.copytree(base, truth)
         labelpool(base, "merge", "--oracle", str(qrels), "--oracle-missing", "irrelevant")
         relevant = sum(1 for _, g in graded if g > 0)
         print(
-            f"## ... after pooling bm25 and dense at depth 20 ({len(cases)} documents) and "
-            f"filling the batch with the machine's verdicts ({relevant} relevant, "
-            f"{errors} can't judge)\n"
+            f"## ... after pool runs/bm25.trec runs/dense.trec --depth 20 ({len(cases)} "
+            f"documents), the batch filled with the machine's verdicts ({relevant} relevant, "
+            f"{len(cases) - len(graded)} can't judge)\n"
         )
-        print(labelpool(base, "compare", "runs/bm25.trec", "runs/dense.trec"))
+        print(labelpool(base, "compare", "runs/bm25.trec", "runs/dense.trec", *_m(measures)))
         gt = str(ROOT / "corpus" / "ground-truth.qrels")
         labelpool(truth, "merge", "--oracle", gt, "--oracle-missing", "irrelevant")
-        print("## ... the same batch filled by the ground truth instead (for reference)\n")
-        print(labelpool(truth, "compare", "runs/bm25.trec", "runs/dense.trec"))
+        relevant = sum(1 for c in cases if c.people > 0)
+        print(f"## ... the same batch filled by the ground truth instead ({relevant} relevant)\n")
+        print(labelpool(truth, "compare", "runs/bm25.trec", "runs/dense.trec", *_m(measures)))
+
+
+def _m(measures: Sequence[str]) -> list[str]:
+    return [a for m in measures for a in ("-m", m)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", default="example,vaswani", help="example, vaswani or both")
+    parser.add_argument(
+        "--sets", default="example,vaswani,batch", help="of example, vaswani, batch"
+    )
     parser.add_argument(
         "--fit", action="store_true", help="print the thresholds fitted on the example"
     )
@@ -322,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             t1, t2 = fit(people, np.array([cosine(a) for a in answers]))
             print(f"fitted on the example ({len(cases)} documents): --thresholds {t1:.2f},{t2:.2f}")
             return 0
-        summary = agreement(cases, [a["grade"] for a in answers], args.seed)
+        summary = agreement(cases, grades_of(answers), args.seed)
         report("example (in-sample: the thresholds were fitted here)", summary)
     if "vaswani" in sets:
         if not VASWANI.is_dir():
@@ -330,10 +355,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             cases = vaswani_cases(VASWANI, args.seed)
             answers = ask(command, cases, (0, 1))
-            summary = agreement(cases, [a["grade"] for a in answers], args.seed)
+            summary = agreement(cases, grades_of(answers), args.seed)
             report("Vaswani (out-of-sample; negatives drawn at random)", summary)
-    if not args.no_compare:
-        compare_section(command)
+    if "batch" in sets or not args.no_compare:
+        cases = pooled()
+        answers = ask(command, cases, (0, 1, 2))
+        if "batch" in sets:
+            summary = agreement(cases, grades_of(answers), args.seed)
+            report("the example's bm25+dense batch (out of the fit; ground truth)", summary)
+        if not args.no_compare:
+            compare_section(cases, answers)
     return 0
 
 
