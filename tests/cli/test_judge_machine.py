@@ -23,7 +23,8 @@ def test_fills_commits_as_the_machine_and_merge_records_a_machines_verdict(
     tmp_path: Path,
 ) -> None:
     repo = machine_repo(tmp_path / "r")
-    e = env(tmp_path / "cache")
+    # the user's own git identity in the environment does not sign the machine's commit
+    e = env(tmp_path / "cache", GIT_AUTHOR_NAME="Ana Lopez", GIT_AUTHOR_EMAIL="ana@example.org")
     proc = labelpool(repo, "judge", "--machine", "toy", env=e)
     assert proc.returncode == 0, proc.stderr
     assert "4 verdicts written, 1 can't judge, 0 without an answer" in proc.stdout

@@ -120,7 +120,7 @@ def _machine(
     check_at_least("--concurrency", concurrency, 1)
     cfg = load_config(repo)
     flow = _lazy.judge_machine
-    judge = _lazy.machine_definition.load(cfg.root, name, cfg.judges)
+    judge = _lazy.machine_definition.load(cfg.root, name, cfg.judges_folder)
     plan = flow.plan(cfg, judge.identity, batch, max_docs, question)
     if dry_run:
         if plan is None or not plan.tasks:

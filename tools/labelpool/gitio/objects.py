@@ -247,13 +247,17 @@ def commit_paths(
     if not paths:
         raise GitError("nothing to commit")
     who = (
-        ()
+        {}
         if identity is None
-        else ("-c", f"user.name={identity[0]}", "-c", f"user.email={identity[1]}")
+        else {
+            "GIT_AUTHOR_NAME": identity[0],
+            "GIT_AUTHOR_EMAIL": identity[1],
+            "GIT_COMMITTER_NAME": identity[0],
+            "GIT_COMMITTER_EMAIL": identity[1],
+        }
     )
     args = (
         "--literal-pathspecs",
-        *who,
         "commit",
         "--only",
         "--quiet",
@@ -263,10 +267,11 @@ def commit_paths(
         message,
     )
     try:
-        git(
+        _git_env(
             top,
             *args,
             input_bytes=b"".join(p.encode("utf-8", "surrogateescape") + b"\x00" for p in paths),
+            env=who,
         )
     except GitError as exc:
         said = str(exc).removeprefix(f"git {' '.join(args)}: ")

@@ -18,7 +18,8 @@ never an exception:
   object, or a line longer than :data:`MAX_LINE`: the judge answered something unreadable (its
   line kept as ``raw``, so that the run records "can't judge");
 * the program exits, closes its stdout, or is silent for ``timeout`` seconds: no answer at all
-  (``raw`` empty: the run leaves the document pending and may ask again). The program is
+  (an error starting ``no answer:``, ``raw`` empty, as the ``openai`` backend says it: the
+  run leaves the document pending and asks again next time). The program is
   killed (a late answer would belong to the wrong request) and started again for the next
   request; after :data:`MAX_FAILURES` such failures in a row every request fails at once.
 
@@ -168,8 +169,8 @@ class CommandBackend:
         tail = bytes(self._stderr).decode("utf-8", "replace").strip()
         said = f"; its stderr ends: {tail[-STDERR_TAIL:]}" if tail else ""
         if code is None:
-            return f"the judge program closed its output{said}"
-        return f"the judge program exited with status {code}{said}"
+            return f"no answer: the judge program closed its output{said}"
+        return f"no answer: the judge program exited with status {code}{said}"
 
     # --- Backend -------------------------------------------------------------------------
 
@@ -179,7 +180,7 @@ class CommandBackend:
                 return Reply(
                     item.doc_id,
                     None,
-                    f"the judge program failed {MAX_FAILURES} times in a row "
+                    f"no answer: the judge program failed {MAX_FAILURES} times in a row "
                     f"(last: {self._last_failure})",
                 )
             reply, failed = self._ask(item)
@@ -197,7 +198,8 @@ class CommandBackend:
             try:
                 self._proc = self._start()
             except OSError as exc:
-                return Reply(item.doc_id, None, f"cannot start the judge program: {exc}"), True
+                why = f"no answer: cannot start the judge program: {exc}"
+                return Reply(item.doc_id, None, why), True
         proc = self._proc
         assert proc.stdin is not None
         try:
@@ -210,9 +212,8 @@ class CommandBackend:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
             proc.kill()
-            return Reply(
-                item.doc_id, None, f"the judge program did not answer in {self.timeout:g} s"
-            ), True
+            why = f"no answer: the judge program did not answer in {self.timeout:g} s"
+            return Reply(item.doc_id, None, why), True
         if line is None:
             self._wait_briefly(proc)
             return Reply(item.doc_id, None, self._died(proc)), True

@@ -23,17 +23,16 @@ and what was written but not committed is committed.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from labelpool import __version__, gitio, verdicts
 from labelpool import cache as cache_mod
 from labelpool.config import Config
 from labelpool.errors import StateError
+from labelpool.machine import backends
 from labelpool.machine import command as command_backend
 from labelpool.machine.definition import MachineJudge
 from labelpool.machine.protocol import Backend, Item, Reply
@@ -215,10 +214,7 @@ def refuse_foreign(foreign: Foreign, files: Iterable[Path]) -> None:
 
 def backend_of(judge: MachineJudge, root: Path) -> Backend:
     """The judge's backend: a ``command`` program run in ``root``, or an endpoint."""
-    if judge.kind == "command":
-        return command_backend.from_definition(judge, root)
-    backends: Any = importlib.import_module("labelpool.machine.backends")
-    return backends.backend(judge)  # type: ignore[no-any-return]
+    return backends.backend(judge, root)
 
 
 def prompt_of(judge: MachineJudge, task: Task) -> str:
@@ -342,4 +338,4 @@ def _ask(backend: Backend, item: Item) -> Reply:
     try:
         return backend.ask(item)
     except Exception as exc:  # a backend must not raise; if it does, no answer: ask again later
-        return Reply(item.doc_id, None, f"the backend failed: {type(exc).__name__}")
+        return Reply(item.doc_id, None, f"no answer: the backend failed: {type(exc).__name__}")

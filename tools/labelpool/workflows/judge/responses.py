@@ -9,8 +9,9 @@ kill does not parse and is ignored. So a rerun, or a run resumed after a kill, a
 twice: a key in the file is answered from it.
 
 Only answers are kept: a grade, or the judge's reply that gave none ("can't judge", with the
-raw reply). A request that got no answer at all (the program died, the endpoint timed out:
-``raw`` empty) is not kept; a rerun asks it again. Deleting the file is safe: the next run
+raw reply). A request that got no answer at all (the program died, the endpoint timed out after its
+retries: an error starting ``no answer:``, or no raw reply) is not kept; a rerun asks it
+again. Deleting the file is safe: the next run
 asks again.
 """
 
@@ -36,9 +37,15 @@ def cache_file(directory: Path, identity: str) -> Path:
     return directory / f"machine-{name}.jsonl"
 
 
+NO_ANSWER = "no answer:"  # how a backend's error starts when no answer came (after retries)
+
+
 def keeps(reply: Reply) -> bool:
-    """Whether a reply is an answer worth keeping: a grade, or an unreadable reply."""
-    return reply.grade is not None or bool(reply.raw)
+    """Whether a reply is an answer worth keeping: a grade, or an unreadable reply (not a
+    request that got no answer: an error starting :data:`NO_ANSWER`, or no raw reply)."""
+    if reply.grade is not None:
+        return True
+    return bool(reply.raw) and not (reply.error or "").startswith(NO_ANSWER)
 
 
 def _reply(obj: Any, doc: str) -> Reply | None:
