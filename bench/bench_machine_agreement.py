@@ -29,8 +29,8 @@ resampling questions, seeded by ``--seed``).
   documents: mostly the dense run's, which the BM25-pooled labels never saw.
 * **compare**: ``labelpool compare runs/bm25.trec runs/dense.trec`` on a copy of the example,
   before any pooling, then after ``pool runs/bm25.trec runs/dense.trec --depth 20`` with the
-  batch filled by the machine's verdicts (its grades as a qrels file, through ``merge
-  --oracle``), and, for reference, the same batch filled by the ground truth.
+  batch filled by ``labelpool judge --machine minilm`` and ``merge``, and, for reference, the
+  same batch filled by the ground truth (``merge --oracle``).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ from labelpool.agreement.figures import Summary, summarise  # noqa: E402
 from labelpool.machine import definition  # noqa: E402
 
 VASWANI = ROOT.parent / "shared" / "data" / "vaswani"
-EXAMPLE = ("pyproject.toml", "labels", "runs", "corpus", "schema", ".gitattributes")
+EXAMPLE = ("pyproject.toml", "labels", "runs", "corpus", "schema", "judges", ".gitattributes")
 PEOPLE, MACHINE = "people", "minilm"
 
 
@@ -232,7 +232,14 @@ def report(name: str, summary: Summary) -> None:
 
 # ------------------------------------------------------------------------------ compare
 def labelpool(repo: Path, *args: str) -> str:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "tools"), COLUMNS="100")
+    """``labelpool ARGS`` of this checkout in ``repo``, its cache beside ``repo`` (a fresh one:
+    ``judge --machine`` asks the judge, not an earlier run's response cache)."""
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(ROOT / "tools"),
+        COLUMNS="100",
+        LABELPOOL_CACHE_DIR=str(repo.parent / "cache"),
+    )
     done = subprocess.run(
         [sys.executable, "-m", "labelpool", *args],
         cwd=repo,
@@ -294,8 +301,9 @@ def pooled(repo: Path = ROOT) -> list[Case]:
     return cases
 
 
-def compare_section(cases: Sequence[Case], answers: Sequence[dict[str, Any]]) -> None:
-    """compare before pooling, after the batch is filled by the machine, and by the truth."""
+def compare_section(cases: Sequence[Case]) -> None:
+    """compare before pooling, after ``judge --machine minilm`` fills the batch, and after the
+    ground truth fills it instead (``merge --oracle``)."""
     measures = ("R@10", "nDCG@10")
     with tempfile.TemporaryDirectory() as tmp:
         base = example_copy(Path(tmp))
@@ -304,16 +312,9 @@ def compare_section(cases: Sequence[Case], answers: Sequence[dict[str, Any]]) ->
         labelpool(base, "pool", "runs/bm25.trec", "runs/dense.trec", "--depth", "20")
         truth = Path(tmp) / "truth"
         shutil.copytree(base, truth)
-        graded = [(c, a["grade"]) for c, a in zip(cases, answers, strict=True) if "grade" in a]
-        qrels = Path(tmp) / "machine.qrels"
-        qrels.write_text("".join(f"{c.question_id} 0 {c.doc_id} {g}\n" for c, g in graded))
-        labelpool(base, "merge", "--oracle", str(qrels), "--oracle-missing", "irrelevant")
-        relevant = sum(1 for _, g in graded if g > 0)
-        print(
-            f"## ... after pool runs/bm25.trec runs/dense.trec --depth 20 ({len(cases)} "
-            f"documents), the batch filled with the machine's verdicts ({relevant} relevant, "
-            f"{len(cases) - len(graded)} can't judge)\n"
-        )
+        print(f"## ... after pool runs/bm25.trec runs/dense.trec --depth 20 ({len(cases)} docs)\n")
+        print(labelpool(base, "judge", "--machine", "minilm"))
+        print(labelpool(base, "merge"))
         print(labelpool(base, "compare", "runs/bm25.trec", "runs/dense.trec", *_m(measures)))
         gt = str(ROOT / "corpus" / "ground-truth.qrels")
         labelpool(truth, "merge", "--oracle", gt, "--oracle-missing", "irrelevant")
@@ -359,12 +360,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             report("Vaswani (out-of-sample; negatives drawn at random)", summary)
     if "batch" in sets or not args.no_compare:
         cases = pooled()
-        answers = ask(command, cases, (0, 1, 2))
         if "batch" in sets:
+            answers = ask(command, cases, (0, 1, 2))
             summary = agreement(cases, grades_of(answers), args.seed)
             report("the example's bm25+dense batch (out of the fit; ground truth)", summary)
         if not args.no_compare:
-            compare_section(cases, answers)
+            compare_section(cases)
     return 0
 
 

