@@ -15,7 +15,7 @@ from typing import Any
 from labelpool import cache, schemas, verdicts
 from labelpool.config import Config
 from labelpool.errors import InputError, UsageError
-from labelpool.model import MACHINE, PERSON, Label, label_from_data
+from labelpool.model import MACHINE, Label, label_from_data
 from labelpool.rules import bounds, linebreaks, lists
 from labelpool.rules import schema as schema_rule
 from labelpool.rules.check import check_bytes
@@ -407,9 +407,8 @@ def resolved(
     settled by ``policy``; with ``judge``, that judge's own verdict wherever they gave one),
     :attr:`LabelSet.disputed` naming the open disputes the policy settled and
     :attr:`LabelSet.machine_judged` the documents that count on a machine's verdict alone.
-    The same object when no label holds a record and no judge is named (every output stays
-    as it was). The digest names the policy, the judge and the judges counted, so the
-    judgment arrays' cache tells them apart.
+    The same object when no label holds a record and no judge is named (outputs stay as they
+    were). The digest names policy, judge and judges counted (the arrays' cache keys).
     """
     if labels.resolved_by == (policy, judge, judges):
         return labels
@@ -422,19 +421,13 @@ def resolved(
     out: dict[str, Label] = {}
     disputed: dict[str, frozenset[str]] = {}
     machine: dict[str, frozenset[str]] = {}
-    judge_is_machine = judge is not None and _kind_of(labels, judge) == MACHINE
+    judge_is_machine = judge is not None and verdicts.kind_of(labels.values(), judge) == MACHINE
     for qid, label in labels.labels.items():
         scored_label = verdicts.resolve(label, policy, judge, judges)
         out[qid] = scored_label
         if judges != "people" and verdicts.has_machine(label):
-            alone = frozenset(
-                d
-                for d in scored_label.judged
-                if (
-                    judge_is_machine
-                    if judge is not None and verdicts.judge_grade(label, d, judge) is not None
-                    else verdicts.machine_only(label, d, judges)
-                )
+            alone = verdicts.machine_alone(
+                label, scored_label.judged, judges, judge, judge_is_machine
             )
             if alone:
                 machine[qid] = alone
@@ -483,7 +476,7 @@ def scored(
         )
     named = None if judge is None else judge_named(loaded, judge)
     if named is not None and counted_judges != "all":
-        kind = _kind_of(loaded, named)
+        kind = verdicts.kind_of(loaded.values(), named)
         if (kind == MACHINE) != (counted_judges == "machines"):
             what = "a machine" if kind == MACHINE else "a person"
             raise UsageError(
@@ -491,17 +484,6 @@ def scored(
                 f"{'machines' if kind == MACHINE else 'people'}' verdicts: drop one of them"
             )
     return resolved(loaded, cfg.disputes, named, counted_judges)
-
-
-def _kind_of(labels: Mapping[str, Label], identity: str) -> str:
-    """Whether the judge ``identity`` gave machine verdicts (``machine``) or not."""
-    for lab in labels.values():
-        if lab.judge == identity and lab.judge_kind == MACHINE:
-            return MACHINE
-        for es in lab.verdicts.values():
-            if any(e.judge == identity and e.kind == MACHINE for e in es):
-                return MACHINE
-    return PERSON
 
 
 def judge_named(labels: Mapping[str, Label], name: str) -> str:

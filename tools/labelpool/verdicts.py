@@ -71,6 +71,8 @@ __all__ = [
     "is_person",
     "judge_grade",
     "judges",
+    "kind_of",
+    "machine_alone",
     "machine_only",
     "named",
     "person_parts",
@@ -177,6 +179,39 @@ def machine_only(label: Label, doc: str, judges: str = ALL) -> bool:
     machines': a document judged only by a machine, as scoring counts it."""
     deciding = counting(selected(record(label, doc), judges))
     return bool(deciding) and all(e.kind == MACHINE for e in deciding)
+
+
+def machine_alone(
+    label: Label,
+    docs: Iterable[str],
+    judges: str = ALL,
+    judge: str | None = None,
+    judge_is_machine: bool = False,
+) -> frozenset[str]:
+    """The documents of ``docs`` that count on a machine's verdict alone: with ``judge``,
+    where that judge gave a verdict, whether the judge is a machine; else
+    :func:`machine_only`."""
+    return frozenset(
+        d
+        for d in docs
+        if (
+            judge_is_machine
+            if judge is not None and judge_grade(label, d, judge) is not None
+            else machine_only(label, d, judges)
+        )
+    )
+
+
+def kind_of(labels: Iterable[Label], identity: str) -> str:
+    """``machine`` when the judge ``identity`` gave a machine's verdict in ``labels``, else
+    ``person``."""
+    for lab in labels:
+        if lab.judge == identity and lab.judge_kind == MACHINE:
+            return MACHINE
+        for es in lab.verdicts.values():
+            if any(e.judge == identity and e.kind == MACHINE for e in es):
+                return MACHINE
+    return PERSON
 
 
 def is_disputed(label: Label, doc: str, judges: str = ALL) -> bool:
