@@ -411,3 +411,20 @@ def test_of_needs_second_opinion(
 ) -> None:
     code, _, err = run_cli(capsys, "pool", *args, "--repo", str(judged))
     assert code == 2 and "--of" in err
+
+
+def test_report_shows_the_machine_rate(
+    judged: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pytest.importorskip("matplotlib")
+    page = tmp_path / "report.html"
+    code, _, err = run_cli(
+        capsys, "report", "base", "chal", "-m", "P@2", "-o", str(page), "--repo", str(judged)
+    )
+    assert code == 0, err
+    html = page.read_text(encoding="utf-8")
+    assert "machine-judged at 10" in html
+    assert "Without the machine verdicts the reading changes:" in html
+    assert "uninterpretable on people&#x27;s verdicts alone" in html or (
+        "uninterpretable on people's verdicts alone" in html
+    )
