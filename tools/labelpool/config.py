@@ -16,6 +16,8 @@ FORMAT = 1
 # how scoring counts a document whose judges disagree and no adjudicator has decided
 # (docs/judging.md#disputes); the model (labelpool.verdicts) applies them
 DISPUTE_POLICIES = ("bounds", "majority", "max", "min")
+# whose verdicts scoring counts (docs/scoring.md#machine-verdicts): labelpool.verdicts.SELECTIONS
+JUDGE_SELECTIONS = ("people", "machines", "all")
 DEFAULT_VERSION_PATTERN = r"^(?P<family>.+)-v(?P<version>[0-9]+)$"
 
 
@@ -49,6 +51,11 @@ class Config:
     disputes: str = "bounds"  # how scoring counts an open dispute (labelpool.verdicts.POLICIES)
     # the machine judges' definitions (judges/NAME.yaml); None: root/judges
     judges_dir: Path | None = None
+    judges: str = "all"  # whose verdicts scoring counts (labelpool.verdicts.SELECTIONS)
+    # check fails while a machine judge's kappa with people (on at least machine_min_sample
+    # documents both judged) is below machine_min_agreement (None: off)
+    machine_min_agreement: float | None = None
+    machine_min_sample: int = 50
 
     @property
     def judges_folder(self) -> Path:
@@ -185,6 +192,14 @@ def load(repo: Path | None = None, *, naming: str = CLI_NAMING) -> Config:
             path=pyproject,
         )
 
+    judges = table.get("score_judges", "all")
+    if judges not in JUDGE_SELECTIONS:
+        raise ConfigError(
+            f"[tool.labelpool] score_judges = {judges!r}; one of " + ", ".join(JUDGE_SELECTIONS),
+            path=pyproject,
+        )
+    min_agreement, min_sample = _machine_gate(table, pyproject)
+
     labels_dir = path("labels", "labels")
     runs_dir = path("runs", "runs")
     judges_dir = path("judges", "judges")
@@ -214,4 +229,27 @@ def load(repo: Path | None = None, *, naming: str = CLI_NAMING) -> Config:
         baseline=baseline,
         disputes=str(disputes),
         judges_dir=judges_dir,
+        judges=str(judges),
+        machine_min_agreement=min_agreement,
+        machine_min_sample=min_sample,
     )
+
+
+def _machine_gate(table: dict[str, Any], pyproject: Path) -> tuple[float | None, int]:
+    """``machine_min_agreement`` (a kappa from -1 to 1, or absent: off) and
+    ``machine_min_sample`` (a whole number >= 1, default 50)."""
+    raw = table.get("machine_min_agreement")
+    sample = table.get("machine_min_sample", 50)
+    if raw is not None and (
+        not isinstance(raw, int | float) or isinstance(raw, bool) or not -1.0 <= raw <= 1.0
+    ):
+        raise ConfigError(
+            f"[tool.labelpool] machine_min_agreement = {raw!r}: a kappa from -1 to 1",
+            path=pyproject,
+        )
+    if not isinstance(sample, int) or isinstance(sample, bool) or sample < 1:
+        raise ConfigError(
+            f"[tool.labelpool] machine_min_sample = {sample!r}: a whole number of at least 1",
+            path=pyproject,
+        )
+    return (None if raw is None else float(raw)), sample

@@ -15,7 +15,7 @@ from typing import Any
 from labelpool import cache, schemas, verdicts
 from labelpool.config import Config
 from labelpool.errors import InputError, UsageError
-from labelpool.model import Label, label_from_data
+from labelpool.model import MACHINE, Label, label_from_data
 from labelpool.rules import bounds, linebreaks, lists
 from labelpool.rules import schema as schema_rule
 from labelpool.rules.check import check_bytes
@@ -41,7 +41,11 @@ class LabelSet(Mapping[str, Label]):
     # set by :func:`resolved`: each question's open disputes the scores settle by ``policy``
     # (under ``bounds``: unjudged); empty when the set holds none
     disputed: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    resolved_by: tuple[str, str | None] | None = None  # (policy, judge) of :func:`resolved`
+    # (policy, judge, judges) of :func:`resolved`
+    resolved_by: tuple[str, str | None, str] | None = None
+    # set by :func:`resolved`: each question's documents that count on a machine's verdict
+    # alone (no person's verdict counts beside it); empty when the set holds none
+    machine_judged: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def __getitem__(self, key: str) -> Label:
         return self.labels[key]
@@ -395,45 +399,91 @@ def with_texts(labels: LabelSet, texts: Mapping[Path, str]) -> LabelSet:
     return LabelSet(out, paths, digest="")
 
 
-def resolved(labels: LabelSet, policy: str = "bounds", judge: str | None = None) -> LabelSet:
-    """``labels`` as scoring reads them: each label through :func:`verdicts.resolve` (an open
-    dispute settled by ``policy``; with ``judge``, that judge's own verdict wherever they gave
-    one), and :attr:`LabelSet.disputed` naming the open disputes the policy settled. The same
-    object when no label holds a record and no judge is named (every output stays as it was).
-    The digest names the policy and the judge, so the judgment arrays' cache tells them apart.
+def resolved(
+    labels: LabelSet, policy: str = "bounds", judge: str | None = None, judges: str = "all"
+) -> LabelSet:
+    """``labels`` as scoring reads them: each label through :func:`verdicts.resolve` (only
+    the verdicts ``judges`` counts: ``people``, ``machines`` or ``all``; an open dispute
+    settled by ``policy``; with ``judge``, that judge's own verdict wherever they gave one),
+    :attr:`LabelSet.disputed` naming the open disputes the policy settled and
+    :attr:`LabelSet.machine_judged` the documents that count on a machine's verdict alone.
+    The same object when no label holds a record and no judge is named (outputs stay as they
+    were). The digest names policy, judge and judges counted (the arrays' cache keys).
     """
-    if labels.resolved_by == (policy, judge):
+    if labels.resolved_by == (policy, judge, judges):
         return labels
-    if judge is None and not any(lab.verdicts for lab in labels.labels.values()):
+    if (
+        judge is None
+        and judges != "machines"
+        and not any(lab.verdicts or lab.judge_kind == MACHINE for lab in labels.labels.values())
+    ):
         return labels
     out: dict[str, Label] = {}
     disputed: dict[str, frozenset[str]] = {}
+    machine: dict[str, frozenset[str]] = {}
+    judge_is_machine = judge is not None and verdicts.kind_of(labels.values(), judge) == MACHINE
     for qid, label in labels.labels.items():
-        out[qid] = verdicts.resolve(label, policy, judge)
+        scored_label = verdicts.resolve(label, policy, judge, judges)
+        out[qid] = scored_label
+        if judges != "people" and verdicts.has_machine(label):
+            alone = verdicts.machine_alone(
+                label, scored_label.judged, judges, judge, judge_is_machine
+            )
+            if alone:
+                machine[qid] = alone
         if not label.verdicts:
             continue
         open_ = frozenset(
             d
-            for d in verdicts.disputed(label)
+            for d in verdicts.disputed(label, judges)
             if judge is None or verdicts.judge_grade(label, d, judge) is None
         )
         if open_:
             disputed[qid] = open_
     digest = ""
     if labels.digest:
-        digest = hashlib.sha256(f"{labels.digest}\0{policy}\0{judge}".encode()).hexdigest()
+        counted_by = "" if judges == "all" else f"\0{judges}"
+        digest = hashlib.sha256(
+            f"{labels.digest}\0{policy}\0{judge}{counted_by}".encode()
+        ).hexdigest()
     return LabelSet(
-        out, labels.paths, digest=digest, disputed=disputed, resolved_by=(policy, judge)
+        out,
+        labels.paths,
+        digest=digest,
+        disputed=disputed,
+        resolved_by=(policy, judge, judges),
+        machine_judged=machine,
     )
 
 
-def scored(cfg: Config, labels: LabelSet | None = None, judge: str | None = None) -> LabelSet:
+def scored(
+    cfg: Config,
+    labels: LabelSet | None = None,
+    judge: str | None = None,
+    judges: str | None = None,
+) -> LabelSet:
     """The label set every scoring command reads (``score``, ``compare``, ``check``,
     ``bias``, ``report``, the API): ``labels`` (default: :func:`load`) :func:`resolved` by
-    ``[tool.labelpool] disputes`` and the judge ``judge`` names (:func:`judge_named`)."""
+    ``[tool.labelpool] disputes``, the judge ``judge`` names (:func:`judge_named`) and the
+    judges counted (``judges``: ``people``, ``machines`` or ``all``; default
+    ``[tool.labelpool] score_judges``). A judge outside the judges counted (a machine under
+    ``people``, a person under ``machines``) is a :class:`UsageError` (exit 2)."""
     loaded = load(cfg) if labels is None else labels
+    counted_judges = cfg.judges if judges is None else judges
+    if counted_judges not in verdicts.SELECTIONS:
+        raise UsageError(
+            f"--judges must be one of {', '.join(verdicts.SELECTIONS)}, not {counted_judges!r}"
+        )
     named = None if judge is None else judge_named(loaded, judge)
-    return resolved(loaded, cfg.disputes, named)
+    if named is not None and counted_judges != "all":
+        kind = verdicts.kind_of(loaded.values(), named)
+        if (kind == MACHINE) != (counted_judges == "machines"):
+            what = "a machine" if kind == MACHINE else "a person"
+            raise UsageError(
+                f"--judge {judge!r} is {what}, and --judges {counted_judges} leaves out "
+                f"{'machines' if kind == MACHINE else 'people'}' verdicts: drop one of them"
+            )
+    return resolved(loaded, cfg.disputes, named, counted_judges)
 
 
 def judge_named(labels: Mapping[str, Label], name: str) -> str:

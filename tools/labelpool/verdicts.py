@@ -25,6 +25,12 @@ verdict that counts, so every reader that knows nothing of judges reads what it 
   knows nothing of disputes should assume). Scoring applies ``[tool.labelpool] disputes``
   (:func:`resolve`): ``bounds`` counts it as unjudged, ``majority`` the most frequent grade
   (a tie: the lowest of the tied), ``max``, ``min``.
+
+Scoring may also count only some judges (``--judges``, :data:`SELECTIONS`): ``people`` reads
+every record as if it held only persons' verdicts (a document only machines judged is
+unjudged), ``machines`` as if it held only machines' (a document only people judged is
+unjudged), ``all`` as it is (a person outranks a machine). An open dispute is one among the
+verdicts left.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from labelpool.config import JUDGE_SELECTIONS
 from labelpool.model import (
     IRRELEVANT,
     KINDS,
@@ -53,21 +60,27 @@ __all__ = [
     "MACHINE_EMAIL",
     "PERSON",
     "POLICIES",
+    "SELECTIONS",
     "JudgeVerdict",
     "counting",
     "decided_grade",
     "disputed",
     "grade_of",
     "grades",
+    "has_machine",
     "is_disputed",
     "is_person",
     "judge_grade",
     "judges",
+    "kind_of",
+    "machine_alone",
+    "machine_only",
     "named",
     "person_parts",
     "record",
     "record_from_data",
     "resolve",
+    "selected",
     "verdict_grade",
 ]
 
@@ -75,6 +88,8 @@ POLICIES = ("bounds", "majority", "max", "min")
 # the email of a machine judge's commits (``labelpool judge --machine``): a verdict line such a
 # commit wrote is the machine's, its git author name the judge's identity (``NAME@sha256:...``)
 MACHINE_EMAIL = "machine@labelpool.invalid"
+ALL = "all"
+SELECTIONS = JUDGE_SELECTIONS  # whose verdicts scoring counts (``--judges``): people, machines, all
 # ``Name <email>``: a name without angle brackets or line breaks, one space, an address in
 # angle brackets without spaces (git's ``%aN <%aE>``)
 PERSON_RE = re.compile(r"([^<>\s](?:[^<>\n\r]*[^<>\s])?) <([^<>\s]+)>\Z")
@@ -145,25 +160,78 @@ def counting(entries: Iterable[JudgeVerdict]) -> tuple[JudgeVerdict, ...]:
     return people or entries
 
 
-def grades(label: Label, doc: str) -> tuple[int, ...]:
-    """The grades of the verdicts that decide ``doc`` (see :func:`counting`)."""
-    out = (grade_of(label, e.verdict) for e in counting(record(label, doc)))
+def selected(entries: Iterable[JudgeVerdict], judges: str = ALL) -> tuple[JudgeVerdict, ...]:
+    """The verdicts of ``entries`` that ``judges`` (:data:`SELECTIONS`) counts: ``people``
+    the persons' (an adjudicator's too), ``machines`` the machines', ``all`` every one."""
+    if judges == ALL:
+        return tuple(entries)
+    if judges not in SELECTIONS:
+        raise ValueError(f"unknown judges {judges!r}; one of {', '.join(SELECTIONS)}")
+    kind = MACHINE if judges == "machines" else PERSON
+    return tuple(e for e in entries if e.kind == kind)
+
+
+def grades(label: Label, doc: str, judges: str = ALL) -> tuple[int, ...]:
+    """The grades of the verdicts that decide ``doc`` (see :func:`counting`) among those
+    ``judges`` counts (:func:`selected`)."""
+    out = (grade_of(label, e.verdict) for e in counting(selected(record(label, doc), judges)))
     return tuple(g for g in out if g is not None)
 
 
-def is_disputed(label: Label, doc: str) -> bool:
-    return len(set(grades(label, doc))) > 1
+def machine_only(label: Label, doc: str, judges: str = ALL) -> bool:
+    """Whether the verdicts that decide ``doc`` (among those ``judges`` counts) are all
+    machines': a document judged only by a machine, as scoring counts it."""
+    deciding = counting(selected(record(label, doc), judges))
+    return bool(deciding) and all(e.kind == MACHINE for e in deciding)
 
 
-def disputed(label: Label) -> frozenset[str]:
+def machine_alone(
+    label: Label,
+    docs: Iterable[str],
+    judges: str = ALL,
+    judge: str | None = None,
+    judge_is_machine: bool = False,
+) -> frozenset[str]:
+    """The documents of ``docs`` that count on a machine's verdict alone: with ``judge``,
+    where that judge gave a verdict, whether the judge is a machine; else
+    :func:`machine_only`."""
+    return frozenset(
+        d
+        for d in docs
+        if (
+            judge_is_machine
+            if judge is not None and judge_grade(label, d, judge) is not None
+            else machine_only(label, d, judges)
+        )
+    )
+
+
+def kind_of(labels: Iterable[Label], identity: str) -> str:
+    """``machine`` when the judge ``identity`` gave a machine's verdict in ``labels``, else
+    ``person``."""
+    for lab in labels:
+        if lab.judge == identity and lab.judge_kind == MACHINE:
+            return MACHINE
+        for es in lab.verdicts.values():
+            if any(e.judge == identity and e.kind == MACHINE for e in es):
+                return MACHINE
+    return PERSON
+
+
+def is_disputed(label: Label, doc: str, judges: str = ALL) -> bool:
+    return len(set(grades(label, doc, judges))) > 1
+
+
+def disputed(label: Label, judges: str = ALL) -> frozenset[str]:
     """Documents whose deciding verdicts disagree and that no adjudicator has settled."""
-    return frozenset(d for d in label.verdicts if is_disputed(label, d))
+    return frozenset(d for d in label.verdicts if is_disputed(label, d, judges))
 
 
-def decided_grade(label: Label, doc: str, policy: str = "min") -> int | None:
-    """The grade that counts for ``doc`` under ``policy``; None when it does not count
-    (nobody judged it, or an open dispute under ``bounds``)."""
-    gs = grades(label, doc)
+def decided_grade(label: Label, doc: str, policy: str = "min", judges: str = ALL) -> int | None:
+    """The grade that counts for ``doc`` under ``policy`` among the verdicts ``judges``
+    counts; None when it does not count (nobody judged it, or an open dispute under
+    ``bounds``)."""
+    gs = grades(label, doc, judges)
     if not gs:
         return None
     if len(set(gs)) == 1:
@@ -197,21 +265,43 @@ def judges(label: Label) -> frozenset[str]:
     return frozenset(out)
 
 
-def resolve(label: Label, policy: str = "bounds", judge: str | None = None) -> Label:
-    """``label`` as scoring reads it: every open dispute settled by ``policy`` (under
+def has_machine(label: Label) -> bool:
+    """Whether a machine's verdict is in ``label``'s record (the file's judge included)."""
+    if label.judge_kind == MACHINE and any(d not in label.verdicts for d in label.judged):
+        return True
+    return any(e.kind == MACHINE for es in label.verdicts.values() for e in es)
+
+
+def _untouched(label: Label, judges: str) -> bool:
+    """Whether ``judges`` reads every verdict of ``label`` as ``all`` does."""
+    if judges == ALL:
+        return True
+    if judges == "people":
+        return not has_machine(label)
+    return False
+
+
+def resolve(
+    label: Label, policy: str = "bounds", judge: str | None = None, judges: str = ALL
+) -> Label:
+    """``label`` as scoring reads it: only the verdicts ``judges`` counts (:func:`selected`;
+    a document left with none is unjudged), every open dispute settled by ``policy`` (under
     ``bounds`` it leaves the judged lists: unjudged), and with ``judge`` that judge's own
     verdict wherever they gave one. A label without a record comes back as it is."""
     if policy not in POLICIES:
         raise ValueError(f"unknown disputes policy {policy!r}; one of {', '.join(POLICIES)}")
-    if not label.verdicts and judge is None:
+    if judges not in SELECTIONS:
+        raise ValueError(f"unknown judges {judges!r}; one of {', '.join(SELECTIONS)}")
+    whole = not _untouched(label, judges)  # every judged document is read from the record
+    if not label.verdicts and judge is None and not whole:
         return label
     changed: dict[str, int | None] = {}
     for doc in label.judged:
         own = judge_grade(label, doc, judge) if judge is not None else None
         if own is not None:
             new: int | None = own
-        elif doc in label.verdicts:
-            new = decided_grade(label, doc, policy)
+        elif doc in label.verdicts or whole:
+            new = decided_grade(label, doc, policy, judges)
         else:
             continue
         if new != label.gain.get(doc):

@@ -4,7 +4,7 @@ compare`` prints it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +18,15 @@ from labelpool.api.repository import (
     plain,
     specs,
     with_disputes,
+    with_judges,
 )
-from labelpool.errors import UsageError
+from labelpool.errors import LabelpoolError, UsageError
+from labelpool.labelset import LabelSet
 from labelpool.render.compare import formats as compare_report
 from labelpool.runs import Run
+from labelpool.scoring.evaluate import machine_of
 from labelpool.workflows.evaluate import compare as compare_workflow
-from labelpool.workflows.evaluate import run_args
+from labelpool.workflows.evaluate import compared, machines, run_args
 from labelpool.workflows.evaluate.compare import CompareResult, Comparison
 
 
@@ -68,6 +71,7 @@ def compare(
     show_path: Callable[[Path], str] | None = None,
     judge: str | None = None,
     disputes: str | None = None,
+    judges: str | None = None,
 ) -> CompareReport:
     """Compare ``challenger`` (one run, or several) with ``baseline``: per measure the delta,
     both unjudged rates and their reading, the sign-flip test (Holm over the whole call),
@@ -79,23 +83,43 @@ def compare(
     suggested ``labelpool pool`` command names a run file (default: relative to the
     repository when inside it). ``judge`` and ``disputes`` as for :func:`labelpool.api.score`:
     under ``bounds`` (the default) an open dispute is unjudged, so the delta range and the
-    sign-flip reading cover every way it can be settled."""
+    sign-flip reading cover every way it can be settled. ``judges``: whose verdicts count
+    (``people``, ``machines`` or ``all``; default ``[tool.labelpool] score_judges``); where machine
+    verdicts count, each comparison carries both machine-judged rates, and
+    ``result.without_machines`` names each verdict that differs on people's verdicts alone."""
     if seed < 0:
         raise UsageError(f"--seed must be >= 0, not {seed}")
     chosen = checked_measures(measures, k, relevance_level)
-    cfg = with_disputes(config_of(repo), disputes)
-    labels = labelset.scored(cfg, labels_of(repo, cfg), judge)
+    cfg = with_judges(with_disputes(config_of(repo), disputes), judges)
+    loaded_labels = labels_of(repo, cfg)
+    labels = labelset.scored(cfg, loaded_labels, judge)
     chosen_runs = run_args.select(cfg, specs(challenger), measures=measures).specs
-    loaded, base_name = compare_workflow.load_runs(cfg, chosen_runs, specs(baseline)[0])
-    result = compare_workflow.compare(
-        cfg,
-        labels,
-        loaded,
-        baseline=base_name,
-        measures=chosen,
-        k=k,
-        relevance_level=relevance_level,
-        seed=seed,
-        display_paths=None if show_path is None else {r.name: show_path(r.path) for r in loaded},
-    )
+    loaded, base_name = compared.load_runs(cfg, chosen_runs, specs(baseline)[0])
+
+    def compared_on(scored: LabelSet) -> CompareResult:
+        return compare_workflow.compare(
+            cfg,
+            scored,
+            loaded,
+            baseline=base_name,
+            measures=chosen,
+            k=k,
+            relevance_level=relevance_level,
+            seed=seed,
+            display_paths=shown,
+        )
+
+    shown = None if show_path is None else {r.name: show_path(r.path) for r in loaded}
+    result = compared_on(labels)
+    if machine_of(labels) and cfg.judges != "machines":
+        try:
+            try:  # a person named by --judge keeps their own verdicts; a machine cannot
+                people = labelset.scored(cfg, loaded_labels, judge, "people")
+            except UsageError:
+                people = labelset.scored(cfg, loaded_labels, None, "people")
+            without: CompareResult | None = compared_on(people)
+        except LabelpoolError:  # nothing judged by a person, or no question in common
+            without = None
+        notes = machines.without_machines(result, without)
+        result = replace(result, without_machines=notes)
     return CompareReport(result, tuple(loaded))

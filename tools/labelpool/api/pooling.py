@@ -77,6 +77,7 @@ def pool(
     adjudicate: bool = False,
     second_opinion: float | None = None,
     seed: int = 0,
+    of: str = "all",
 ) -> PoolReport:
     """The unjudged union of the runs' top ``depth`` per question, as a judging batch.
 
@@ -90,9 +91,10 @@ def pool(
     are read again under it); ``wait``: seconds to wait for another writer (``--wait``)
     before :class:`~labelpool.repolock.Busy`. ``judges``: seats, one copy of the batch per
     judge (``--judges``); ``assign``: the judge of each seat (``--assign``, a list or
-    ``"a@x,b@y"``). Raises the ``LabelpoolError`` classes
+    ``"a@x,b@y"``). ``of``: the documents ``second_opinion`` samples: ``machines`` (judged
+    by a machine alone), ``people`` or ``all`` (``--of``). Raises the ``LabelpoolError`` classes
     (``PoolUsageError`` for a bad argument, ``PoolError`` when the batch cannot be made)."""
-    task = _task(adjudicate, second_opinion, seed)
+    task = _task(adjudicate, second_opinion, seed, of)
     if task is None:
         if depth is None:
             raise UsageError("missing option --depth K (pool each run's top K)")
@@ -166,14 +168,18 @@ def pool(
     return PoolReport(PoolResult(plan=plan, notes=notes))
 
 
-def _task(adjudicate: bool, second_opinion: float | None, seed: int) -> Task | None:
+def _task(
+    adjudicate: bool, second_opinion: float | None, seed: int, of: str = "all"
+) -> Task | None:
     """The task batch asked for (``pool_tasks.Task``), or None for a pool."""
+    if of != "all" and second_opinion is None:
+        pool_tasks.check(Task(pool_tasks.ADJUDICATE, of=of))  # the usage error
     if adjudicate and second_opinion is not None:
         raise UsageError("--adjudicate and --second-opinion make different batches: one at a time")
     if adjudicate:
         return pool_tasks.Task(pool_tasks.ADJUDICATE, seed=seed)
     if second_opinion is not None:
-        task = pool_tasks.Task(pool_tasks.SECOND_OPINION, second_opinion, seed)
+        task = pool_tasks.Task(pool_tasks.SECOND_OPINION, second_opinion, seed, of)
         pool_tasks.check(task)
         return task
     return None

@@ -79,6 +79,18 @@ def with_disputes(cfg: Config, disputes: str | None) -> Config:
     return replace(cfg, disputes=disputes)
 
 
+def with_judges(cfg: Config, judges: str | None) -> Config:
+    """``cfg`` with ``judges`` (``--judges``: people, machines, all) instead of its
+    ``[tool.labelpool] score_judges`` for one call; ``UsageError`` for another word."""
+    if judges is None:
+        return cfg
+    if judges not in config.JUDGE_SELECTIONS:
+        raise UsageError(
+            f"--judges must be one of {', '.join(config.JUDGE_SELECTIONS)}, not {judges!r}"
+        )
+    return replace(cfg, judges=judges)
+
+
 def specs(runs: RunSpec | Sequence[RunSpec]) -> list[str]:
     """Run specs as the CLI takes them (one, or a sequence)."""
     if isinstance(runs, str | os.PathLike):

@@ -18,6 +18,7 @@ from labelpool.api.repository import (
     plain,
     specs,
     with_disputes,
+    with_judges,
 )
 from labelpool.errors import UsageError
 from labelpool.render.score import formats as score_report
@@ -66,6 +67,7 @@ def score(
     on_progress: Callable[[], None] | None = None,
     judge: str | None = None,
     disputes: str | None = None,
+    judges: str | None = None,
 ) -> ScoreReport:
     """Score ``runs`` (files, folders of run files, or system names in ``runs/``) against
     the labels: every measure raw, judged-only and optimistic, with the unjudged rate.
@@ -81,9 +83,12 @@ def score(
     a run lacks (each counted 0, as ``trec_eval -c``). ``judge``: one judge's own verdict
     wherever they gave one (``score --judge``; their full identity, or a person's email);
     ``disputes``: how an open dispute counts (``bounds``, ``majority``, ``max``, ``min``;
-    default ``[tool.labelpool] disputes``); ``systems[i].disputed_rate`` where disputes exist."""
+    default ``[tool.labelpool] disputes``); ``systems[i].disputed_rate`` where disputes exist.
+    ``judges``: whose verdicts count (``people``, ``machines`` or ``all``, where a person
+    outranks a machine; default ``[tool.labelpool] score_judges``); ``systems[i].machine_rate``
+    where machine verdicts count alone on some document."""
     chosen = checked_measures(measures, k, relevance_level, measures_mod.SCORE_DEFAULT)
-    cfg = with_disputes(config_of(repo), disputes)
+    cfg = with_judges(with_disputes(config_of(repo), disputes), judges)
     try:  # what the CLI's run arguments stand for (a folder: its run files)
         paths = list(run_args.select(cfg, specs(runs), measures=measures).paths)
     except runs_mod.RunNotFound as exc:  # 0.1.0: score exits 1 for a missing run

@@ -113,6 +113,14 @@ DisputesOption = Annotated[
         "(default: [tool.labelpool] disputes).",
     ),
 ]
+JudgesOption = Annotated[
+    str | None,
+    typer.Option(
+        "--judges",
+        help="Whose verdicts count: people, machines or all (a person outranks a machine; "
+        "default: [tool.labelpool] score_judges, all).",
+    ),
+]
 ComparedRunsArgument = Annotated[
     list[str], typer.Argument(help="Run files or system names in runs/ (baseline first).")
 ]

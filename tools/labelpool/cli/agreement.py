@@ -31,8 +31,10 @@ def agreement(
         list[str] | None,
         typer.Option(
             "--judges",
-            help="Only these judges, comma-separated or repeated: 'Name <email>', or a "
-            "person's email alone (a document then needs verdicts by two of them).",
+            help="Only these judges, comma-separated or repeated: 'Name <email>', a "
+            "person's email alone, a machine's identity, machine:NAME (each identity of a "
+            "machine judge) or people (every person as one rater; a document then needs "
+            "verdicts by two of them).",
         ),
     ] = None,
     question_pattern: Annotated[

@@ -50,6 +50,7 @@ def check(
     wide: Annotated[
         bool, typer.Option("--wide", help="Ignore the width ($COLUMNS, the terminal's, 80).")
     ] = False,
+    judges: common.JudgesOption = None,
     repo: common.RepoOption = None,
 ) -> None:
     """Exit 0 when RUN is not worse than REF, 1 when significantly worse (or an input cannot be
@@ -67,6 +68,8 @@ def check(
     if len(selected) != 1:
         usage_error(f"check takes one run, not {len(selected)}: {', '.join(selected)}")
     run_path = selected[0]
+    if judges is not None:
+        cfg = _lazy.api_repo.with_judges(cfg, judges)
     labels = _lazy.labelset.scored(cfg)
     outcome = workflow.check(
         cfg,
@@ -93,13 +96,14 @@ def check(
             "coverage": outcome.coverage,
             "min_coverage": outcome.min_coverage,
             "reasons": list(outcome.reasons),
+            **({"notes": list(outcome.notes)} if outcome.notes else {}),
         }
         print(sanitize.json_dumps(doc, indent=2))
     elif fmt is common.ReportFormat.markdown:
         print(report.to_markdown(outcome.result), end="")
         reference = sanitize.code_span(outcome.reference)
         print(f"\n**check: {outcome.status}** against `{reference}`\n")
-        for reason in outcome.reasons:
+        for reason in (*outcome.reasons, *outcome.notes):
             print(f"- {sanitize.markdown(reason)}")
     else:
         width = output_width(wide)
@@ -107,7 +111,7 @@ def check(
         wrap = _lazy.compare_text.wrap
         for line in wrap(f"check: {outcome.status} against {outcome.reference}", width):
             say(line)
-        for reason in outcome.reasons:
+        for reason in (*outcome.reasons, *outcome.notes):
             for line in wrap(f"  {reason}", width, indent="    "):
                 say(line)
     if outcome.exit_code:

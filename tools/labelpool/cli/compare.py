@@ -37,6 +37,7 @@ def compare(
     ] = False,
     judge: common.JudgeOption = None,
     disputes: common.DisputesOption = None,
+    judges: common.JudgesOption = None,
     repo: common.RepoOption = None,
 ) -> None:
     """Compare systems: one table per pair with a row per measure (scores, delta, both
@@ -59,6 +60,7 @@ def compare(
         show_path=_shown if _cwd_in(cfg.root) else None,
         judge=judge,
         disputes=disputes,
+        judges=judges,
     )
     result, loaded = compared.result, compared.runs
     for note in result.warnings:
@@ -73,6 +75,7 @@ def compare(
         reading = [
             *(["--judge", judge] if judge else []),
             *(["--disputes", disputes] if disputes else []),
+            *(["--judges", judges] if judges else []),
         ]
         steps = _lazy.compare_text.NextSteps(
             verbose=shlex.join(["labelpool", "compare", *chosen, *options, *reading, "--verbose"]),

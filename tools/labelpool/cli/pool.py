@@ -92,6 +92,14 @@ def pool(
     seed: Annotated[
         int, typer.Option("--seed", metavar="S", help="Seed of --second-opinion's sample.")
     ] = 0,
+    of: Annotated[
+        str,
+        typer.Option(
+            "--of",
+            help="--second-opinion samples the documents judged by: machines (a machine "
+            "alone), people, or all.",
+        ),
+    ] = "all",
     wait: WaitOption = 0.0,
     repo: RepoOption = None,
     old_k: Annotated[int | None, typer.Option("-k", hidden=True)] = None,
@@ -103,6 +111,10 @@ def pool(
             f"pool's depth is --depth {old_k}: -k is not an option of pool (0.1.0 spelled the "
             "depth -k, which reads as the cut-off --k of the other commands)"
         )
+    if of not in ("machines", "people", "all"):
+        usage_error(f"--of must be one of machines, people, all, not {of!r}")
+    if of != "all" and second_opinion is None:
+        usage_error("--of chooses the documents of --second-opinion: only with it")
     task = adjudicate or second_opinion is not None
     if adjudicate and second_opinion is not None:
         usage_error("--adjudicate and --second-opinion make different batches: one at a time")
@@ -153,6 +165,7 @@ def pool(
             adjudicate=adjudicate,
             second_opinion=second_opinion,
             seed=seed,
+            of=of,
         )
     result = pooled.result
     for note in result.notes:

@@ -14,6 +14,7 @@ from labelpool.cli._common import (
     CutoffOption,
     DisputesOption,
     JudgeOption,
+    JudgesOption,
     MeasuresOption,
     RelevanceLevelOption,
     RepoOption,
@@ -88,6 +89,7 @@ def score(
     ] = False,
     judge: JudgeOption = None,
     disputes: DisputesOption = None,
+    judges: JudgesOption = None,
     repo: RepoOption = None,
 ) -> None:
     """Score runs against the labels: raw, judged-only and optimistic, and the unjudged rate."""
@@ -104,8 +106,10 @@ def score(
     names = list(name or [])
     if with_pending and fmt == "trec_eval":
         usage_error("--with-pending: not with --format trec_eval (trec_eval reads the qrels)")
-    if fmt == "trec_eval" and (judge is not None or disputes is not None):
-        usage_error("--judge and --disputes: not with --format trec_eval (it reads the qrels)")
+    if fmt == "trec_eval" and (judge is not None or disputes is not None or judges is not None):
+        usage_error(
+            "--judge, --judges and --disputes: not with --format trec_eval (it reads the qrels)"
+        )
     if fmt == "trec_eval":
         score_trec_eval.run(
             runs, measure, relevance_level, per_query, complete, max_depth, judged_only, names, repo
@@ -128,6 +132,7 @@ def score(
             on_progress=advance,
             judge=judge,
             disputes=disputes,
+            judges=judges,
         )
     results, view = list(report.systems), report.view
     notes: list[str] = []

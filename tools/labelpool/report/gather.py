@@ -23,7 +23,7 @@ from labelpool.runs import Run
 from labelpool.scoring import SystemScore
 from labelpool.scoring.measures import Measure
 from labelpool.workflows.audit import history, poolinfo
-from labelpool.workflows.evaluate import compare as compare_workflow
+from labelpool.workflows.evaluate import compared
 from labelpool.workflows.evaluate.compare import CompareResult
 from labelpool.workflows.evaluate.coverage import require_overlap
 
@@ -102,7 +102,7 @@ def gather(
         )
         loaded, result = list(report.runs), report.result
     else:
-        loaded, _ = compare_workflow.load_runs(cfg, list(runs))
+        loaded, _ = compared.load_runs(cfg, list(runs))
     scores = tuple(
         scoring.score(r, repo.labels, chosen, k=k, relevance_level=relevance_level) for r in loaded
     )

@@ -3,7 +3,7 @@ header, each measure's reading in words, scores, comparisons, what to judge."""
 
 from __future__ import annotations
 
-from labelpool.render import coverage, disputes
+from labelpool.render import coverage, disputes, machines
 from labelpool.report import headline
 from labelpool.report.gather import ReportData
 from labelpool.report.html import details, h, num, pct, signed, table
@@ -103,15 +103,29 @@ def in_words(d: ReportData) -> str:
     return "".join(out)
 
 
+def machine_notes(d: ReportData) -> str:
+    """The machine-judged rate's footnote and the comparisons whose verdict differs on
+    people's verdicts alone."""
+    judges = next((s.judges for s in d.scores if s.judges != "all"), "all")
+    out = f"<p>{h(machines.note(d.k, judges))}.</p>\n"
+    changed = d.compared.without_machines if d.compared is not None else ()
+    if changed:
+        items = "".join(f"<li>{h(line)}</li>\n" for line in changed)
+        out += f"<p>Without the machine verdicts the reading changes:</p>\n<ul>\n{items}</ul>\n"
+    return out
+
+
 def scores(d: ReportData) -> str:
     names = [m.name for m in d.measures]
     rows = []
     warnings = []
     policy = next((s.disputes for s in d.scores if s.disputed_seen is not None), None)
+    machine = any(s.machine_seen is not None for s in d.scores)
     for s in d.scores:
         high = s.unjudged_rate > d.high
         rate = pct(s.unjudged_rate) + (' <b class="warn">high</b>' if high else "")
         disputed = [] if policy is None else [pct(s.disputed_rate or 0.0)]
+        disputed += [pct(s.machine_rate or 0.0)] if machine else []
         rows.append([h(s.system), *(num(s.means[n].raw) for n in names), rate, *disputed])
         if high:
             warnings.append(
@@ -130,10 +144,17 @@ def scores(d: ReportData) -> str:
         "<h2>Scores</h2>\n<p>Mean over the judged questions; an unjudged document counts as "
         f"irrelevant. Unjudged: the share of each system's top {d.k} with no judgment.</p>\n"
         + table(
-            ["system", *names, f"unjudged at {d.k}", *([f"disputed at {d.k}"] if policy else [])],
+            [
+                "system",
+                *names,
+                f"unjudged at {d.k}",
+                *([f"disputed at {d.k}"] if policy else []),
+                *([f"machine-judged at {d.k}"] if machine else []),
+            ],
             rows,
         )
         + ("" if policy is None else f"<p>{h(disputes.note(d.k, policy))}.</p>\n")
+        + (machine_notes(d) if machine else "")
         + "".join(warnings)
         + details(
             "Judged-only and optimistic scores",

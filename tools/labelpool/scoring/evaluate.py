@@ -77,6 +77,20 @@ class SystemScore:
     disputed: np.ndarray | None = None
     disputed_seen: tuple[int, int] | None = None
     disputes: str | None = None
+    # where machine verdicts count alone on some document: the share of each question's top
+    # k that counts on a machine's verdict alone, and (machine-judged, seen) summed
+    machine: np.ndarray | None = None
+    machine_seen: tuple[int, int] | None = None
+    judges: str = "all"  # whose verdicts counted (``--judges``: people, machines, all)
+
+    @property
+    def machine_rate(self) -> float | None:
+        """The share of the top k judged only by a machine, pooled as the unjudged rate;
+        None when no document of the labels counts on a machine's verdict alone."""
+        if self.machine_seen is None:
+            return None
+        hit, seen = self.machine_seen
+        return hit / seen if seen else 0.0
 
     @property
     def disputed_rate(self) -> float | None:
@@ -112,12 +126,36 @@ def disputes_of(labels: Mapping[str, Label]) -> tuple[Mapping[str, frozenset[str
     return disputed, (by[0] if disputed and by else None)
 
 
+def judges_of(labels: Mapping[str, Label]) -> str:
+    """Whose verdicts a resolved label set counts (``all`` for one never resolved)."""
+    by = getattr(labels, "resolved_by", None)
+    return str(by[2]) if by else "all"
+
+
+def machine_of(labels: Mapping[str, Label]) -> Mapping[str, frozenset[str]]:
+    """The documents of a resolved label set (``labelset.resolved``) that count on a
+    machine's verdict alone, by question; {} for labels with none."""
+    found: Mapping[str, frozenset[str]] = getattr(labels, "machine_judged", None) or {}
+    return found
+
+
 def disputed_counts(
     run: Run, labels: Mapping[str, Label], qids: Sequence[str] | np.ndarray, k: int
 ) -> np.ndarray:
     """How many of each question's top ``k`` (of ``qids``, in their order) are open
     disputes of ``labels`` (:func:`disputes_of`); read only where disputes exist."""
-    disputed, _ = disputes_of(labels)
+    return doc_counts(run, labels, qids, k, disputes_of(labels)[0])
+
+
+def doc_counts(
+    run: Run,
+    labels: Mapping[str, Label],
+    qids: Sequence[str] | np.ndarray,
+    k: int,
+    disputed: Mapping[str, frozenset[str]],
+) -> np.ndarray:
+    """How many of each question's top ``k`` (of ``qids``, in their order) are among its
+    documents in ``disputed`` (open disputes, or documents only a machine judged)."""
     wanted = np.asarray(list(qids), dtype=object)
     out = np.zeros(len(wanted), dtype=np.int64)
     at = {i: disputed[str(q)] for i, q in enumerate(wanted) if str(q) in disputed}
@@ -136,10 +174,29 @@ def disputed_at(
     run: Run, labels: Mapping[str, Label], qids: Sequence[str] | np.ndarray, k: int
 ) -> float:
     """The pooled disputed rate of ``run`` at ``k`` over ``qids`` (as :func:`unjudged_at`)."""
+    return share_at(run, labels, qids, k, disputes_of(labels)[0])
+
+
+def machine_at(
+    run: Run, labels: Mapping[str, Label], qids: Sequence[str] | np.ndarray, k: int
+) -> float:
+    """The pooled machine-judged rate of ``run`` at ``k`` over ``qids``: the share of the top
+    ``k`` that counts on a machine's verdict alone (as :func:`unjudged_at`)."""
+    return share_at(run, labels, qids, k, machine_of(labels))
+
+
+def share_at(
+    run: Run,
+    labels: Mapping[str, Label],
+    qids: Sequence[str] | np.ndarray,
+    k: int,
+    docs: Mapping[str, frozenset[str]],
+) -> float:
+    """The pooled share of ``run``'s top ``k`` over ``qids`` that is in ``docs``."""
     wanted = np.asarray(list(qids), dtype=object)
     joined = join(run, qrels_for(labels), k, wanted, labelled=False)
     seen = int(np.minimum(joined.ranked.returned, k).sum())
-    hit = int(disputed_counts(run, labels, wanted, k).sum())
+    hit = int(doc_counts(run, labels, wanted, k, docs).sum())
     return hit / seen if seen else 0.0
 
 
@@ -204,9 +261,14 @@ def score(
     disputed, policy = disputes_of(labels)
     counts = disputed_counts(run, labels, qrels.qids, k) if disputed else None
     disputed_per = None
+    seen = np.minimum(raw.returned, k)
     if counts is not None:
-        seen = np.minimum(raw.returned, k)
         disputed_per = np.divide(counts, seen, out=np.zeros(len(seen)), where=seen > 0)
+    by_machine = machine_of(labels)
+    machine_counts = doc_counts(run, labels, qrels.qids, k, by_machine) if by_machine else None
+    machine_per = None
+    if machine_counts is not None:
+        machine_per = np.divide(machine_counts, seen, out=np.zeros(len(seen)), where=seen > 0)
     return SystemScore(
         system=run.name,
         run_path=run.path,
@@ -235,6 +297,9 @@ def score(
         disputed=disputed_per,
         disputed_seen=None if counts is None else (int(counts.sum()), total_seen),
         disputes=policy,
+        machine=machine_per,
+        machine_seen=None if machine_counts is None else (int(machine_counts.sum()), total_seen),
+        judges=judges_of(labels),
     )
 
 
@@ -292,6 +357,8 @@ def score_windows(
     per_q = {m: {v: a.copy() for v, a in vs.items()} for m, vs in whole.per_query.items()}
     unjudged = whole.unjudged.copy()
     disputed = None if whole.disputed is None else whole.disputed.copy()
+    machine = None if whole.machine is None else whole.machine.copy()
+    machine_total = 0
     answered = np.zeros(len(qrels.qids), dtype=bool)
     judged_total = seen_total = not_in_labels = run_questions = disputed_total = 0
     tied: list[str] = []
@@ -307,6 +374,9 @@ def score_windows(
         if disputed is not None and part.disputed is not None and part.disputed_seen:
             disputed[mask] = part.disputed[mask]
             disputed_total += part.disputed_seen[0]
+        if machine is not None and part.machine is not None and part.machine_seen:
+            machine[mask] = part.machine[mask]
+            machine_total += part.machine_seen[0]
         answered |= mask
         judged_total += part.judged_seen[0]
         seen_total += part.judged_seen[1]
@@ -335,6 +405,8 @@ def score_windows(
         run_sample=tuple(sample),
         disputed=disputed,
         disputed_seen=None if disputed is None else (disputed_total, seen_total),
+        machine=machine,
+        machine_seen=None if machine is None else (machine_total, seen_total),
     )
 
 

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from labelpool.render import coverage, disputes, sanitize
+from labelpool.render import coverage, disputes, machines, sanitize
 from labelpool.render.fields import dirty_note, pick
 from labelpool.render.questions import question_notes
 from labelpool.render.sanitize import markdown as md
@@ -37,6 +37,7 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
             ("delta", "baseline_unjudged", "challenger_unjudged", "reading", "reading_why"),
         ),
         **_disputed_json(c),
+        **_machine_json(c),
         "test": f"paired randomization (sign flip), {c.test.method}",
         "test_method": c.test.method,
         "test_samples": c.test.samples,
@@ -73,6 +74,44 @@ def _disputed_json(c: Comparison) -> dict[str, float]:
     return {"baseline_disputed": c.baseline_disputed, "challenger_disputed": c.challenger_disputed}
 
 
+def _machine_json(c: Comparison) -> dict[str, float]:
+    """Both machine-judged rates, where a machine's verdict counts alone somewhere (else
+    nothing: the JSON of labels without machine verdicts is as before)."""
+    if c.baseline_machine is None or c.challenger_machine is None:
+        return {}
+    return {"baseline_machine": c.baseline_machine, "challenger_machine": c.challenger_machine}
+
+
+def _machine_fields(result: CompareResult) -> dict[str, Any]:
+    """``judges`` when not all counted; ``without_machines`` where machine verdicts count."""
+    out: dict[str, Any] = {} if result.judges == "all" else {"judges": result.judges}
+    if any(c.baseline_machine is not None for c in result.comparisons):
+        out["without_machines"] = list(result.without_machines)
+    return out
+
+
+def machine_lines(result: CompareResult, escape: Callable[[str], str]) -> list[str]:
+    """Where machine verdicts count: each pair's machine-judged rates, the footnote and the
+    verdicts that differ on people's verdicts alone; else nothing."""
+    shown = [c for c in result.comparisons if c.baseline_machine is not None]
+    if not shown:
+        return []
+    lines = [""]
+    for c in shown:
+        lines.append(
+            escape(
+                f"machine@{c.cutoff} {c.challenger} / {c.baseline} ({c.measure}): "
+                f"{_pct(c.challenger_machine or 0.0)} / {_pct(c.baseline_machine or 0.0)}"
+            )
+        )
+    note = machines.note("k", result.judges)
+    lines += ["", escape(note[:1].upper() + note[1:]) + "."]
+    if result.without_machines:
+        lines += ["", "Without the machine verdicts the reading changes:", ""]
+        lines += [f"- {escape(n)}" for n in result.without_machines]
+    return lines
+
+
 def to_json(result: CompareResult) -> dict[str, Any]:
     return {
         **pick(result, ("labels_commit", "labels_dirty", "k", "seed", "alpha", "relevance_level")),
@@ -84,6 +123,7 @@ def to_json(result: CompareResult) -> dict[str, Any]:
         "coverage": {c.system: coverage.to_json(c) for c in result.coverage},
         "comparisons": [comparison_json(c) for c in result.comparisons],
         **({} if result.disputes is None else {"disputes": result.disputes}),
+        **_machine_fields(result),
     }
 
 
@@ -144,6 +184,7 @@ def to_markdown(result: CompareResult) -> str:
     for note in question_notes(result.no_relevant, result.not_judged):
         lines += ["", md(note) + "."]
     lines += disputed_lines(result, md)
+    lines += machine_lines(result, md)
     lines.append("")
     lines.append("### Verdicts")
     lines.append("")

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from labelpool.render import coverage, disputes, sanitize
+from labelpool.render import coverage, disputes, machines, sanitize
 from labelpool.render.fields import dirty_note
 from labelpool.render.layout import table, width_of, wrap
 from labelpool.render.questions import question_notes
@@ -137,7 +137,7 @@ def command_lines(command: str, width: int | None) -> list[str]:
     return lines
 
 
-def _row(c: Comparison, disputed: bool) -> list[str]:
+def _row(c: Comparison, disputed: bool, machine: bool = False) -> list[str]:
     return [
         c.measure,
         f"{c.baseline_score.raw:.3f}",
@@ -145,10 +145,15 @@ def _row(c: Comparison, disputed: bool) -> list[str]:
         f"{c.delta:+.3f}",
         f"{_pct(c.baseline_unjudged)} / {_pct(c.challenger_unjudged)}",
         *([_disputed(c)] if disputed else []),
+        *([_machine(c)] if machine else []),
         _p(c.p_adjusted),
         c.reading,
         c.verdict_code + ("*" if c.robust_sign else ""),
     ]
+
+
+def _machine(c: Comparison) -> str:
+    return f"{_pct(c.baseline_machine or 0.0)} / {_pct(c.challenger_machine or 0.0)}"
 
 
 def _disputed(c: Comparison) -> str:
@@ -198,6 +203,7 @@ def render(
     if covered is not None:
         lines += wrap(covered, width)
     disputed = result.disputes is not None
+    machine = any(c.baseline_machine is not None for c in result.comparisons)
     for pair in _pairs(result):
         first = pair[0]
         base, chal = sanitize.text(first.baseline), sanitize.text(first.challenger)
@@ -214,12 +220,13 @@ def render(
             "delta",
             "unjudged",
             *(["disputed"] if disputed else []),
+            *(["machine"] if machine else []),
             "p",
             "reading",
             "verdict",
         ]
-        right = (1, 2, 3, 4, 5, 6) if disputed else (1, 2, 3, 4, 5)
-        lines += table(header, [_row(c, disputed) for c in pair], width, right=right)
+        right = tuple(range(1, 6 + disputed + machine))
+        lines += table(header, [_row(c, disputed, machine) for c in pair], width, right=right)
         if any(c.robust_sign for c in pair):
             lines += wrap(
                 "* robust: the sign holds for every labelling of the unjudged documents", width
@@ -234,8 +241,14 @@ def render(
     notes = question_notes(result.no_relevant, result.not_judged)
     if result.disputes is not None:
         notes.append(disputes.note("k", result.disputes))
+    if machine:
+        notes.append(machines.note("k", result.judges))
     if notes:
         lines.append("")
     for note in notes:
         lines += wrap(note, width)
+    if result.without_machines:
+        lines += ["", *wrap("without the machine verdicts the reading changes:", width)]
+        for changed in result.without_machines:
+            lines += wrap(f"  {changed}", width, indent="    ")
     return sanitize.lines("\n".join(line.rstrip() for line in lines) + "\n")

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from labelpool.render import coverage, disputes, sanitize
+from labelpool.render import coverage, disputes, machines, sanitize
 from labelpool.render.fields import dirty_note
 from labelpool.render.questions import question_notes
 from labelpool.scoring import SystemScore
@@ -70,6 +70,23 @@ def disputes_note(scores: Sequence[SystemScore]) -> str | None:
     return disputes.note(scores[0].k, policy)
 
 
+def machine_note(scores: Sequence[SystemScore]) -> str | None:
+    """The footnote of the machine-judged rate, once; None where no machine verdict counts."""
+    if not scores or not any(s.machine_seen is not None for s in scores):
+        return None
+    return machines.note(scores[0].k, judges_of(scores))
+
+
+def judges_of(scores: Sequence[SystemScore]) -> str:
+    """Whose verdicts counted (``all`` unless the scores say ``machines``)."""
+    return next((s.judges for s in scores if s.judges != "all"), "all")
+
+
+def _machine_cell(s: SystemScore) -> str:
+    rate = s.machine_rate
+    return "" if rate is None else f"{rate:.1%}"
+
+
 def _disputed_cell(s: SystemScore) -> str:
     rate = s.disputed_rate
     return "" if rate is None else f"{rate:.1%}"
@@ -86,6 +103,7 @@ def _system(s: SystemScore, high: float, per_query: bool) -> dict[str, Any]:
         "unjudged_rate": _f(s.unjudged_rate),
         "reading": reading(s.unjudged_rate, high),
         **({} if s.disputed_rate is None else {"disputed_rate": _f(s.disputed_rate)}),
+        **({} if s.machine_rate is None else {"machine_rate": _f(s.machine_rate)}),
         "measures": {
             name: {side: _f(getattr(m, side)) for side in SIDES} for name, m in s.means.items()
         },
@@ -96,6 +114,7 @@ def _system(s: SystemScore, high: float, per_query: bool) -> dict[str, Any]:
             str(q): {
                 "unjudged_rate": _f(s.unjudged[i]),
                 **_per_question_disputed(s, i),
+                **({} if s.machine is None else {"machine_rate": float(s.machine[i])}),
                 "measures": {
                     name: {side: _f(values[side][i]) for side in SIDES}
                     for name, values in s.per_query.items()
@@ -127,6 +146,8 @@ def document(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) -> d
     policy = next((s.disputes for s in scores if s.disputed_seen is not None), None)
     if policy is not None:
         doc["disputes"] = policy
+    if any(s.judges != "all" for s in scores):
+        doc["judges"] = judges_of(scores)
     return doc
 
 
@@ -151,6 +172,8 @@ def render_csv(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) ->
     disputed = any(s.disputed_rate is not None for s in scores)
     header = ["system", "qid", "queries", "unjudged_rate", "reading"]
     header += ["disputed_rate"] if disputed else []
+    machine = any(s.machine_rate is not None for s in scores)
+    header += ["machine_rate"] if machine else []
     for name in names:
         header += [name, f"{name} judged_only", f"{name} optimistic"]
     writer.writerow(header)
@@ -163,6 +186,7 @@ def render_csv(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) ->
             reading(s.unjudged_rate, view.high),
         ]
         row += [_num(s.disputed_rate or 0.0)] if disputed else []
+        row += [_num(s.machine_rate or 0.0)] if machine else []
         for name in names:
             m = s.means.get(name)
             row += [_num(getattr(m, side)) if m else "" for side in SIDES]
@@ -181,6 +205,7 @@ def render_csv(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIEW) ->
                     if disputed
                     else []
                 )
+                row += [_num(0.0 if s.machine is None else s.machine[i])] if machine else []
                 for name in names:
                     values = s.per_query.get(name)
                     row += [_num(values[side][i]) if values else "" for side in SIDES]
@@ -207,6 +232,8 @@ def table_rows(scores: Sequence[SystemScore], high: float) -> tuple[list[str], l
     disputed = any(s.disputed_rate is not None for s in scores)
     header = ["system", "queries", f"unjudged@{k}", "reading"]
     header += [f"disputed@{k}"] if disputed else []
+    machine = any(s.machine_rate is not None for s in scores)
+    header += [f"machine@{k}"] if machine else []
     rows = [
         [
             s.system,
@@ -214,6 +241,7 @@ def table_rows(scores: Sequence[SystemScore], high: float) -> tuple[list[str], l
             f"{s.unjudged_rate:.1%}",
             reading(s.unjudged_rate, high),
             *([_disputed_cell(s)] if disputed else []),
+            *([_machine_cell(s) or "0.0%"] if machine else []),
             *(_cell(s, name) for name in names),
         ]
         for s in scores
@@ -255,9 +283,9 @@ def render_markdown(scores: Sequence[SystemScore], view: ScoreView = DEFAULT_VIE
     ]
     lines += ["| " + " | ".join(sanitize.markdown(cell) for cell in row) + " |" for row in rows]
     lines += ["", LEGEND]
-    note = disputes_note(scores)
-    if note is not None:
-        lines += ["", sanitize.markdown(note[:1].upper() + note[1:]) + "."]
+    for note in (disputes_note(scores), machine_note(scores)):
+        if note is not None:
+            lines += ["", sanitize.markdown(note[:1].upper() + note[1:]) + "."]
     if scores:
         lines += [
             "",

@@ -23,6 +23,7 @@ from labelpool.render.score.formats import (
     ScoreView,
     coverage_line,
     disputes_note,
+    machine_note,
     reading,
 )
 from labelpool.scoring import SystemScore
@@ -83,7 +84,14 @@ def render_table(
     k = scores[0].k if scores else 10
     measure_header, groups = _measure_columns(names, bounds)
     disputed = any(s.disputed_rate is not None for s in scores)
-    fixed = ["system", "questions", f"unjudged@{k}", *([f"disputed@{k}"] if disputed else [])]
+    machine = any(s.machine_rate is not None for s in scores)
+    fixed = [
+        "system",
+        "questions",
+        f"unjudged@{k}",
+        *([f"disputed@{k}"] if disputed else []),
+        *([f"machine@{k}"] if machine else []),
+    ]
     header = [f"\n{h}" if bounds else h for h in fixed] + measure_header
     rows = [
         [
@@ -91,6 +99,7 @@ def render_table(
             str(len(s.qids)),
             f"{s.unjudged_rate:.1%}",
             *([f"{s.disputed_rate or 0.0:.1%}"] if disputed else []),
+            *([f"{s.machine_rate or 0.0:.1%}"] if machine else []),
             *_values(s, names, bounds, None),
         ]
         for s in scores
@@ -112,9 +121,9 @@ def render_table(
         lines += wrap(f"the pool covers every system (unjudged@{k} at most {view.high:.0%})", width)
     if bounds:
         lines += wrap(BOUNDS_LEGEND, width)
-    note = disputes_note(scores)
-    if note is not None:
-        lines += wrap(note, width)
+    for footnote in (disputes_note(scores), machine_note(scores)):
+        if footnote is not None:
+            lines += wrap(footnote, width)
     if scores:
         for note in question_notes(scores[0].no_relevant, scores[0].not_judged):
             lines += wrap(note, width)
@@ -125,13 +134,19 @@ def render_table(
     if view.per_query:
         for s in scores:
             lines += ["", *wrap(f"{s.system}: per question", width)]
-            per_fixed = ["question", "unjudged", *(["disputed"] if s.disputed is not None else [])]
+            per_fixed = [
+                "question",
+                "unjudged",
+                *(["disputed"] if s.disputed is not None else []),
+                *(["machine"] if s.machine is not None else []),
+            ]
             per_header = [*per_fixed, *measure_header]
             per_rows = [
                 [
                     str(q),
                     f"{s.unjudged[i]:.1%}",
                     *([f"{s.disputed[i]:.1%}"] if s.disputed is not None else []),
+                    *([f"{s.machine[i]:.1%}"] if s.machine is not None else []),
                     *_values(s, names, bounds, i),
                 ]
                 for i, q in enumerate(s.qids)

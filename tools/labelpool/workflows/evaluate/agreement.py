@@ -5,7 +5,9 @@ distinct judges in its record (:func:`labelpool.verdicts.record`); an adjudicato
 left out (it is not an independent judgment, it settles one), and so is a verdict whose judge
 is not recorded (a document judged before labelpool recorded judges). Grades come through
 :func:`labelpool.verdicts.grade_of` (``{duplicate-of: ID}`` has ID's grade). ``judges`` keeps
-only those judges (a document then needs two of them); ``question_pattern`` (RE2, searched in
+only those judges (a document then needs two of them; ``people`` pools every person as one
+rater, ``machine:NAME`` names every identity of a machine judge:
+:mod:`labelpool.workflows.evaluate.raters`); ``question_pattern`` (RE2, searched in
 the question id) only the matching questions.
 
 With runs, each system is scored under each judge's labels on the panel's documents: the label
@@ -36,6 +38,7 @@ from labelpool.model import Label
 from labelpool.runs import read_run
 from labelpool.scoring import score as score_run
 from labelpool.scoring.measures import Measure
+from labelpool.workflows.evaluate import raters
 from labelpool.workflows.evaluate.bias import without
 
 TAU_SAME_RANKING = 0.9  # Voorhees (2000): rankings with tau >= 0.9 count as the same
@@ -118,8 +121,11 @@ def known_judges(labels: Mapping[str, Label]) -> list[str]:
     return sorted({j for label in labels.values() for j in verdicts.judges(label)})
 
 
-def resolve_judges(given: Sequence[str], known: Sequence[str]) -> tuple[str, ...]:
-    """The judges ``given`` names: each a full identity, or a person's email alone; a name
+def resolve_judges(
+    given: Sequence[str], known: Sequence[str], machine_ids: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """The judges ``given`` names: each a full identity, or a person's email alone, or a
+    group (:mod:`labelpool.workflows.evaluate.raters`: ``people``, ``machine:NAME``); a name
     may hold commas (``Lopez, Ana <ana@x>``): pieces of a comma-separated list are joined until
     they name a judge. Unknown: usage error listing the known ones."""
     out: list[str] = []
@@ -127,6 +133,17 @@ def resolve_judges(given: Sequence[str], known: Sequence[str]) -> tuple[str, ...
         pieces = value.split(",")
         i = 0
         while i < len(pieces):
+            group = raters.expand(pieces[i].strip(), machine_ids)
+            if group is not None:
+                if not group:
+                    listed = "; ".join(machine_ids) or "none"
+                    raise AgreementUsageError(
+                        f"--judges: no machine judge {pieces[i].strip()[8:]!r}; machine "
+                        f"judges: {listed}"
+                    )
+                out += group
+                i += 1
+                continue
             for j in range(len(pieces), i, -1):
                 found = _judge_named(",".join(pieces[i:j]).strip(), known)
                 if found is not None:
@@ -145,8 +162,11 @@ def _judge_named(name: str, known: Sequence[str]) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def _units(label: Label, doc: str, keep: frozenset[str] | None) -> dict[str, int]:
-    """Each independent judge's grade of ``doc`` (first verdict of a judge named twice)."""
+def _units(
+    label: Label, doc: str, keep: frozenset[str] | None, policy: str = "bounds"
+) -> dict[str, int]:
+    """Each independent judge's grade of ``doc`` (first verdict of a judge named twice), and
+    the pooled ``people`` rater's where ``keep`` names it."""
     out: dict[str, int] = {}
     for entry in verdicts.record(label, doc):
         if entry.adjudicator or entry.judge is None or entry.judge in out:
@@ -156,10 +176,16 @@ def _units(label: Label, doc: str, keep: frozenset[str] | None) -> dict[str, int
         grade = verdicts.grade_of(label, entry.verdict)
         if grade is not None:
             out[entry.judge] = max(grade, 0)
+    if keep is not None and raters.PEOPLE in keep:
+        pooled = raters.people_grade(label, doc, policy)
+        if pooled is not None:
+            out[raters.PEOPLE] = max(pooled, 0)
     return out
 
 
-def build_panel(labels: Mapping[str, Label], keep: Sequence[str] | None) -> tuple[panel.Panel, int]:
+def build_panel(
+    labels: Mapping[str, Label], keep: Sequence[str] | None, policy: str = "bounds"
+) -> tuple[panel.Panel, int]:
     """The panel, and how many verdicts were left out for an unrecorded judge."""
     wanted = frozenset(keep) if keep is not None else None
     found: list[tuple[str, str, dict[str, int]]] = []
@@ -168,7 +194,7 @@ def build_panel(labels: Mapping[str, Label], keep: Sequence[str] | None) -> tupl
         for doc in sorted(label.verdicts):
             entries = verdicts.record(label, doc)
             unrecorded += sum(1 for e in entries if e.judge is None and not e.adjudicator)
-            graded = _units(label, doc, wanted)
+            graded = _units(label, doc, wanted, policy)
             if len(graded) >= 2:
                 found.append((qid, doc, graded))
     judges = list(keep) if keep is not None else sorted({j for *_, g in found for j in g})
@@ -220,8 +246,17 @@ def effect(
     loaded = [read_run(path) for path in runs]
     scores: list[list[float | None]] = [[] for _ in loaded]
     for judge in the_panel.judges:
+        pooled = judge == raters.PEOPLE  # the people's counting verdicts
         judged = {
-            q: restricted(verdicts.resolve(labels[q], policy, judge=judge), frozenset(d))
+            q: restricted(
+                verdicts.resolve(
+                    labels[q],
+                    policy,
+                    judge=None if pooled else judge,
+                    judges="people" if pooled else "all",
+                ),
+                frozenset(d),
+            )
             for q, d in docs.items()
         }
         for i, run in enumerate(loaded):
@@ -279,8 +314,9 @@ def agreement(
 ) -> AgreementReport:
     """The whole report (see the module's text)."""
     chosen = selected(labels, question_pattern)
-    keep = resolve_judges(judges, known_judges(labels)) if judges else None
-    the_panel, unrecorded = build_panel(chosen, keep)
+    known = known_judges(labels)
+    keep = resolve_judges(judges, known, raters.machines(labels)) if judges else None
+    the_panel, unrecorded = build_panel(chosen, keep, cfg.disputes)
     summary = figures.summarise(the_panel, replicates=replicates, seed=seed)
     shown_effect = None
     if runs:

@@ -40,6 +40,7 @@ from labelpool.readings import MEANINGFUL
 from labelpool.runs import Run
 from labelpool.scoring.measures import Measure
 from labelpool.words import counted, noun
+from labelpool.workflows.evaluate import raters
 from labelpool.workflows.evaluate.compare import CompareResult, compare
 from labelpool.workflows.evaluate.coverage import in_both, some
 
@@ -64,6 +65,9 @@ class CheckResult:
     result: CompareResult
     coverage: float = 1.0  # share of the scored questions both the run and the reference hold
     min_coverage: float = 1.0
+    # [tool.labelpool] machine_min_agreement: each machine judge's agreement said, where it
+    # is not measured yet (fewer documents than machine_min_sample) or passes
+    notes: tuple[str, ...] = ()
 
 
 def _reference_file(cfg: Config, against: str) -> Path:
@@ -153,12 +157,18 @@ def check(
     )
     both, share = in_both(result.coverage[0], result.coverage[1])
 
+    failing, notes = machine_gate(cfg, labels, relevance_level)
+
     def outcome(code: int, status: str, reasons: Sequence[str]) -> CheckResult:
-        return CheckResult(code, status, tuple(reasons), described, result, share, min_coverage)
+        return CheckResult(
+            code, status, tuple(reasons), described, result, share, min_coverage, notes
+        )
 
     if share < min_coverage:
         reason = _coverage_reason(result, both, share, min_coverage)
-        return outcome(EXIT_NOT_MEANINGFUL, "not-meaningful", [reason])
+        return outcome(EXIT_NOT_MEANINGFUL, "not-meaningful", [reason, *failing])
+    if failing:
+        return outcome(EXIT_NOT_MEANINGFUL, "not-meaningful", failing)
     regressions = []
     unclear = []
     for c in result.comparisons:
@@ -187,6 +197,40 @@ def check(
     if unclear:
         return outcome(EXIT_NOT_MEANINGFUL, "not-meaningful", unclear)
     return outcome(EXIT_OK, "ok", [])
+
+
+def machine_gate(
+    cfg: Config, labels: Mapping[str, Label], relevance_level: int = 1
+) -> tuple[list[str], tuple[str, ...]]:
+    """``[tool.labelpool] machine_min_agreement``: (the machine judges whose kappa with
+    people, on at least ``machine_min_sample`` documents both judged, is below it; the notes
+    on the others). Nothing when the gate is off or machine verdicts do not count
+    (``judges = people``)."""
+    minimum = cfg.machine_min_agreement
+    if minimum is None or cfg.judges == "people":
+        return [], ()
+    failing: list[str] = []
+    notes: list[str] = []
+    for row in raters.machine_agreement(labels, cfg.disputes, relevance_level):
+        n = counted(row.documents, "document")
+        if row.documents < cfg.machine_min_sample:
+            notes.append(
+                f"machine judge {row.identity}: agreement with people not measured yet ({n} "
+                f"both judged, machine_min_sample {cfg.machine_min_sample})"
+            )
+        elif row.kappa is None or row.kappa < minimum:
+            shown = "undefined" if row.kappa is None else f"{row.kappa:.2f}"
+            failing.append(
+                f"machine judge {row.identity}: kappa with people {shown} on {n}, below "
+                f"machine_min_agreement {minimum:g} (labelpool agreement --judges "
+                f"machine:{row.identity.split('@', 1)[0]},people)"
+            )
+        else:
+            notes.append(
+                f"machine judge {row.identity}: kappa with people {row.kappa:.2f} on {n} "
+                f"(machine_min_agreement {minimum:g})"
+            )
+    return failing, tuple(notes)
 
 
 def _coverage_reason(result: CompareResult, both: int, share: float, minimum: float) -> str:

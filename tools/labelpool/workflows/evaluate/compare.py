@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 
 from labelpool import gitio, stats
-from labelpool import runs as runs_mod
 from labelpool.config import Config
 from labelpool.errors import UsageError
 from labelpool.model import Label
@@ -41,7 +40,14 @@ from labelpool.runs import Run
 from labelpool.scoring import MeasureMeans, SystemScore, score, unjudged_at
 from labelpool.scoring.delta import arrays as delta_vector
 from labelpool.scoring.delta.question import METHODS, DeltaRange, JudgeCost, delta_range
-from labelpool.scoring.evaluate import disputed_at, disputes_of, means_of
+from labelpool.scoring.evaluate import (
+    disputed_at,
+    disputes_of,
+    judges_of,
+    machine_at,
+    machine_of,
+    means_of,
+)
 from labelpool.scoring.join import TopRows, top_rows
 from labelpool.scoring.measures import Measure
 from labelpool.scoring.qrels import qrels_for
@@ -95,6 +101,9 @@ class Comparison:
     # where the labels hold open disputes: each run's disputed rate at ``cutoff``
     baseline_disputed: float | None = None
     challenger_disputed: float | None = None
+    # where a machine's verdict counts alone on some document: each run's machine-judged rate
+    baseline_machine: float | None = None
+    challenger_machine: float | None = None
 
     @property
     def sign_can_flip(self) -> bool:
@@ -117,6 +126,10 @@ class CompareResult:
     coverage: tuple[Coverage, ...] = ()  # each run against the scored questions, baseline first
     labels_dirty: bool | None = None  # the work tree differs from labels_commit (None: unknown)
     disputes: str | None = None  # the policy that settled open disputes (None: there are none)
+    judges: str = "all"  # whose verdicts counted (people, machines, all)
+    # where machine verdicts count: each comparison whose verdict differs when only people's
+    # verdicts count (labelpool.workflows.evaluate.machines.without_machines)
+    without_machines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -299,6 +312,14 @@ def compare(
             disputed_cache[(name, cutoff)] = disputed_at(by_name[name], labels, qids, cutoff)
         return disputed_cache.get((name, cutoff))
 
+    machine_on = machine_of(labels)
+    machine_cache: dict[tuple[str, int], float] = {}
+
+    def machine(name: str, cutoff: int) -> float | None:
+        if machine_on and (name, cutoff) not in machine_cache:
+            machine_cache[(name, cutoff)] = machine_at(by_name[name], labels, qids, cutoff)
+        return machine_cache.get((name, cutoff))
+
     def rates(name: str, cutoff: int) -> float:
         if (name, cutoff) not in rates_cache:
             _, rate = unjudged_at(by_name[name], labels, qids, cutoff)
@@ -364,6 +385,8 @@ def compare(
                 "challenger_unjudged": c_unj,
                 "baseline_disputed": disputed(base_name, cutoff),
                 "challenger_disputed": disputed(chal_run.name, cutoff),
+                "baseline_machine": machine(base_name, cutoff),
+                "challenger_machine": machine(chal_run.name, cutoff),
                 "reading": rd,
                 "reading_why": why(b_unj, c_unj, cfg.readings),
                 "test": test,
@@ -415,6 +438,7 @@ def compare(
         no_relevant=scored[base_name].no_relevant,
         not_judged=scored[base_name].not_judged,
         disputes=policy,
+        judges=judges_of(labels),
         coverage=tuple(
             coverage_mod.of(scored[name])
             for name in (base_name, *(r.name for r in runs if r.name != base_name))
@@ -463,36 +487,3 @@ def _noise_floors(
 def _missing_note(system: str, missing: int, total: int) -> str:
     # a run missing every question never gets here: coverage.require_overlap refused it
     return f"{system}: {missing} of {total} judged question(s) are missing from the run and score 0"
-
-
-def in_repo(cfg: Config, spec: str) -> str:
-    """A relative run path that does not exist here but does in the repository, made absolute."""
-    if not Path(spec).exists() and (cfg.root / spec).is_file():
-        return str(cfg.root / spec)
-    return spec
-
-
-def load_runs(
-    cfg: Config, specs: Sequence[str], baseline: str | None = None
-) -> tuple[list[Run], str]:
-    """Read the runs ``specs`` name (files or system names in runs/) and find the baseline.
-
-    ``baseline`` is a system name or a run spec; a baseline not among ``specs`` is read too.
-    Returns the runs (baseline first) and the baseline's system name. Raises
-    :class:`labelpool.runs.RunError` for unreadable runs and :class:`CompareError` otherwise.
-    """
-    loaded = [runs_mod.load(cfg, in_repo(cfg, s)) for s in specs]
-    if baseline is None:
-        if not loaded:
-            raise CompareError("no runs given")
-        return loaded, loaded[0].name
-    names = [r.name for r in loaded]
-    if baseline in names:
-        i = names.index(baseline)
-        return [loaded[i], *loaded[:i], *loaded[i + 1 :]], baseline
-    base_path = runs_mod.resolve(cfg, in_repo(cfg, baseline))
-    for r in loaded:
-        if Path(r.path).resolve() == base_path.resolve():
-            return [r, *(x for x in loaded if x is not r)], r.name
-    base = runs_mod.read_run(base_path)
-    return [base, *loaded], base.name

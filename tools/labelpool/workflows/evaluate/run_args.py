@@ -122,7 +122,7 @@ def _shown(path: Path) -> str:
 
 def _in_repo(cfg: Config, spec: str) -> Path:
     """A relative run path that does not exist here but does in the repository, made absolute
-    (as :func:`labelpool.workflows.evaluate.compare.in_repo`)."""
+    (as :func:`labelpool.workflows.evaluate.compared.in_repo`)."""
     direct = Path(spec)
     if not direct.exists() and (cfg.root / spec).exists():
         return cfg.root / spec

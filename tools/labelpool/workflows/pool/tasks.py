@@ -10,7 +10,10 @@
   generator seeded from (S, question, grade); ``task: second-opinion`` (batch
   ``DATE-second-opinion``), for a judge who has not judged them (LP049). A document whose
   verdict names no judge (judged before labelpool recorded judges) is refused: ``labelpool
-  fmt --upgrade`` records who gave it, so that ``merge`` can keep both verdicts.
+  fmt --upgrade`` records who gave it, so that ``merge`` can keep both verdicts. ``--of
+  machines`` samples only the documents judged by a machine alone (a person's check of the
+  machine's verdicts, which then feeds ``agreement``), ``--of people`` only those a person
+  judged; ``all`` (the default) every judged document.
 
 Documents waiting in a batch, and documents with two verdicts or more (second opinion), are
 left out. The batch pools no system: ``systems: []`` and ``depth: 1``.
@@ -38,6 +41,10 @@ class Task:
     kind: str  # ADJUDICATE or SECOND_OPINION
     fraction: float = 0.0  # second opinion: the share of each stratum sampled
     seed: int = 0
+    of: str = "all"  # second opinion: whose documents are sampled (OF)
+
+
+OF = ("machines", "people", "all")
 
 
 def check(task: Task) -> None:
@@ -45,6 +52,10 @@ def check(task: Task) -> None:
         raise PoolUsageError(
             f"--second-opinion takes a fraction above 0 and at most 1, not {task.fraction}"
         )
+    if task.of not in OF:
+        raise PoolUsageError(f"--of must be one of {', '.join(OF)}, not {task.of!r}")
+    if task.of != "all" and task.kind != SECOND_OPINION:
+        raise PoolUsageError("--of chooses the documents of --second-opinion: only with it")
 
 
 def _rng(seed: int, qid: str, grade: int) -> random.Random:
@@ -52,11 +63,13 @@ def _rng(seed: int, qid: str, grade: int) -> random.Random:
     return random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
 
 
-def sample(label: Label, qid: str, fraction: float, seed: int) -> list[str]:
+def sample(label: Label, qid: str, fraction: float, seed: int, of: str = "all") -> list[str]:
     """The second opinion's documents of one question (see the module doc), sorted."""
     strata: dict[int, list[str]] = {}
     for doc in sorted(label.judged):
         if doc in label.pending_ids or len(verdicts.record(label, doc)) > 1:
+            continue
+        if of != "all" and verdicts.machine_only(label, doc) != (of == "machines"):
             continue
         strata.setdefault(label.gain.get(doc, 0), []).append(doc)
     out: list[str] = []
@@ -92,7 +105,7 @@ def plan_task(
         if task.kind == ADJUDICATE:
             docs = sorted(d for d in verdicts.disputed(label) if d not in label.pending_ids)
         else:
-            docs = sample(label, qid, task.fraction, task.seed)
+            docs = sample(label, qid, task.fraction, task.seed, task.of)
             nameless = [d for d in docs if any(v.judge is None for v in verdicts.record(label, d))]
             if nameless:
                 raise PoolError(
