@@ -35,6 +35,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from labelpool import verdicts
 from labelpool.model import Label
 from labelpool.scoring.measures import ranges
 
@@ -163,21 +164,29 @@ def question_range(
         high = max(_rr(_first(fc_ex, sc)) - _rr(_first(fb, sb)) for sb, sc in options)
         low = min(_rr(_first(fc, sc)) - _rr(_first(fb_ex, sb)) for sb, sc in options)
         return (low, high)
+    highest = verdicts.open_highest(label)
     if family == "R":
         total = len(_targets(label, level))
         a = len(_hits(label, challenger, level))
         b = len(_hits(label, baseline, level))
+        # open disputes that can be relevant and are in neither ranking: the denominator
+        outside = sum(
+            1 for d, g in highest.items() if g >= max(level, 1) and d not in ub and d not in uc
+        )
         values = [
-            (a - b + i - j) / (total + i + j + s) if total + i + j + s else 0.0
-            for i, j, s in itertools.product(
-                range(len(uc_ex) + 1), range(len(ub_ex) + 1), range(len(shared) + 1)
+            (a - b + i - j) / (total + i + j + s + x) if total + i + j + s + x else 0.0
+            for i, j, s, x in itertools.product(
+                range(len(uc_ex) + 1),
+                range(len(ub_ex) + 1),
+                range(len(shared) + 1),
+                range(outside + 1),
             )
         ]
         return (min(values), max(values))
     if family in ("nDCG", "AP"):
-        n_union = len(ub.keys() | uc.keys())
+        n_union = len((ub.keys() | uc.keys()) - highest.keys())
         bound = _ndcg_bounds if family == "nDCG" else _ap_bounds
-        union = _Union(label, n_union, cutoff, level)
+        union = _Union(label, n_union, cutoff, level, highest)
         low_b, high_b = bound(union, baseline, ub)
         low_c, high_c = bound(union, challenger, uc)
         return (low_c - high_b, high_c - low_b)
@@ -208,9 +217,11 @@ class _Union:
     """What the bounds of both systems on one question share."""
 
     label: Label
-    n_union: int  # unjudged documents in the union of both rankings
+    n_union: int  # unjudged documents in the union of both rankings, open disputes aside
     cutoff: int | None
     level: int
+    # every open dispute of the question (in the rankings or not): its highest grade
+    highest: Mapping[str, int]
 
 
 def _ndcg_bounds(
@@ -220,10 +231,11 @@ def _ndcg_bounds(
     g_new = max(u.level, 1)
     judged = _hits(label, docs)
     d_min = _dcg(judged)
-    d_max = d_min + _dcg((r, g_new) for r in unjudged.values())
+    d_max = d_min + _dcg((r, u.highest.get(d, g_new)) for d, r in unjudged.items())
     ideal = [float(g) for g in _targets(label, 1).values()]
     i_min = _idcg(ideal, cutoff)
-    i_max = _idcg(ideal + [float(g_new)] * n_union, cutoff)
+    disputed = [float(g) for g in u.highest.values()]
+    i_max = _idcg(ideal + [float(g_new)] * n_union + disputed, cutoff)
     return _ratio_bounds(d_min, d_max, i_min, i_max)
 
 
@@ -234,10 +246,13 @@ def _ap_sum(relevant_ranks: list[int]) -> float:
 def _ap_bounds(u: _Union, docs: Sequence[str], unjudged: Mapping[str, int]) -> tuple[float, float]:
     label, n_union, level = u.label, u.n_union, u.level
     ranks = [r for r, _ in _hits(label, docs, level)]
+    can = max(level, 1)
+    may = [r for d, r in unjudged.items() if u.highest.get(d, can) >= can]
     s_min = _ap_sum(ranks)
-    s_max = _ap_sum(ranks + list(unjudged.values()))
+    s_max = _ap_sum(ranks + may)
     total = len(_targets(label, level))
-    return _ratio_bounds(s_min, s_max, float(total), float(total + n_union))
+    open_relevant = sum(1 for g in u.highest.values() if g >= can)
+    return _ratio_bounds(s_min, s_max, float(total), float(total + n_union + open_relevant))
 
 
 def delta_range(

@@ -286,7 +286,9 @@ def compare(
     def delta_range_of(m: Measure, depth: int | None, challenger: str) -> DeltaRange:
         if m.range_key in METHODS:  # the families computed over every question at once
             b, c = tops(base_name, depth), tops(challenger, depth)
-            return delta_vector.ranges(m.range_key, depth, b, c, ideal, relevance_level)
+            return delta_vector.ranges(
+                m.range_key, depth, b, c, ideal, relevance_level, (qrels.open_q, qrels.open_g)
+            )
         b_lists, c_lists = lists(base_name, depth), lists(challenger, depth)
         return delta_range(m.range_key, depth, labels, qids, b_lists, c_lists, relevance_level)
 
