@@ -334,8 +334,13 @@ def cost(b: TopRows, c: TopRows) -> JudgeCost:
     n = _count(b.qi[~b.judged], nq) + _count(c.qi[~c.judged], nq) - unjudged_shared
     size = int(union.sum())
     documents = int(n.sum())
+    disputed = 0
+    if b.lift is not None and c.lift is not None:  # open disputes among them
+        open_b, open_c = ~b.judged & (b.lift > 0), ~c.judged & (c.lift > 0)
+        disputed = int(open_b.sum() + open_c.sum() - (in_c & open_b).sum())
     return JudgeCost(
         documents=documents,
         questions=int((n > 0).sum()),
         fraction=documents / size if size else 0.0,
+        disputed=disputed,
     )

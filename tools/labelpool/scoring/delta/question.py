@@ -307,6 +307,9 @@ class JudgeCost:
     documents: int
     questions: int
     fraction: float  # documents / size of the union of both top-k lists, over all questions
+    # of ``documents``, the open disputes (``disputes = "bounds"``): ``pool --depth`` leaves
+    # them out (they are judged); ``pool --adjudicate`` settles them
+    disputed: int = 0
 
 
 def judge_cost(
@@ -316,11 +319,12 @@ def judge_cost(
     challenger: Mapping[str, Sequence[str]],
     k: int,
 ) -> JudgeCost:
-    documents = questions = union_size = 0
+    documents = questions = union_size = disputed = 0
     for q in qids:
         union = set(list(baseline.get(q, ()))[:k]) | set(list(challenger.get(q, ()))[:k])
         label = labels[q]
         n = sum(1 for d in union if label.verdict_of(d) is None)
+        disputed += len(union & verdicts.open_highest(label).keys())
         documents += n
         questions += n > 0
         union_size += len(union)
@@ -328,4 +332,5 @@ def judge_cost(
         documents=documents,
         questions=questions,
         fraction=documents / union_size if union_size else 0.0,
+        disputed=disputed,
     )
