@@ -25,7 +25,15 @@ Per measure family (``method`` in reports):
   is ``[low_c - high_b, high_c - low_b]``. It contains every achievable delta, and can be wider.
 * ``Judged@k``: does not depend on relevance; the range is the delta itself.
 
-Neither bound says anything about unjudged documents that no system retrieved.
+Open disputes left unjudged (``disputes = "bounds"``: :func:`labelpool.verdicts.open_highest`)
+are unjudged documents that can rise to their highest deciding grade, and each one of the
+question joins the denominators' bounds, in the rankings or not: R counts those that can be
+relevant and neither ranking holds as more relevant documents (exact over the counts); nDCG's
+ideal and AP's relevant targets take every one at its highest grade; a document's lift in the
+numerators is its highest grade. So every settling of the disputes gives a delta inside the
+range, for every family but ``Judged`` (which counts judgments: a settled dispute is judged).
+
+Neither bound says anything about unjudged documents that no system retrieved and no judge saw.
 """
 
 from __future__ import annotations

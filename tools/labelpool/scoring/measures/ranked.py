@@ -9,8 +9,9 @@ once). Everything is vectorised over every question at once (numpy; no per-quest
 * :func:`condensed` ``(ranked) -> Ranked``: unjudged rows dropped, ranks closed up (the
   judged-only list; trec_eval ``-J``).
 * :func:`optimistic` ``(ranked, depth, relevance_level) -> Ranked``: every unjudged row in the
-  top ``depth`` relevant at grade ``max(relevance_level, 1)``, the ideal gaining as many
-  targets of that grade. Raw is the pessimistic side *for the returned documents only*:
+  top ``depth`` relevant at grade ``max(relevance_level, 1)`` (an open dispute under
+  ``disputes = "bounds"`` at its highest deciding grade, ``Ranked.lift``), the ideal gaining a
+  target of that grade for each. Raw is the pessimistic side *for the returned documents only*:
   neither side bounds what documents the system did not return (and nobody judged) could do.
 
 Per-measure optimistic values (``u`` = unjudged documents in the top k, ``a`` = relevant
