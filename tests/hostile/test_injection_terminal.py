@@ -8,6 +8,7 @@ character escaped (``\\x1b``, ``\\x9b``) in text, tables, findings and error mes
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from tests.hostile import injection_scenario as scenario
@@ -144,7 +145,8 @@ def test_merge_prints_a_judge_name_escaped(tmp_path: Path, lp: Run) -> None:
     """0.1.0: exit 0; ``merge --no-commit`` printed the judge (the author of the verdict
     line, from git) raw: ``QA\\x1b[31m Runner <qa@example.invalid>: 1 verdicts ...``. Since
     the record of judges, merge writes the judge into the label file, and validate refuses an
-    ESC there (LP003): merge refuses, writing nothing, and says so escaped."""
+    ESC there (LP003): merge refuses, writing nothing, naming the commit whose author's name
+    holds it (the name itself is not repeated: it is what cannot be shown)."""
     repo = small_repo(tmp_path / "r", "dense")
     path = repo / "labels" / "q2.yaml"
     path.write_text(
@@ -158,5 +160,15 @@ def test_merge_prints_a_judge_name_escaped(tmp_path: Path, lp: Run) -> None:
     code, out, err = lp("merge", "--no-commit", "--repo", str(repo))
     no_raw_control(out, err)
     assert code == 1, err
-    assert "LP003 control character U+001B" in err and "not written" in err
+    commit = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "--short=12", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert err == (
+        f"error: {path}:24: the author's name of commit {commit} (the last to change this "
+        "line) holds the control character U+001B (LP003): the record of judges would hold "
+        "it, so nothing is written\n"
+    )
     assert path.read_bytes() == before

@@ -76,6 +76,7 @@ __all__ = [
     "machine_alone",
     "machine_only",
     "named",
+    "open_highest",
     "person_parts",
     "record",
     "record_from_data",
@@ -225,6 +226,23 @@ def is_disputed(label: Label, doc: str, judges: str = ALL) -> bool:
 def disputed(label: Label, judges: str = ALL) -> frozenset[str]:
     """Documents whose deciding verdicts disagree and that no adjudicator has settled."""
     return frozenset(d for d in label.verdicts if is_disputed(label, d, judges))
+
+
+def open_highest(label: Label) -> dict[str, int]:
+    """The open disputes ``label`` leaves unjudged (:func:`resolve` under ``bounds``), each
+    with its highest deciding grade: what any settling of it can make it at most. Empty for
+    a label without a record, and wherever a policy or a judge's own verdict settled them."""
+    if not label.verdicts:
+        return {}
+    judged = label.judged
+    out: dict[str, int] = {}
+    for doc in label.verdicts:
+        if doc in judged:
+            continue
+        gs = grades(label, doc)
+        if len(set(gs)) > 1:
+            out[doc] = max(gs)
+    return out
 
 
 def decided_grade(label: Label, doc: str, policy: str = "min", judges: str = ALL) -> int | None:

@@ -7,6 +7,8 @@ the people's disputes: where people agree a machine that disagrees is outvoted, 
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.conftest import PYPROJECT
 
-from labelpool import api
+from labelpool import api, labelset, verdicts
+from labelpool.model import JudgeVerdict, Label, qrels_rows
+from labelpool.scoring import measures
+from labelpool.scoring.delta.question import METHODS, delta_range
+from labelpool.scoring.evaluate import score
+from labelpool.scoring.measures import ranges
+from labelpool.workflows.evaluate import compare as compare_workflow
 
 JUDGES = ("Ana Lopez <ana@example.org>", "Bo Chen <bo@example.org>", "umbrela-3")
 VERDICTS = ("relevant", "irrelevant", 0, 1, 2, 3)
@@ -118,3 +126,145 @@ def test_every_policy_inside_the_bounds(
                 values = score.per_query[m]["raw"]
                 assert np.all(raw <= values + 1e-12), (how, m, raw, values)
                 assert np.all(values <= high + 1e-12), (how, m, high, values)
+
+
+# --------------------------------------------------------------- every resolution, every measure
+
+ADJUDICATOR = "Cy Park <cy@example.org>"
+# every family labelpool computes, at cut-offs inside and beyond the rankings, and trec_eval
+# names (whose range is the full one wherever a question holds an open dispute)
+EVERY = [
+    "P@3",
+    "P@5",
+    "R@3",
+    "R@5",
+    "nDCG@3",
+    "nDCG@5",
+    "RR",
+    "RR@3",
+    "AP",
+    "AP@3",
+    "Success@3",
+    "RBP(p=0.8)",
+    "ERR@3",
+    "ERR@5",
+    "Judged@3",
+    "map",
+    "ndcg_cut.3",
+]
+# the families whose [raw, optimistic] holds every resolution on each run: their value reads
+# the returned documents only and rises with every grade; R's optimistic side is a bound too
+# (an open dispute nobody returned only adds to the denominator), its raw side is not
+PER_RUN = {"P", "RR", "Success", "RBP", "ERR"}
+# Judged@k counts judgments, not relevance: settling a dispute judges it, so it is outside
+# the claim (its range is the delta of the labels as they are)
+NOT_BOUNDED = {"Judged"}
+
+
+def settled(label: Label, choice: dict[str, int]) -> Label:
+    """``label`` with each open dispute of ``choice`` settled at its grade by an adjudicator,
+    read as scoring reads it."""
+    record = dict(label.verdicts)
+    for doc, g in choice.items():
+        record[doc] = (*record[doc], JudgeVerdict(ADJUDICATOR, g, adjudicator=True))
+    return verdicts.resolve(replace(label, verdicts=record), "bounds")
+
+
+def resolutions(label: Label) -> list[dict[str, int]]:
+    """Every settling of ``label``'s open disputes: each takes any of its verdicts' grades."""
+    docs = sorted(verdicts.disputed(label))
+    options = [sorted(set(verdicts.grades(label, d))) for d in docs]
+    return [dict(zip(docs, pick, strict=True)) for pick in itertools.product(*options)]
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(doc_verdicts, min_size=len(DOCS), max_size=len(DOCS)),
+            st.permutations(DOCS),
+            st.permutations(DOCS),
+            st.integers(1, len(DOCS)),
+            st.integers(1, len(DOCS)),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    st.sampled_from([1, 2]),
+)
+def test_every_resolution_inside_the_range(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    questions: list[tuple[list[list[tuple[int, object]]], list[str], list[str], int, int]],
+    level: int,
+) -> None:
+    """Under ``bounds``, for every measure but Judged@k: each settling of the open disputes
+    (each disputed document at any of its verdicts' grades, in the rankings or not) gives a
+    per-question delta inside ``compare``'s delta range, hence a mean delta inside the mean's
+    range; for :data:`PER_RUN` each run's score lies inside [raw, optimistic] of ``score``."""
+    root: Path = tmp_path_factory.mktemp("repo")
+    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(root / ".cache"))
+    (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    (root / "labels").mkdir()
+    rankings: dict[str, dict[str, list[str]]] = {"a": {}, "b": {}}
+    for i, (per_doc, order_a, order_b, n_a, n_b) in enumerate(questions):
+        qid = f"q{i}"
+        (root / "labels" / f"{qid}.yaml").write_text(label_text(qid, per_doc), encoding="utf-8")
+        rankings["a"][qid] = list(order_a)[:n_a]
+        rankings["b"][qid] = list(order_b)[:n_b]
+    if not any(vs for per_doc, *_ in questions for vs in per_doc):
+        return  # nothing judged: nothing to score
+    repo = api.load(root)
+    runs = [ranges.run_of(rankings[name], name) for name in ("a", "b")]
+    labels = labelset.resolved(repo.labels, "bounds")
+    chosen = measures.parse(EVERY)
+    if not qrels_rows(labels):
+        # every judged document an open dispute: trec_eval's arithmetic refuses qrels with no
+        # row ("no question has both labels and a ranking"), a limit of its own
+        chosen = [m for m in chosen if m.spec is None]
+    result = compare_workflow.compare(
+        repo.config,
+        labels,
+        runs,
+        measures=chosen,
+        relevance_level=level,
+        samples=50,
+        resamples=50,
+        display_paths={"a": None, "b": None},
+    )
+    qids = [str(q) for q in result.comparisons[0].qids]
+    span = {c.measure: c.delta_range.per_question for c in result.comparisons}
+    # the arrays' range is the reference's (one question at a time, from the labels)
+    for m in chosen:
+        if m.range_key in METHODS:
+            ref = delta_range(
+                m.range_key, m.depth(10), labels, qids, rankings["a"], rankings["b"], level
+            )
+            flat = [x for pair in span[m.name] for x in pair]
+            assert [x for pair in ref.per_question for x in pair] == pytest.approx(flat), m.name
+    bounds = {r.name: score(r, labels, chosen, relevance_level=level) for r in runs}
+    for at, qid in enumerate(qids):
+        raw = repo.labels[qid]
+        for choice in resolutions(raw):
+            one = {qid: settled(raw, choice)}
+            values = {r.name: score(r, one, chosen, relevance_level=level) for r in runs}
+            for m in chosen:
+                family = m.family
+                a = float(values["a"].per_query[m.name]["raw"][0])
+                b = float(values["b"].per_query[m.name]["raw"][0])
+                if family in NOT_BOUNDED:
+                    continue
+                low, high = span[m.name][at]
+                assert low - 1e-9 <= b - a <= high + 1e-9, (m.name, qid, choice, low, b - a, high)
+                for name, value in (("a", a), ("b", b)):
+                    per = bounds[name].per_query[m.name]
+                    hi = float(per["optimistic"][at])
+                    lo = float(per["raw"][at])
+                    if family in PER_RUN or family == "R":
+                        assert value <= hi + 1e-9, (m.name, name, qid, choice, value, hi)
+                    if family in PER_RUN:
+                        assert lo - 1e-9 <= value, (m.name, name, qid, choice, lo, value)

@@ -104,9 +104,11 @@ def join(
         found = (row_code >= 0) & (lq >= 0) & (qrels.keys[at] == row_key)
         grade = np.where(found, qrels.grade[at], UNJUDGED)
         target = np.where(found, qrels.target[at], -1)
+        lift = np.where(found, qrels.lift[at], 0)
     else:
         grade = np.full(len(rows), UNJUDGED, dtype=np.int64)
         target = np.full(len(rows), -1, dtype=np.int64)
+        lift = np.zeros(len(rows), dtype=np.int64)
     judged = grade != UNJUDGED
     gain = np.where(judged, grade, 0)
     # A relevance target is earned once: by its first member retrieved.
@@ -125,7 +127,7 @@ def join(
         back[to_label[to_label >= 0]] = np.flatnonzero(to_label >= 0)
         mapped = back[qrels.ideal_q] if len(qrels.ideal_q) else qrels.ideal_q
         ideal_q, ideal_g = mapped[mapped >= 0], qrels.ideal_g[mapped >= 0]
-    ranked = Ranked(nq, row_qi, pos, gain, judged, returned, ideal_q, ideal_g)
+    ranked = Ranked(nq, row_qi, pos, gain, judged, returned, ideal_q, ideal_g, lift)
     answered = np.zeros(nq, dtype=bool)
     answered[run_qi[scored]] = True
     return Joined(
@@ -149,6 +151,8 @@ class TopRows:
     target: np.ndarray  # int64: its relevance target (-1: none)
     docs: pa.Array  # the document id of each row
     length: np.ndarray  # int64 per question: rows kept
+    # int64: an unjudged open dispute's highest deciding grade (0: any other row)
+    lift: np.ndarray | None = None
 
 
 def top_rows(run: Run, qrels: Qrels, depth: int | None, qids: np.ndarray) -> TopRows:
@@ -174,12 +178,14 @@ def top_rows(run: Run, qrels: Qrels, depth: int | None, qids: np.ndarray) -> Top
     width = max(len(qrels.vocab), 1)
     grade = np.full(len(rows), UNJUDGED, dtype=np.int64)
     target = np.full(len(rows), -1, dtype=np.int64)
+    lift = np.zeros(len(rows), dtype=np.int64)
     if len(qrels.keys) and len(rows):
         key = lq * width + row_code
         at = np.minimum(np.searchsorted(qrels.keys, key), len(qrels.keys) - 1)
         found = (row_code >= 0) & (lq >= 0) & (qrels.keys[at] == key)
         grade = np.where(found, qrels.grade[at], UNJUDGED)
         target = np.where(found, qrels.target[at], -1)
+        lift = np.where(found, qrels.lift[at], 0)
     judged = grade != UNJUDGED
     length = np.zeros(nq, dtype=np.int64)
     length[run_qi[scored]] = kept[scored]
@@ -192,4 +198,5 @@ def top_rows(run: Run, qrels: Qrels, depth: int | None, qids: np.ndarray) -> Top
         target=np.where(judged, target, -1),
         docs=run.doc_vocab.take(arrow_array(codes)),
         length=length,
+        lift=lift,
     )

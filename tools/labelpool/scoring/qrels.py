@@ -6,8 +6,11 @@ judged questions, sorted by code point: every score over the same labels uses ex
 order, so two systems' per-question arrays align question by question.
 
 Pending batch entries and ``pooled_unjudged_ids`` are unjudged (grade :data:`UNJUDGED`),
-whatever else the label says. The labels' documents become one dictionary (a pyarrow string
-array) and each (question, document) a sorted int64 key, which the join searches.
+whatever else the label says. So is an open dispute a label leaves unjudged (``disputes =
+"bounds"``), which carries its highest deciding grade (``lift``; ``open_q``/``open_g`` per
+question): what the optimistic reading and the delta range lift it to. The labels' documents
+become one dictionary (a pyarrow string array) and each (question, document) a sorted int64
+key, which the join searches.
 
 :func:`prepare` ``(labels, cache_file)`` makes the arrays of ``labels`` ready for scoring across
 commands: loaded from ``cache_file`` (:func:`cache_file_for`, in labelpool's cache folder,
@@ -29,13 +32,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from labelpool import atomic, cache
+from labelpool import atomic, cache, verdicts
 from labelpool.model import Label
 from labelpool.runs import arrow_strings, numpy_of
 
 UNJUDGED = -1  # grade code of a pooled-but-unjudged or pending document
 KEPT = 4  # label sets whose arrays stay in memory
-CACHE_FORMAT = 1  # of the arrays' file (prepare)
+CACHE_FORMAT = 2  # of the arrays' file (prepare)
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,6 +55,11 @@ class Qrels:
     pending_docs: int
     not_judged: int
     label_ids: frozenset[str]
+    # an unjudged open dispute's highest deciding grade, 0 for every other key
+    lift: np.ndarray
+    # every open dispute left unjudged: its question and highest deciding grade
+    open_q: np.ndarray
+    open_g: np.ndarray
 
 
 _HELD: list[tuple[Mapping[str, Label], Qrels]] = []
@@ -102,6 +110,13 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
         chain.from_iterable(lab.grades.values() for lab in labs), dtype=np.int64
     )
     marked = _column(labs, lambda lab: tuple(lab.unjudged_marked) if _has_marks(lab) else ())
+    # open disputes left unjudged and their highest grade ({} at once for a label without a
+    # record of judges: every label of a repository that never had two judges)
+    highest = [verdicts.open_highest(lab) for lab in labs]
+    open_counts = np.fromiter(map(len, highest), dtype=np.int64, count=nq)
+    open_q = np.repeat(np.arange(nq, dtype=np.int64), open_counts)
+    open_g = np.fromiter(chain.from_iterable(h.values() for h in highest), dtype=np.int64)
+    open_column = (open_q, list(chain.from_iterable(highest)))
     classes: list[tuple[int, int, tuple[str, ...]]] = []  # (question, class, members)
     for i, lab in enumerate(labs):
         for c, class_members in enumerate(lab.relevant_classes):
@@ -111,7 +126,7 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
         (n for n, (_, _, m) in enumerate(classes) for _ in m), dtype=np.int64
     )
     member_column = (member_q, [d for _, _, m in classes for d in m])
-    columns = (judged, relevant, graded, marked, member_column)
+    columns = (judged, relevant, graded, marked, member_column, open_column)
     docs = list(chain.from_iterable(col[1] for col in columns))
     encoded = pc.dictionary_encode(arrow_strings(docs))
     vocab = encoded.dictionary
@@ -122,7 +137,7 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
     for q_of, col_docs in columns:
         keys_of.append(q_of * width + codes[at : at + len(col_docs)])
         at += len(col_docs)
-    k_judged, k_relevant, k_graded, k_marked, k_member = keys_of
+    k_judged, k_relevant, k_graded, k_marked, k_member, k_open = keys_of
 
     # grade of each relevant document: its ``grades`` entry, else 1
     grade_of_relevant = np.ones(len(k_relevant), dtype=np.int64)
@@ -141,8 +156,12 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
     at_member = np.searchsorted(keys, k_member)
     grade[at_member] = class_grade[member_class]  # later classes win, as in Label.gain
     target_key[at_member] = nq * width + member_class  # one target per class
-    # pending and pooled-unjudged documents are unjudged, whatever else the label says
-    k_marked = _unique(k_marked)
+    # pending and pooled-unjudged documents are unjudged, whatever else the label says; so
+    # are open disputes, with their highest grade as what they can be lifted to
+    k_marked = _unique(np.concatenate([k_marked, k_open]))
+    lift_marked = np.zeros(len(k_marked), dtype=np.int64)
+    found, where = _lookup(k_open, k_marked)
+    lift_marked[found] = open_g[where[found]]
     kept = ~_lookup(k_marked, keys)[0]
     keys, grade, target_key = keys[kept], grade[kept], target_key[kept]
     relevant_rows = np.flatnonzero(grade > 0)
@@ -164,6 +183,9 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
         pending_docs=sum(len(lab.pending_ids) for lab in labs if lab.pending),
         not_judged=not_judged,
         label_ids=frozenset(str(q) for q in labels),
+        lift=np.concatenate([np.zeros(len(keys), dtype=np.int64), lift_marked])[order],
+        open_q=open_q,
+        open_g=open_g,
     )
 
 
@@ -257,6 +279,9 @@ def _load(cache_file: Path, digest: str) -> Qrels | None:
                 pending_docs=int(meta[1]),
                 not_judged=int(meta[2]),
                 label_ids=frozenset(str(q) for q in data["label_ids"]),
+                lift=data["lift"],
+                open_q=data["open_q"],
+                open_g=data["open_g"],
             )
     except (OSError, ValueError, KeyError, IndexError, TypeError):
         return None  # missing, old or corrupt: rebuilt
@@ -282,6 +307,9 @@ def _save(cache_file: Path, digest: str, q: Qrels) -> None:
         "target": q.target,
         "ideal_q": q.ideal_q,
         "ideal_g": q.ideal_g,
+        "lift": q.lift,
+        "open_q": q.open_q,
+        "open_g": q.open_g,
     }
     try:
         cache_file.parent.mkdir(parents=True, exist_ok=True)

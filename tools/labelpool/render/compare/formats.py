@@ -54,6 +54,7 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
             "documents": c.judge_cost.documents,
             "questions": c.judge_cost.questions,
             "fraction": c.judge_cost.fraction,
+            **({"disputed": c.judge_cost.disputed} if c.adjudicate_command else {}),
         },
         "pooled": dict(c.pooled),
         "wins": c.wins,
@@ -61,6 +62,7 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
         "losses": c.losses,
         "most_changed": [{"question": q, "delta": d} for q, d in c.most_changed],
         "pool_command": c.pool_command,
+        **({"adjudicate_command": c.adjudicate_command} if c.adjudicate_command else {}),
         "verdict": c.verdict,
         "verdict_code": c.verdict_code,
     }

@@ -92,15 +92,24 @@ def verdict_line(pair: Sequence[Comparison]) -> str:
             f"; {counted(cost.documents, 'document')} over "
             f"{counted(cost.questions, 'question')} to judge"
         )
+        if first.adjudicate_command is not None and cost.disputed:
+            line += f", {cost.disputed} of them open disputes"
     return line
 
 
-def next_line(pair: Sequence[Comparison], steps: NextSteps, verbose: bool) -> str | None:
+def next_lines(pair: Sequence[Comparison], steps: NextSteps, verbose: bool) -> list[str]:
+    """The suggested commands: the batch to judge where the first measure cannot be read
+    (``pool --adjudicate`` first where open disputes are among its documents, and ``pool
+    --depth`` where others are); else the next view."""
     first = pair[0]
-    if first.verdict_code in ("uninterpretable", "relabel") and first.judge_cost.documents:
-        return f"next: {first.pool_command}"
+    cost = first.judge_cost
+    if first.verdict_code in ("uninterpretable", "relabel") and cost.documents:
+        if first.adjudicate_command is None:
+            return [f"next: {first.pool_command}"]
+        out = [f"next: {first.adjudicate_command}"]
+        return out + ([f"next: {first.pool_command}"] if cost.documents > cost.disputed else [])
     command = steps.gates.get(first.challenger) if verbose else steps.verbose
-    return f"next: {command}" if command else None
+    return [f"next: {command}"] if command else []
 
 
 def command_lines(command: str, width: int | None) -> list[str]:
@@ -235,8 +244,7 @@ def render(
             lines.append("")
             lines += _details(pair, width)
         lines += wrap(verdict_line(pair), width)
-        step = next_line(pair, steps, verbose)
-        if step:
+        for step in next_lines(pair, steps, verbose):
             lines += command_lines(step, width)
     notes = question_notes(result.no_relevant, result.not_judged)
     if result.disputes is not None:

@@ -108,14 +108,21 @@ def _log2_from_2(n: int) -> np.ndarray:
 
 
 def _idcg_with(
-    ideal_q: np.ndarray, ideal_g: np.ndarray, extra: np.ndarray, grade: int, cut: int | None
+    ideal_q: np.ndarray,
+    ideal_g: np.ndarray,
+    extra: np.ndarray,
+    grade: int,
+    cut: int | None,
+    more: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
-    """Ideal DCG per question of the ideal grades plus ``extra[q]`` documents of ``grade``,
-    summed left to right over the grades sorted descending (the reference's order and float
-    operations, so the sums are the same to the last bit)."""
+    """Ideal DCG per question of the ideal grades plus ``extra[q]`` documents of ``grade``
+    (and the (question, grade) pairs ``more``), summed left to right over the grades sorted
+    descending (the reference's order and float operations, so the sums are the same to the
+    last bit)."""
     nq = len(extra)
-    q = np.concatenate([ideal_q, np.repeat(np.arange(nq, dtype=np.int64), extra)])
-    g = np.concatenate([ideal_g, np.full(int(extra.sum()), grade, dtype=np.int64)])
+    more_q, more_g = more if more is not None else (ideal_q[:0], ideal_g[:0])
+    q = np.concatenate([ideal_q, np.repeat(np.arange(nq, dtype=np.int64), extra), more_q])
+    g = np.concatenate([ideal_g, np.full(int(extra.sum()), grade, dtype=np.int64), more_g])
     order = np.lexsort((-g, q))
     q, g = q[order], g[order]
     pos = ranks_within(_count(q, nq))
@@ -134,10 +141,12 @@ def ranges(
     c: TopRows,
     ideal: tuple[np.ndarray, np.ndarray],
     relevance_level: int = 1,
+    disputes: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> DeltaRange:
     """The range of ``challenger - baseline`` for every question and its mean (the rows of
     both cut at the measure's depth ``cutoff``; ``ideal`` the labels' relevance targets as
-    (question index, grade) arrays)."""
+    (question index, grade) arrays; ``disputes`` the open disputes left unjudged as (question
+    index, highest deciding grade), in the rankings or not: ``Qrels.open_q``, ``open_g``)."""
     if family not in METHODS:
         raise ValueError(f"no delta range for measure family {family!r}")
     nq, level = b.nq, relevance_level
@@ -146,6 +155,9 @@ def ranges(
     ub, uc = _count(b.qi[ub_rows], nq), _count(c.qi[uc_rows], nq)
     shared = _count(b.qi[ub_rows[in_c]], nq)
     ub_ex, uc_ex = ub - shared, uc - shared
+    lb = b.lift if b.lift is not None else np.zeros(len(b.qi), dtype=np.int64)
+    lc = c.lift if c.lift is not None else np.zeros(len(c.qi), dtype=np.int64)
+    open_q, open_g = disputes if disputes is not None else (ideal[0][:0], ideal[1][:0])
     if family == "Judged":
         with np.errstate(divide="ignore", invalid="ignore"):
             sb = np.where(b.length > 0, (b.length - ub) / np.maximum(b.length, 1), 0.0)
@@ -167,13 +179,28 @@ def ranges(
             low, high = _rr_range(b, c, hb, hc, ub_rows, uc_rows, in_c, in_b)
         else:
             total = _count(ideal[0][ideal[1] >= max(level, 1)], nq)
-            low, high = _recall_range(jc - jb, total, uc_ex, ub_ex, shared)
+            # open disputes relevant at the level in no ranking: only the denominator grows
+            can = max(level, 1)
+            in_union = (
+                _count(b.qi[ub_rows[lb[ub_rows] >= can]], nq)
+                + _count(c.qi[uc_rows[lc[uc_rows] >= can]], nq)
+                - _count(b.qi[ub_rows[in_c & (lb[ub_rows] >= can)]], nq)
+            )
+            outside = _count(open_q[open_g >= can], nq) - in_union
+            low, high = _recall_range(jc - jb, total, uc_ex, ub_ex, shared, outside)
     else:
-        n_union = ub + uc - shared
+        # plain unjudged documents of the union; every open dispute of the question, in the
+        # rankings or not, counts at its highest grade in the denominator's bound
+        plain_shared = _count(b.qi[ub_rows[in_c & (lb[ub_rows] == 0)]], nq)
+        n_union = (
+            _count(b.qi[ub_rows[lb[ub_rows] == 0]], nq)
+            + _count(c.qi[uc_rows[lc[uc_rows] == 0]], nq)
+            - plain_shared
+        )
         if family == "nDCG":
-            bound = _ndcg_bounds(ideal, n_union, cutoff, level)
+            bound = _ndcg_bounds(ideal, n_union, cutoff, level, (open_q, open_g))
         else:
-            bound = _ap_bounds(ideal, n_union, level)
+            bound = _ap_bounds(ideal, n_union, level, (open_q, open_g))
         low_b, high_b = bound(b)
         low_c, high_c = bound(c)
         low, high = low_c - high_b, high_c - low_b
@@ -227,41 +254,60 @@ def _by_question_and_doc(r: TopRows, rows: np.ndarray) -> np.ndarray:
 
 
 def _recall_range(
-    d: np.ndarray, total: np.ndarray, i_max: np.ndarray, j_max: np.ndarray, s_max: np.ndarray
+    d: np.ndarray,
+    total: np.ndarray,
+    i_max: np.ndarray,
+    j_max: np.ndarray,
+    s_max: np.ndarray,
+    x_max: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     low = np.full(len(d), np.inf)
     high = np.full(len(d), -np.inf)
-    corners = [(np.zeros_like(m), np.minimum(m, 1), m) for m in (i_max, j_max, s_max)]
-    for i, j, s in itertools.product(*corners):
-        den = total + i + j + s
+    corners = [(np.zeros_like(m), np.minimum(m, 1), m) for m in (i_max, j_max, s_max, x_max)]
+    for i, j, s, x in itertools.product(*corners):
+        den = total + i + j + s + x
         value = np.where(den > 0, (d + i - j) / np.where(den > 0, den, 1), 0.0)
         low, high = np.minimum(low, value), np.maximum(high, value)
     return low, high
 
 
 def _ndcg_bounds(
-    ideal: tuple[np.ndarray, np.ndarray], n_union: np.ndarray, cutoff: int | None, level: int
+    ideal: tuple[np.ndarray, np.ndarray],
+    n_union: np.ndarray,
+    cutoff: int | None,
+    level: int,
+    disputes: tuple[np.ndarray, np.ndarray],
 ) -> Bound:
     g_new = max(level, 1)
     nq = len(n_union)
     iq, ig = ideal
     i_min = _idcg_with(iq, ig, np.zeros(nq, dtype=np.int64), g_new, cutoff)
-    i_max = _idcg_with(iq, ig, n_union, g_new, cutoff)
+    i_max = _idcg_with(iq, ig, n_union, g_new, cutoff, disputes)
 
     def bound(r: TopRows) -> tuple[np.ndarray, np.ndarray]:
         h = _hits(r, 1)
         log2 = _log2_from_2(int(r.rank.max(initial=0)) + 2)[r.rank]
         d_min = np.bincount(r.qi[h], weights=r.grade[h] / log2[h], minlength=nq)
         u = ~r.judged
-        d_max = d_min + np.bincount(r.qi[u], weights=g_new / log2[u], minlength=nq)
+        lift = np.full(len(r.qi), g_new, dtype=np.int64)
+        if r.lift is not None:
+            lift = np.where(r.lift > 0, r.lift, lift)
+        d_max = d_min + np.bincount(r.qi[u], weights=lift[u] / log2[u], minlength=nq)
         return _ratio_bounds(d_min, d_max, i_min, i_max)
 
     return bound
 
 
-def _ap_bounds(ideal: tuple[np.ndarray, np.ndarray], n_union: np.ndarray, level: int) -> Bound:
+def _ap_bounds(
+    ideal: tuple[np.ndarray, np.ndarray],
+    n_union: np.ndarray,
+    level: int,
+    disputes: tuple[np.ndarray, np.ndarray],
+) -> Bound:
     nq = len(n_union)
-    total = _count(ideal[0][ideal[1] >= max(level, 1)], nq).astype(np.float64)
+    can = max(level, 1)
+    total = _count(ideal[0][ideal[1] >= can], nq).astype(np.float64)
+    open_relevant = _count(disputes[0][disputes[1] >= can], nq).astype(np.float64)
 
     def ap_sum(r: TopRows, rows: np.ndarray) -> np.ndarray:
         q = r.qi[rows]  # rows in question, then rank order
@@ -271,8 +317,9 @@ def _ap_bounds(ideal: tuple[np.ndarray, np.ndarray], n_union: np.ndarray, level:
     def bound(r: TopRows) -> tuple[np.ndarray, np.ndarray]:
         h = _hits(r, level)
         s_min = ap_sum(r, np.flatnonzero(h))
-        s_max = ap_sum(r, np.flatnonzero(h | ~r.judged))
-        return _ratio_bounds(s_min, s_max, total, total + n_union)
+        may = ~r.judged if r.lift is None else ~r.judged & ((r.lift == 0) | (r.lift >= can))
+        s_max = ap_sum(r, np.flatnonzero(h | may))
+        return _ratio_bounds(s_min, s_max, total, total + n_union + open_relevant)
 
     return bound
 
@@ -287,8 +334,13 @@ def cost(b: TopRows, c: TopRows) -> JudgeCost:
     n = _count(b.qi[~b.judged], nq) + _count(c.qi[~c.judged], nq) - unjudged_shared
     size = int(union.sum())
     documents = int(n.sum())
+    disputed = 0
+    if b.lift is not None and c.lift is not None:  # open disputes among them
+        open_b, open_c = ~b.judged & (b.lift > 0), ~c.judged & (c.lift > 0)
+        disputed = int(open_b.sum() + open_c.sum() - (in_c & open_b).sum())
     return JudgeCost(
         documents=documents,
         questions=int((n > 0).sum()),
         fraction=documents / size if size else 0.0,
+        disputed=disputed,
     )

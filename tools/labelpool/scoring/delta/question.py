@@ -25,7 +25,15 @@ Per measure family (``method`` in reports):
   is ``[low_c - high_b, high_c - low_b]``. It contains every achievable delta, and can be wider.
 * ``Judged@k``: does not depend on relevance; the range is the delta itself.
 
-Neither bound says anything about unjudged documents that no system retrieved.
+Open disputes left unjudged (``disputes = "bounds"``: :func:`labelpool.verdicts.open_highest`)
+are unjudged documents that can rise to their highest deciding grade, and each one of the
+question joins the denominators' bounds, in the rankings or not: R counts those that can be
+relevant and neither ranking holds as more relevant documents (exact over the counts); nDCG's
+ideal and AP's relevant targets take every one at its highest grade; a document's lift in the
+numerators is its highest grade. So every settling of the disputes gives a delta inside the
+range, for every family but ``Judged`` (which counts judgments: a settled dispute is judged).
+
+Neither bound says anything about unjudged documents that no system retrieved and no judge saw.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from labelpool import verdicts
 from labelpool.model import Label
 from labelpool.scoring.measures import ranges
 
@@ -163,21 +172,29 @@ def question_range(
         high = max(_rr(_first(fc_ex, sc)) - _rr(_first(fb, sb)) for sb, sc in options)
         low = min(_rr(_first(fc, sc)) - _rr(_first(fb_ex, sb)) for sb, sc in options)
         return (low, high)
+    highest = verdicts.open_highest(label)
     if family == "R":
         total = len(_targets(label, level))
         a = len(_hits(label, challenger, level))
         b = len(_hits(label, baseline, level))
+        # open disputes that can be relevant and are in neither ranking: the denominator
+        outside = sum(
+            1 for d, g in highest.items() if g >= max(level, 1) and d not in ub and d not in uc
+        )
         values = [
-            (a - b + i - j) / (total + i + j + s) if total + i + j + s else 0.0
-            for i, j, s in itertools.product(
-                range(len(uc_ex) + 1), range(len(ub_ex) + 1), range(len(shared) + 1)
+            (a - b + i - j) / (total + i + j + s + x) if total + i + j + s + x else 0.0
+            for i, j, s, x in itertools.product(
+                range(len(uc_ex) + 1),
+                range(len(ub_ex) + 1),
+                range(len(shared) + 1),
+                range(outside + 1),
             )
         ]
         return (min(values), max(values))
     if family in ("nDCG", "AP"):
-        n_union = len(ub.keys() | uc.keys())
+        n_union = len((ub.keys() | uc.keys()) - highest.keys())
         bound = _ndcg_bounds if family == "nDCG" else _ap_bounds
-        union = _Union(label, n_union, cutoff, level)
+        union = _Union(label, n_union, cutoff, level, highest)
         low_b, high_b = bound(union, baseline, ub)
         low_c, high_c = bound(union, challenger, uc)
         return (low_c - high_b, high_c - low_b)
@@ -208,9 +225,11 @@ class _Union:
     """What the bounds of both systems on one question share."""
 
     label: Label
-    n_union: int  # unjudged documents in the union of both rankings
+    n_union: int  # unjudged documents in the union of both rankings, open disputes aside
     cutoff: int | None
     level: int
+    # every open dispute of the question (in the rankings or not): its highest grade
+    highest: Mapping[str, int]
 
 
 def _ndcg_bounds(
@@ -220,10 +239,11 @@ def _ndcg_bounds(
     g_new = max(u.level, 1)
     judged = _hits(label, docs)
     d_min = _dcg(judged)
-    d_max = d_min + _dcg((r, g_new) for r in unjudged.values())
+    d_max = d_min + _dcg((r, u.highest.get(d, g_new)) for d, r in unjudged.items())
     ideal = [float(g) for g in _targets(label, 1).values()]
     i_min = _idcg(ideal, cutoff)
-    i_max = _idcg(ideal + [float(g_new)] * n_union, cutoff)
+    disputed = [float(g) for g in u.highest.values()]
+    i_max = _idcg(ideal + [float(g_new)] * n_union + disputed, cutoff)
     return _ratio_bounds(d_min, d_max, i_min, i_max)
 
 
@@ -234,10 +254,13 @@ def _ap_sum(relevant_ranks: list[int]) -> float:
 def _ap_bounds(u: _Union, docs: Sequence[str], unjudged: Mapping[str, int]) -> tuple[float, float]:
     label, n_union, level = u.label, u.n_union, u.level
     ranks = [r for r, _ in _hits(label, docs, level)]
+    can = max(level, 1)
+    may = [r for d, r in unjudged.items() if u.highest.get(d, can) >= can]
     s_min = _ap_sum(ranks)
-    s_max = _ap_sum(ranks + list(unjudged.values()))
+    s_max = _ap_sum(ranks + may)
     total = len(_targets(label, level))
-    return _ratio_bounds(s_min, s_max, float(total), float(total + n_union))
+    open_relevant = sum(1 for g in u.highest.values() if g >= can)
+    return _ratio_bounds(s_min, s_max, float(total), float(total + n_union + open_relevant))
 
 
 def delta_range(
@@ -292,6 +315,9 @@ class JudgeCost:
     documents: int
     questions: int
     fraction: float  # documents / size of the union of both top-k lists, over all questions
+    # of ``documents``, the open disputes (``disputes = "bounds"``): ``pool --depth`` leaves
+    # them out (they are judged); ``pool --adjudicate`` settles them
+    disputed: int = 0
 
 
 def judge_cost(
@@ -301,11 +327,12 @@ def judge_cost(
     challenger: Mapping[str, Sequence[str]],
     k: int,
 ) -> JudgeCost:
-    documents = questions = union_size = 0
+    documents = questions = union_size = disputed = 0
     for q in qids:
         union = set(list(baseline.get(q, ()))[:k]) | set(list(challenger.get(q, ()))[:k])
         label = labels[q]
         n = sum(1 for d in union if label.verdict_of(d) is None)
+        disputed += len(union & verdicts.open_highest(label).keys())
         documents += n
         questions += n > 0
         union_size += len(union)
@@ -313,4 +340,5 @@ def judge_cost(
         documents=documents,
         questions=questions,
         fraction=documents / union_size if union_size else 0.0,
+        disputed=disputed,
     )

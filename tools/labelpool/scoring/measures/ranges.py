@@ -25,6 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from labelpool import verdicts
 from labelpool.model import Label, qrels_rows
 from labelpool.runs import Run, numpy_of
 from labelpool.scoring.measures.err import MAX_GRADE
@@ -106,11 +107,14 @@ def _err_range(
     label: Label, base: Sequence[str], chal: Sequence[str], level: int
 ) -> RelevanceRange:
     lift = max(level, 1)
+    highest = verdicts.open_highest(label)  # an open dispute: up to its highest grade
 
     def bounds(docs: Sequence[str]) -> tuple[float, float]:
         grades = _grades(label, docs)
         low = _err([0 if g is None else g for g in grades])
-        high = _err([lift if g is None else g for g in grades])
+        high = _err(
+            [highest.get(d, lift) if g is None else g for d, g in zip(docs, grades, strict=True)]
+        )
         return low, high
 
     lb, hb = bounds(base)
@@ -189,7 +193,10 @@ def question_ranges(
         d = values[1][i] - values[0][i]
         label = labels[q]
         docs = [*baseline.get(q, ()), *challenger.get(q, ())]
-        unjudged = any(label.verdict_of(doc) is None for doc in docs)
+        # an open dispute changes the measure's relevant documents, in the rankings or not
+        unjudged = any(label.verdict_of(doc) is None for doc in docs) or bool(
+            verdicts.open_highest(label)
+        )
         if not unjudged or name in ("num_ret", "num_rel") or math.isnan(d):
             out.append((d, d))
             continue

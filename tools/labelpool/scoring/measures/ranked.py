@@ -9,8 +9,9 @@ once). Everything is vectorised over every question at once (numpy; no per-quest
 * :func:`condensed` ``(ranked) -> Ranked``: unjudged rows dropped, ranks closed up (the
   judged-only list; trec_eval ``-J``).
 * :func:`optimistic` ``(ranked, depth, relevance_level) -> Ranked``: every unjudged row in the
-  top ``depth`` relevant at grade ``max(relevance_level, 1)``, the ideal gaining as many
-  targets of that grade. Raw is the pessimistic side *for the returned documents only*:
+  top ``depth`` relevant at grade ``max(relevance_level, 1)`` (an open dispute under
+  ``disputes = "bounds"`` at its highest deciding grade, ``Ranked.lift``), the ideal gaining a
+  target of that grade for each. Raw is the pessimistic side *for the returned documents only*:
   neither side bounds what documents the system did not return (and nobody judged) could do.
 
 Per-measure optimistic values (``u`` = unjudged documents in the top k, ``a`` = relevant
@@ -46,6 +47,8 @@ class Ranked:
     returned: np.ndarray  # int64 per question: documents the run returned
     ideal_q: np.ndarray  # int64: question of each relevance target with grade > 0
     ideal_g: np.ndarray  # int64: that target's grade
+    # int64: an unjudged open dispute's highest deciding grade (0: any other row; None: none)
+    lift: np.ndarray | None = None
 
 
 def ranks(qi: np.ndarray, nq: int) -> tuple[np.ndarray, np.ndarray]:
@@ -64,13 +67,14 @@ def condensed(r: Ranked) -> Ranked:
 
 
 def optimistic(r: Ranked, depth: int, relevance_level: int) -> Ranked:
-    grade = max(relevance_level, 1)
     lift = ~r.judged & (r.pos < depth)
+    grade = np.full(len(r.qi), max(relevance_level, 1), dtype=np.int64)
+    if r.lift is not None:  # an open dispute: its highest deciding grade
+        grade = np.where(r.lift > 0, r.lift, grade)
     gain = np.where(lift, grade, r.gain)
-    extra = np.bincount(r.qi[lift], minlength=r.nq)
-    ideal_q = np.concatenate([r.ideal_q, np.repeat(np.arange(r.nq, dtype=np.int64), extra)])
-    ideal_g = np.concatenate([r.ideal_g, np.full(int(extra.sum()), grade, dtype=np.int64)])
-    return Ranked(r.nq, r.qi, r.pos, gain, r.judged, r.returned, ideal_q, ideal_g)
+    ideal_q = np.concatenate([r.ideal_q, r.qi[lift]])
+    ideal_g = np.concatenate([r.ideal_g, grade[lift]])
+    return Ranked(r.nq, r.qi, r.pos, gain, r.judged, r.returned, ideal_q, ideal_g, r.lift)
 
 
 # ---------------------------------------------------------------- shared by the families

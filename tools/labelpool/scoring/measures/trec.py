@@ -6,7 +6,8 @@ trec_eval ``-m`` value (``P.5,10`` gives ``P_5`` and ``P_10``; ``ndcg.1=2`` give
 them for the scored questions with trec_eval's semantics (:mod:`labelpool.scoring.trec_eval`,
 questions missing from the run as ``-c``): raw; judged-only (``-J``: the condensed list);
 optimistic (every unjudged document in the measure's cut-off, or the scorer's k for a measure
-of the whole ranking, added to the qrels with grade ``max(level, 1)``), which is a bound for
+of the whole ranking, added to the qrels with grade ``max(level, 1)``, an open dispute with
+its highest deciding grade), which is a bound for
 the measures in :data:`BOUND_MEASURES`, a scenario for the others, and absent (raw repeated)
 for the counts and the unjudged measures in :data:`ABSENT_MEASURES`.
 
@@ -23,6 +24,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from labelpool import verdicts
 from labelpool.model import Label, qrels_rows
 from labelpool.runs import Run
 from labelpool.scoring.measures.base import ABSENT, BOUND, SCENARIO, Measure, MeasureError
@@ -135,7 +137,7 @@ def _lifted_rows(
     run: Run, labels: Mapping[str, Label], depth: int, level: int
 ) -> list[tuple[str, str, int]]:
     """The qrels with every unjudged document in the run's top ``depth`` at grade
-    ``max(level, 1)``."""
+    ``max(level, 1)``, an open dispute at its highest deciding grade."""
     rows = qrels_rows(labels)
     grade = max(level, 1)
     known = {(q, d): g for q, d, g in rows}
@@ -143,9 +145,10 @@ def _lifted_rows(
     for qid, docs in run.top(depth).items():
         if qid not in labels:
             continue
+        highest = verdicts.open_highest(labels[qid])
         for doc in docs:
             if known.get((qid, doc), -1) < 0:
-                lifted[(qid, doc)] = grade
+                lifted[(qid, doc)] = highest.get(doc, grade)
     return sorted(((q, d, g) for (q, d), g in lifted.items()), key=lambda r: (r[0], r[1]))
 
 

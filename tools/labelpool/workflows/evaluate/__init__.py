@@ -3,6 +3,8 @@
 * :mod:`.score`: ``score_files`` (each run against the labels);
 * :mod:`.trec_eval`: ``score_run`` (one run as trec_eval 10.0 evaluates it);
 * :mod:`.compare`: ``compare`` (the delta, both unjudged rates, their reading, the noise);
+* :mod:`.verdict`: ``verdict_of``, ``to_judge`` (a comparison's verdict in words, and the
+  batches that would settle it);
 * :mod:`.check`: ``check`` (the CI gate: a run against its reference);
 * :mod:`.bias`: ``audit`` (the leave-one-system-out pool-bias audit);
 * :mod:`.run_args`: ``select`` (what a command's run arguments stand for).

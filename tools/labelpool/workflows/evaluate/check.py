@@ -43,6 +43,7 @@ from labelpool.words import counted, noun
 from labelpool.workflows.evaluate import raters
 from labelpool.workflows.evaluate.compare import CompareResult, compare
 from labelpool.workflows.evaluate.coverage import in_both, some
+from labelpool.workflows.evaluate.verdict import to_judge
 
 __all__ = ["CheckError", "CheckResult", "check", "reference_bytes"]
 
@@ -189,8 +190,7 @@ def check(
         elif not same[c.depth]:
             unclear.append(
                 f"{c.measure}: {c.reading} ({c.reading_why}); judge "
-                f"{counted(c.judge_cost.documents, 'document')} over "
-                f"{counted(c.judge_cost.questions, 'question')} ({c.pool_command})"
+                f"{to_judge(c.judge_cost, c.pool_command, c.adjudicate_command)}"
             )
     if regressions:
         return outcome(EXIT_REGRESSION, "regression", regressions)

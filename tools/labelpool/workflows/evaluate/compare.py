@@ -20,7 +20,6 @@ count relevant documents neither system returned.
 
 from __future__ import annotations
 
-import math
 import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -35,7 +34,7 @@ from labelpool import gitio, stats
 from labelpool.config import Config
 from labelpool.errors import UsageError
 from labelpool.model import Label
-from labelpool.readings import MEANINGFUL, RELABEL, UNINTERPRETABLE, reading, why
+from labelpool.readings import reading, why
 from labelpool.runs import Run
 from labelpool.scoring import MeasureMeans, SystemScore, score, unjudged_at
 from labelpool.scoring.delta import arrays as delta_vector
@@ -51,10 +50,10 @@ from labelpool.scoring.evaluate import (
 from labelpool.scoring.join import TopRows, top_rows
 from labelpool.scoring.measures import Measure
 from labelpool.scoring.qrels import qrels_for
-from labelpool.words import counted
 from labelpool.workflows.evaluate import coverage as coverage_mod
 from labelpool.workflows.evaluate.coverage import Coverage
-from labelpool.workflows.evaluate.robust import robust, robust_reason
+from labelpool.workflows.evaluate.robust import robust
+from labelpool.workflows.evaluate.verdict import ADJUDICATE, verdict_of
 
 TIE = 1e-12
 MOST_CHANGED = 3
@@ -104,6 +103,9 @@ class Comparison:
     # where a machine's verdict counts alone on some document: each run's machine-judged rate
     baseline_machine: float | None = None
     challenger_machine: float | None = None
+    # under ``disputes = "bounds"``, where open disputes are among the documents to judge:
+    # the command that makes the batch settling them (``pool --depth`` leaves them out)
+    adjudicate_command: str | None = None
 
     @property
     def sign_can_flip(self) -> bool:
@@ -174,48 +176,6 @@ def _pool_args(cfg: Config, shown: Mapping[str, str | None], runs: Sequence[Run]
         if path is not None:
             paths.append(shlex.quote(path))
     return " ".join(paths)
-
-
-def _verdict(
-    c: dict[str, Any], p_adjusted: float, alpha: float, robust_sign: bool = False
-) -> tuple[str, str]:
-    measure = c["measure"]
-    cost: JudgeCost = c["judge_cost"]
-    judge = (
-        f"judge {counted(cost.documents, 'document')} over "
-        f"{counted(cost.questions, 'question')} ({c['pool_command']})"
-    )
-    lo, hi = c["ci95"]
-    delta = c["delta"]
-    stat = f"{delta:+.3f} {measure}, p = {_p_text(p_adjusted)}, 95% CI [{lo:.3f}, {hi:.3f}]"
-    if robust_sign and c["reading"] != MEANINGFUL:
-        code = "improvement" if delta > 0 else "regression"
-        return (f"{code} ({c['reading']}): {stat}; {robust_reason(c)}", code)
-    if c["reading"] == RELABEL:
-        return (
-            f"relabel: unjudged {c['challenger_unjudged']:.0%} (challenger) and "
-            f"{c['baseline_unjudged']:.0%} (baseline) at {c['cutoff']}; {judge}",
-            "relabel",
-        )
-    if c["reading"] == UNINTERPRETABLE:
-        return (f"uninterpretable: {c['reading_why']}; {judge}", "uninterpretable")
-    if p_adjusted < alpha and delta != 0:
-        code = "improvement" if delta > 0 else "regression"
-        text = f"{code}: {stat}" + (f"; {robust_reason(c)}" if robust_sign else "")
-        dr: DeltaRange = c["delta_range"]
-        if dr.sign_can_flip:
-            text += (
-                f" (but the sign can still flip: delta ranges [{dr.low:.3f}, {dr.high:.3f}] "
-                f"over the unjudged documents; {judge})"
-            )
-        return (text, code)
-    mde = c["mde"]
-    floor = f"; detectable effect {mde:.3f}" if not math.isnan(mde) else ""
-    return (f"no-difference: {stat}{floor}", "no-difference")
-
-
-def _p_text(p: float) -> str:
-    return f"{p:.3g}" if p >= 0.001 else f"{p:.1e}"
 
 
 def _score_arrays(result: SystemScore, measure: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -299,7 +259,9 @@ def compare(
     def delta_range_of(m: Measure, depth: int | None, challenger: str) -> DeltaRange:
         if m.range_key in METHODS:  # the families computed over every question at once
             b, c = tops(base_name, depth), tops(challenger, depth)
-            return delta_vector.ranges(m.range_key, depth, b, c, ideal, relevance_level)
+            return delta_vector.ranges(
+                m.range_key, depth, b, c, ideal, relevance_level, (qrels.open_q, qrels.open_g)
+            )
         b_lists, c_lists = lists(base_name, depth), lists(challenger, depth)
         return delta_range(m.range_key, depth, labels, qids, b_lists, c_lists, relevance_level)
 
@@ -403,6 +365,9 @@ def compare(
                 "losses": int(np.sum(deltas < -TIE)),
                 "most_changed": most,
                 "pool_command": f"labelpool pool {pool_cmd_paths} --depth {cutoff}",
+                "adjudicate_command": (
+                    ADJUDICATE if policy == "bounds" and cost.disputed else None
+                ),
                 "unjudged_in_range": in_range.documents,
                 "qids": tuple(qids),
                 "baseline_per_query": tuple(float(x) for x in b_raw),
@@ -414,7 +379,7 @@ def compare(
     comparisons = []
     for part, p_adj in zip(partials, adjusted, strict=True):
         sure = robust(part.fields, part.range_key, float(p_adj), cfg.alpha)
-        text, code = _verdict(part.fields, float(p_adj), cfg.alpha, sure)
+        text, code = verdict_of(part.fields, float(p_adj), cfg.alpha, sure)
         comparisons.append(
             Comparison(
                 **part.fields,

@@ -29,6 +29,7 @@ from labelpool.config import Config
 from labelpool.errors import LabelpoolError
 from labelpool.model import IRRELEVANT, MACHINE, PERSON, RELEVANT, DuplicateOf
 from labelpool.oracle import ORACLE_EMAIL, ORACLE_NAME, Oracle
+from labelpool.rules import written
 from labelpool.workflows.audit import attribution
 from labelpool.workflows.merge import read as merge_read
 from labelpool.workflows.merge.fold import Decision, Judge, MergeError
@@ -181,7 +182,8 @@ def judges(cfg: Config, wanted: dict[Path, list[int]], me: Judge) -> Judges:
         out[path] = {
             n: same.setdefault(j, j)
             for n, j in (
-                (n, Judge(a.name, a.email, co_authors=a.co_authors)) for n, a in lines.items()
+                (n, Judge(a.name, a.email, co_authors=a.co_authors, commit=a.commit))
+                for n, a in lines.items()
             )
         }
     return out
@@ -257,6 +259,8 @@ def collect(
                     )
                     continue
                 judge, credit, kind = seat_credit(b.judge, judge_of.get(e.line, me))
+                if credit is None:  # the record will name the line's author
+                    refuse_unwritable(judge, path, e.line)
                 v = e.verdict
                 common: dict[str, Any] = {
                     "seat": b.seat,
@@ -277,6 +281,26 @@ def collect(
                         Decision(path, qid, b.batch, e.doc, e.line, judge, grade=grade, **common)
                     )
     return files, decisions, unresolved
+
+
+def refuse_unwritable(judge: Judge, path: Path, line: int) -> None:
+    """:class:`MergeError` when the record cannot hold ``judge`` (the author of a verdict
+    line): a name or email validate would refuse in a label file (a control character:
+    LP003), said as the author's name (or email) of the commit that last changed the line."""
+    for part, value in (("name", judge.name), ("email", judge.email)):
+        problem = written.text_problem(value)
+        if problem is None:
+            continue
+        whose = (
+            f"the author's {part} of commit {judge.commit[:12]} (the last to change this line)"
+            if judge.commit
+            else f"your git user.{part} (the line is not committed)"
+        )
+        raise MergeError(
+            f"{whose} {problem}: the record of judges would hold it, so nothing is written",
+            path=path,
+            line=line,
+        )
 
 
 def seat_credit(seat_judge: str | None, author: Judge) -> tuple[Judge, str | None, str]:

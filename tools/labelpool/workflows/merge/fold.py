@@ -33,6 +33,9 @@ class Judge:
     # (name, email) of each ``Co-authored-by:`` trailer of the verdict line's last commit,
     # de-duplicated by email and sorted; one merge commit per (author, co-authors)
     co_authors: tuple[tuple[str, str], ...] = ()
+    # a commit this author wrote a verdict line in (named when the name cannot be written);
+    # not part of the identity: one judge, however many commits
+    commit: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         return f"{self.name} <{self.email}>"
