@@ -128,7 +128,7 @@ def fill_many(
         new_text = text
         for entry, grade, reason in sorted(edits, key=lambda x: -x[0].line):  # lines below move
             new_text = edit(new_text, entry, grade, reason)
-        _check_all(path, text, new_text, batch, served, edits)
+        _check_all(path, batches, text, new_text, batch, served, edits)
         graded = [entry for entry, grade, _r in edits if grade is not None]
         if choice.claim and graded:
             new_text, _after = _claim(path, new_text, batch, graded[0].doc, served.index, identity)
@@ -139,6 +139,7 @@ def fill_many(
 
 def _check_all(
     path: Path,
+    old_batches: Sequence[batch_mod.PendingBatch],
     old_text: str,
     new_text: str,
     batch: str,
@@ -147,9 +148,8 @@ def _check_all(
 ) -> None:
     """The new text read back: each edited document holds its new verdict, every other entry
     what it held, and (without a note) nothing but verdict tokens differs (as
-    :func:`.write._check` checks one edit)."""
+    :func:`.write._check` checks one edit); ``old_batches``: ``old_text`` read."""
     try:
-        _d, _t, old_batches = read_file(path, old_text)
         _d, _t, new_batches = read_file(path, new_text)
     except LabelpoolError:
         raise WriteRefused(

@@ -10,10 +10,11 @@
    The machine's own (a run killed before its commit) are committed at the end.
 3. :func:`run`: each document is answered from the response cache (:mod:`.responses`) or
    asked of the backend, ``concurrency`` requests in flight (a thread pool over
-   :meth:`Backend.ask`); each answer is kept in the cache first, then written by this
-   thread: the answers that came while it wrote the last ones go together, one cache append
-   (one fsync) for all, then one write a label file (:func:`.fill.fill_many`), so that the
-   writes keep up with the answers; then the files are committed
+   :meth:`Backend.ask`); the answers that came while this thread was busy are kept in the
+   cache together (one append, one fsync), then held until every document of their file has
+   its answer (or :data:`HOLD` seconds), and written with one write a file
+   (:func:`.fill.fill_many`), so that the writes keep up with the answers; then the files
+   are committed
    (:func:`.commit.commit`) with the machine as author and committer
    (``IDENTITY <machine@labelpool.invalid>``) and trailers naming the judge, its kind, model,
    sha256 and labelpool's version.
@@ -25,6 +26,8 @@ and what was written but not committed is committed.
 
 from __future__ import annotations
 
+import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,6 +37,7 @@ from queue import Empty, SimpleQueue
 
 from labelpool import __version__, gitio, verdicts
 from labelpool import cache as cache_mod
+from labelpool.batch import PendingBatch
 from labelpool.config import Config
 from labelpool.errors import StateError
 from labelpool.machine import backends
@@ -49,6 +53,7 @@ from labelpool.workflows.judge.responses import Responses, keeps
 from labelpool.workflows.judge.write import Rules
 
 CACHED_GROUP = 256  # answers from the response cache written per group (one write a file)
+HOLD = 2.0  # seconds an answer may wait for the others of its file before it is written
 
 
 @dataclass(frozen=True)
@@ -157,18 +162,15 @@ def plan_calibration(
     return Plan(batch or "", tuple(tasks), tuple(no_text), tuple(paths), calibrate=True)
 
 
-def _entries(path: Path, text: str) -> dict[tuple[str, int | None, str], queue_mod.Entry]:
-    _d, _t, batches = queue_mod.read_file(path, text)
+def _entries(
+    text: str, batches: Sequence[PendingBatch]
+) -> dict[tuple[str, int | None, str], queue_mod.Entry]:
+    """Every pending entry of a file (``text``, read as ``batches``), by (batch, seat, doc)."""
     out = {}
     for b in batches:
         for e in queue_mod.entries_of(text, [b], b.batch, b):
             out[(b.batch, b.seat, e.doc)] = e
     return out
-
-
-def _seat_judges(path: Path, text: str) -> dict[tuple[str, int | None], str | None]:
-    _d, _t, batches = queue_mod.read_file(path, text)
-    return {(b.batch, b.seat): b.judge for b in batches}
 
 
 Foreign = list[tuple[Path, str]]  # (file, ``line: doc`` or why)
@@ -195,10 +197,13 @@ def uncommitted(
         if old_text == new_text:
             continue
         try:
-            before = _entries(path, old_text) if old is not None else {}
-            after = _entries(path, new_text)
-            judges = _seat_judges(path, new_text)
-            data, _t, _b = queue_mod.read_file(path, new_text)
+            if old is None:
+                before = {}
+            else:
+                before = _entries(old_text, queue_mod.read_file(path, old_text)[2])
+            data, _t, new_batches = queue_mod.read_file(path, new_text)
+            after = _entries(new_text, new_batches)
+            judges = {(b.batch, b.seat): b.judge for b in new_batches}
         except queue_mod.JudgeInputError:
             foreign.append((path, "cannot be read"))
             continue
@@ -369,6 +374,7 @@ def run(
             for t in to_ask:
                 f = pool.submit(_ask, backend, t.item(judge.grades))
                 f.add_done_callback(partial(_put, answered, t))
+            held = _Held(to_ask)
             left = len(to_ask)
             while left:
                 ready = [answered.get()]
@@ -381,7 +387,8 @@ def run(
                 replies = [(task, f.result()) for task, f in ready]
                 counts["asked"] += len(replies)
                 responses.put_many([(task.question, task.text, r) for task, r in replies])
-                handle(replies)
+                handle(held.add(replies))
+            handle(held.rest())
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
     sha, committed = None, 0
@@ -405,6 +412,37 @@ def run(
         commit=sha,
         committed=committed,
     )
+
+
+class _Held:
+    """Answers (kept in the response cache already) held back from the label files until
+    every document of their file asked in this run has one, or :data:`HOLD` seconds after the
+    first of them came: then one write a file for them all."""
+
+    def __init__(self, tasks: Sequence[Task]) -> None:
+        self._left = Counter(t.path for t in tasks)
+        self._held: dict[Path, list[tuple[Task, Reply]]] = {}
+        self._since: dict[Path, float] = {}
+
+    def add(self, replies: Sequence[tuple[Task, Reply]]) -> list[tuple[Task, Reply]]:
+        """Hold ``replies``; return what is to be written now."""
+        now = time.monotonic()
+        for task, reply in replies:
+            self._left[task.path] -= 1
+            self._held.setdefault(task.path, []).append((task, reply))
+            self._since.setdefault(task.path, now)
+        due = [p for p in self._held if self._left[p] <= 0 or now - self._since[p] >= HOLD]
+        out: list[tuple[Task, Reply]] = []
+        for path in due:
+            out += self._held.pop(path)
+            del self._since[path]
+        return out
+
+    def rest(self) -> list[tuple[Task, Reply]]:
+        out = [item for items in self._held.values() for item in items]
+        self._held.clear()
+        self._since.clear()
+        return out
 
 
 def _put(answered: SimpleQueue[tuple[Task, Future[Reply]]], task: Task, f: Future[Reply]) -> None:
