@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import threading
 import time
@@ -151,6 +152,7 @@ def make_repo(folder: Path, docs: int, seed: int, labelpool: list[str]) -> Path:
     done = folder / ".complete"
     if done.exists():
         return folder
+    shutil.rmtree(folder, ignore_errors=True)  # a generation cut short
     n = -(-docs // PER_QUESTION)
     repo = bench_repo.make_repo(folder, n, seed)
     proc = subprocess.run(
