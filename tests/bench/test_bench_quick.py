@@ -29,6 +29,7 @@ ROWS = {
     "bias": "(read)",
     "pool bm25 dense hybrid --depth 30": "(read + write+commit)",
     "merge (one judge)": "(read + write+commit)",
+    "merge (2 judges x 20 docs)": "(read + write+commit)",
     "diff base merged": "(read)",
     "import trec (10 per question)": "(read + write)",
     "score L 40 x 200": "(read)",
@@ -72,7 +73,7 @@ def test_quick_bench_runs_every_command(tmp_path: Path) -> None:
     assert "x pytrec_eval" in rows["score 60 x 100"][4]
     goals = proc.stdout.split("**Goals**", 1)[1]
     verdicts = re.findall(r"\| (yes|NO|not measured) \|$", goals, flags=re.MULTILINE)
-    assert len(verdicts) == goals.count("\n| ") - 1 == 22, goals
+    assert len(verdicts) == goals.count("\n| ") - 1 == 23, goals
     # a grouped run's bound and the tab/space comparison are computed in the quick run too
     assert re.search(r"tab-separated run .*\| \d\.\d\dx the space-separated run \|", goals)
     assert re.search(r"grouped run: .*\| \d+ MiB \(bound \d+: labels \d+\) \|", goals)
