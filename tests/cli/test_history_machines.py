@@ -121,3 +121,14 @@ def test_no_machine_no_lookup(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["machine_judges"] == {}
+
+
+def test_the_oracle_is_a_machine_without_a_model(tmp_path: Path) -> None:
+    repo = machine_repo(tmp_path / "r")
+    _hand_written(repo, "qrels:corpus/truth.qrels")
+    e = {**env(tmp_path / "cache"), "COLUMNS": "200"}
+    proc = labelpool(repo, "history", "cancel-order", "faq-orders#cancel", env=e)
+    assert proc.returncode == 0, proc.stderr
+    assert "  judged by qrels:corpus/truth.qrels (machine): grade 2\n" in proc.stdout
+    proc = labelpool(repo, "history", "cancel-order", "--format", "json", env=e)
+    assert json.loads(proc.stdout)["machine_judges"] == {}

@@ -44,7 +44,7 @@ from labelpool.workflows.audit.history import (
     LineBlame,
     QuestionHistory,
 )
-from labelpool.workflows.audit.machines import DEFINITION, MachineFacts
+from labelpool.workflows.audit.machines import DEFINITION, MachineFacts, is_defined
 
 CoAuthorsOf = dict[str, CoAuthors]
 
@@ -118,6 +118,8 @@ def _machine(identity: str, known: dict[str, MachineFacts]) -> str:
     """`` (machine; model M, where that was read)``: the model beside the identity, whose
     digits are the sha256 of the definition and prompt."""
     facts = known.get(identity)
+    if facts is None and not is_defined(identity):
+        return " (machine)"  # the oracle: a file's verdicts, no model
     if facts is None:
         return " (machine; model unknown: no commit trailer or definition file names it)"
     where = "from its definition file"

@@ -12,7 +12,9 @@ Two sources, the first that answers:
   working tree, when its identity is the one recorded (a changed file is another judge).
 
 Neither (a squash merge drops the machine's commits; the definition changed since): the
-model is not known, and the identity's digits are all that is said.
+model is not known, and the identity's digits are all that is said. A machine named otherwise
+(the oracle, ``qrels:PATH``: a file's verdicts, no model) is no machine judge of this kind:
+:func:`is_defined` says which are.
 """
 
 from __future__ import annotations
@@ -44,19 +46,25 @@ class MachineFacts:
     commit: str | None = None  # the commit whose trailers said so (TRAILER)
 
 
-def identities(records: Collection[tuple[JudgeVerdict, ...]]) -> list[str]:
-    """Every machine judge named in ``records``, in order of first appearance."""
-    found: dict[str, None] = {}
-    for record in records:
-        for e in record:
-            if e.judge is not None and e.kind == MACHINE:
-                found.setdefault(e.judge, None)
-    return list(found)
-
-
 def _digits(identity: str) -> tuple[str, str] | None:
     name, sep, digits = identity.partition("@sha256:")
     return (name, digits.lower()) if sep and name and digits else None
+
+
+def is_defined(identity: str) -> bool:
+    """True for a machine judge's identity as a definition file makes it (``NAME@sha256:HEX``)."""
+    return _digits(identity) is not None
+
+
+def identities(records: Collection[tuple[JudgeVerdict, ...]]) -> list[str]:
+    """Every machine judge of a definition file named in ``records``, in order of first
+    appearance."""
+    found: dict[str, None] = {}
+    for record in records:
+        for e in record:
+            if e.judge is not None and e.kind == MACHINE and is_defined(e.judge):
+                found.setdefault(e.judge, None)
+    return list(found)
 
 
 def from_trailers(
