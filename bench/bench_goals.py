@@ -335,6 +335,17 @@ def goals(results: Results, sizes: list[int]) -> list[Goal]:
             "merge of one judge's verdicts <= 3x (read + write+commit)",
         ),
     ]
+    out.append(
+        _ratio_goal(
+            results,
+            n,
+            10_000,
+            "merge (2 judges x 20 docs)",
+            3,
+            (READ, COMMIT),
+            "merge of two judges' verdicts (20 documents each) <= 3x (read + write+commit)",
+        )
+    )
     merge = results.get((n or 0, "merge (one judge)"))
     text = "merge peak <= 400 MiB"
     if merge is None or merge.peak_mib is None:

@@ -57,6 +57,7 @@ import bench_hostile
 import bench_machine_judge
 import bench_measure
 import bench_repo
+import bench_seats
 from bench_measure import (
     LABELPOOL_MEASURES,
     PYTREC,
@@ -222,6 +223,8 @@ def bench_size(b: Bench, n: int) -> None:
     if "agreement" in b.commands:
         bench_agreement_size(b, n)
     pool_merge_diff(b, repo)
+    if "merge" in b.commands:
+        merge_two_judges(b, repo)
     if "import" in b.commands:
         bench_import(b, repo)
 
@@ -293,6 +296,28 @@ def pool_merge_diff(b: Bench, repo: Repo) -> None:
             return
         cmd = b.lp("diff", repo.base, merged_tag)
         b.put(n, measure("diff base merged", cmd, repo.root, b.repeat))
+
+
+def merge_two_judges(b: Bench, repo: Repo) -> None:
+    """``merge`` of two judges' verdicts, 20 documents each (``bench_seats.py``), beside the
+    same floors as the one judge's merge."""
+    cache = tempfile.mkdtemp(prefix="lp-bench-cache-")
+    _reset(repo)
+    run = bench_seats.seats_run(repo, b.work / f"seats-{repo.n}.trec")
+    env = {**os.environ, "LABELPOOL_CACHE_DIR": cache}
+    judged = bench_seats.judged_by_two(repo, run, b.lp, env)
+    shutil.rmtree(cache, ignore_errors=True)
+    if judged is None:
+        b.put(repo.n, Measurement(bench_seats.NAME, ok=False, note="pool --judges 2 failed"))
+        return
+
+    def before() -> None:
+        _reset(repo)
+        git(repo.root, "checkout", "-q", "-f", "-B", "bench-merge-2", judged)
+
+    cmd = b.lp("merge")
+    after = lambda: _drop_branch(repo, "bench-merge-2")  # noqa: E731
+    b.put(repo.n, measure(bench_seats.NAME, cmd, repo.root, b.repeat, before=before, after=after))
 
 
 def _keep_pooled(repo: Repo) -> None:

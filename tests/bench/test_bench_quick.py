@@ -30,6 +30,7 @@ ROWS = {
     "bias": "(read)",
     "pool bm25 dense hybrid --depth 30": "(read + write+commit)",
     "merge (one judge)": "(read + write+commit)",
+    "merge (2 judges x 20 docs)": "(read + write+commit)",
     "diff base merged": "(read)",
     "import trec (10 per question)": "(read + write)",
     "score L 40 x 200": "(read)",
@@ -82,7 +83,7 @@ def test_quick_bench_runs_every_command(tmp_path: Path) -> None:
         goals,
     ), goals
     verdicts = re.findall(r"\| (yes|NO|not measured) \|$", goals, flags=re.MULTILINE)
-    assert len(verdicts) == goals.count("\n| ") - 1 == 23, goals
+    assert len(verdicts) == goals.count("\n| ") - 1 == 24, goals
     # a grouped run's bound and the tab/space comparison are computed in the quick run too
     assert re.search(r"tab-separated run .*\| \d\.\d\dx the space-separated run \|", goals)
     assert re.search(r"grouped run: .*\| \d+ MiB \(bound \d+: labels \d+\) \|", goals)

@@ -71,6 +71,10 @@ def test_second_opinion_merged_beside_the_first(
     assert cli(repo, "pool", "--second-opinion", "0.5", "--assign", BO) == 0
     text = (repo / "labels" / "q1.yaml").read_text("utf-8")
     assert "    task: second-opinion\n" in text and f"    judge: {BO}\n" in text
+    # a task batch pools no system: its commit says no union and no unjudged rate
+    message = git(repo, "log", "-1", "--format=%B")
+    assert "Task: second-opinion; date: " in message and "Documents to judge: " in message
+    assert "Union of the top" not in message and "Unjudged rate" not in message
     assert cli(repo, "validate", "--allow-pending") == 0
     picked = [d.doc for d in _label(repo, "q1").pending[0].docs]
     _fill(repo, "q1", "irrelevant")

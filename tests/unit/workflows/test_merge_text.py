@@ -12,6 +12,8 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from labelpool import batch as batch_mod
+from labelpool.labelfile import record as record_file
+from labelpool.model import JudgeVerdict
 from labelpool.workflows.merge import read as merge_read
 from labelpool.workflows.merge.collect import read_label_roundtrip
 from labelpool.workflows.merge.file import fold_tree, plan
@@ -21,6 +23,7 @@ from labelpool.workflows.pool.entries import new_entries
 
 PATH = Path("labels/q.yaml")
 JUDGE = Judge("Jo", "jo@example.invalid")
+BO = Judge("Bo Chen", "bo@example.org")  # the judge of an earlier record, or a second judge
 # ids: plain ones, ones a reader may misread (quoted), odd characters
 IDS = [f"D{i}" for i in range(12)] + ["a#b", "x.y", "0123", "yes", "1e3", "it's", "b c", "~x", "_z"]
 VERDICTS = ["null", "relevant", "irrelevant", "0", "1", "2", "3", "dup"]
@@ -44,8 +47,17 @@ def labels(draw: st.DrawFn) -> tuple[str, list[tuple[str, str | None]]]:
     unjudged = [d for d in unjudged if d not in judged]
     if draw(st.booleans()):
         judged, relevant = sorted(judged), sorted(relevant)
+    # a record already there (issue 24): a file judge, and Bo's verdicts on some documents
+    record = {
+        d: (JudgeVerdict(str(BO), "relevant" if d in relevant else "irrelevant"),)
+        for d in judged
+        if draw(st.booleans())
+    }
+    verdicts = record_file.verdicts_lines(record) if draw(st.booleans()) else []
     sections = {
         "id": "id: q1\n",
+        "judge": draw(st.sampled_from(["", "", f"judge: {BO}\n"])),
+        "verdicts": "".join(line + "\n" for line in verdicts),
         "question": draw(
             st.sampled_from(
                 ["question: How to return?\n", "question: 'Yes: or no?'\n", "question: Ça va\n"]
@@ -92,7 +104,18 @@ def labels(draw: st.DrawFn) -> tuple[str, list[tuple[str, str | None]]]:
         sections["relevant_classes"] = (
             f"relevant_classes:\n  - - {batch_mod.quote(a)}\n    - {batch_mod.quote(b)}\n"
         )
-    order = list(sections)
+    order = [
+        "id",
+        "question",
+        "judge",
+        *[k for k in sections if k not in ("id", "question", "judge")],
+    ]
+    order.insert(
+        order.index("relevant_classes")
+        if "relevant_classes" in order
+        else order.index("pooled_unjudged_ids"),
+        order.pop(order.index("verdicts")),
+    )
     if draw(st.booleans()):
         order = draw(st.permutations(order[2:]))
         order = ["id", "question", *order]
@@ -128,7 +151,7 @@ def labels(draw: st.DrawFn) -> tuple[str, list[tuple[str, str | None]]]:
 
 
 def _decisions(
-    data: object, text: str, batches: list[batch_mod.PendingBatch]
+    data: object, text: str, batches: list[batch_mod.PendingBatch], judge: Judge = JUDGE
 ) -> list[Decision] | None:
     """What merge's dry run keeps: verdicts that fold (or are already so), in commit order;
     None when one contradicts the label (merge refuses the file)."""
@@ -142,10 +165,10 @@ def _decisions(
                 continue
             v = e.verdict
             if hasattr(v, "doc"):
-                dups.append(Decision(PATH, "q1", b.batch, e.doc, e.line, JUDGE, duplicate_of=v.doc))
+                dups.append(Decision(PATH, "q1", b.batch, e.doc, e.line, judge, duplicate_of=v.doc))
             else:
                 g = 1 if v == "relevant" else 0 if v == "irrelevant" else int(v)
-                plain.append(Decision(PATH, "q1", b.batch, e.doc, e.line, JUDGE, grade=g))
+                plain.append(Decision(PATH, "q1", b.batch, e.doc, e.line, judge, grade=g))
     for d in plain + dups:
         outcome, _ = fold(state, d, None)
         if outcome == "error":
@@ -156,8 +179,10 @@ def _decisions(
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(labels())
-def test_text_fold_is_the_round_trip_fold(case: tuple[str, list[tuple[str, str | None]]]) -> None:
+@given(labels(), st.sampled_from([JUDGE, BO]))
+def test_text_fold_is_the_round_trip_fold(
+    case: tuple[str, list[tuple[str, str | None]]], judge: Judge
+) -> None:
     text, _ = case
     tree, _, rt_batches = read_label_roundtrip(PATH, text)
     fast = merge_read.read_fast(PATH, text)
@@ -166,7 +191,7 @@ def test_text_fold_is_the_round_trip_fold(case: tuple[str, list[tuple[str, str |
         assert fast[1] == text
     assume(fast is not None)
     data, _, batches = fast
-    ds = _decisions(data, text, batches)
+    ds = _decisions(data, text, batches, judge)
     assume(ds is not None)
     assert ds is not None
     p = plan(PATH, data, text, batches, ds, None)
@@ -174,6 +199,10 @@ def test_text_fold_is_the_round_trip_fold(case: tuple[str, list[tuple[str, str |
     got = fold_text(text, data, batches, p.before, p.after, p.drop, pool, str(PATH))
     expected = fold_tree(PATH, tree, text, rt_batches, plan(PATH, tree, text, rt_batches, ds, None))
     event("text fold" if got is not None else "round-trip fallback")
+    if got is not None and p.after.record != p.before.record:
+        event("text fold of the record" + (" (a verdicts block there)" if p.before.record else ""))
+    if got is not None and p.before.relevant - p.after.relevant:
+        event("text fold of a lowered verdict")
     if got is not None:
         assert got == expected
 
@@ -200,3 +229,36 @@ def test_a_pooled_label_takes_the_text_fold() -> None:
     assert got is not None
     assert got == fold_tree(PATH, tree, text, rt, plan(PATH, tree, text, rt, ds, None))
     assert "pending" not in got and "grades:\n  D0: 2\n" in got
+
+
+def test_a_second_judge_takes_the_text_fold_and_a_dispute_lowers_the_lists() -> None:
+    """Bo's seat on a file where Jo's verdicts are in the record (older documents judged by
+    nobody named): Bo's lines join Jo's, a 2 against irrelevant leaves the lists (its lowest
+    verdict), all by the text fold, byte for byte the round trip's."""
+    text = (
+        "id: q1\nquestion: Why?\nrelevant_doc_ids:\n  - D1\n  - D5\njudged_ids:\n  - D0\n"
+        "  - D1\n  - D5\n  - D7\ngrades:\n  D5: 2\nverdicts:\n  D1:\n"
+        f"    - {{judge: {JUDGE}, verdict: relevant}}\n"
+        f"  D5:\n    - {{judge: {JUDGE}, verdict: 2}}\n"
+        f"  D7:\n    - {{judge: {JUDGE}, verdict: irrelevant}}\n"
+        "pool:\n  - system: bm25\n    k: 20\n    date: '2026-06-02'\npending:\n"
+        "  - batch: '2026-12-04-seats@20'\n    systems:\n      - seats\n    depth: 20\n"
+        f"    date: '2026-12-04'\n    seat: 2\n    judge: {BO}\n    docs:\n"
+        "      - {doc: D5, verdict: irrelevant}\n      - {doc: D1, verdict: relevant}\n"
+        "      - {doc: D7, verdict: irrelevant}\n"
+    )
+    fast = merge_read.read_fast(PATH, text)
+    assert fast is not None
+    data, _, batches = fast
+    ds = _decisions(data, text, batches, BO)
+    assert ds is not None
+    p = plan(PATH, data, text, batches, ds, None)
+    got = fold_text(text, data, batches, p.before, p.after, p.drop, [], str(PATH))
+    tree, _, rt = read_label_roundtrip(PATH, text)
+    assert got is not None
+    assert got == fold_tree(PATH, tree, text, rt, plan(PATH, tree, text, rt, ds, None))
+    assert "relevant_doc_ids:\n  - D1\njudged_ids" in got and "grades" not in got
+    assert (
+        f"  D5:\n    - {{judge: {JUDGE}, verdict: 2}}\n    - {{judge: {BO}, verdict: irrelevant}}\n"
+        in got
+    )

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from labelpool.labelfile.edit import _insertion_point, _put_key
@@ -189,6 +190,7 @@ def remove_verdicts(data: CommentedMap, doc: str) -> bool:
     return True
 
 
+@lru_cache(maxsize=4096)  # one judge on every line of a file, and of a merge
 def _text(value: str, flow: bool = True) -> str | None:
     """``value`` as the dump writes it (in a flow mapping, or as a block key), or None
     (leave it to ruamel)."""

@@ -8,6 +8,7 @@ JSON shape (stable; keys are only ever added)::
 
     {"question": ID, "text": STR, "path": STR,
      "created": COMMIT | null, "text_changed": COMMIT | null, "question_line": LINE | null,
+     "machine_judges": {IDENTITY: MACHINE, ...},  # every machine judge of the record known
      "judgments": [{"doc": ID,
                     "current": STATE | null,          # null: no judgment any more
                     "set_by": CHANGE,                 # the commit that made `current` so
@@ -22,6 +23,9 @@ JSON shape (stable; keys are only ever added)::
              # kind: relevant | class-member | irrelevant | pending | pooled-unjudged
     CHANGE = {"commit": COMMIT, "before": STATE | null, "after": STATE | null}
     LINE   = {"field", "line", "commit": COMMIT}
+    MACHINE = {"model", "sha256", "source", "commit"}
+             # source: trailer (of "commit", which wrote the machine's verdicts) | definition
+             # (the judge's file, whose identity is the recorded one; "commit" null)
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from labelpool.workflows.audit.history import (
     LineBlame,
     QuestionHistory,
 )
+from labelpool.workflows.audit.machines import DEFINITION, MachineFacts, is_defined
 
 CoAuthorsOf = dict[str, CoAuthors]
 
@@ -109,13 +114,27 @@ def _record_json(j: Judgment) -> dict[str, Any]:
     }
 
 
-def _record_lines(j: Judgment) -> list[str]:
+def _machine(identity: str, known: dict[str, MachineFacts]) -> str:
+    """`` (machine; model M, where that was read)``: the model beside the identity, whose
+    digits are the sha256 of the definition and prompt."""
+    facts = known.get(identity)
+    if facts is None and not is_defined(identity):
+        return " (machine)"  # the oracle: a file's verdicts, no model
+    if facts is None:
+        return " (machine; model unknown: no commit trailer or definition file names it)"
+    where = "from its definition file"
+    if facts.source != DEFINITION and facts.commit is not None:
+        where = f"from commit {facts.commit[:10]}'s trailers"
+    return f" (machine; model {safe(facts.model)}, {where})"
+
+
+def _record_lines(j: Judgment, known: dict[str, MachineFacts]) -> list[str]:
     out = []
     for e in j.record:
         role = "adjudicated" if e.adjudicator else "judged"
         who = "a judge the file does not name (git blame names them)"
         if e.judge is not None:
-            who = safe(e.judge) + (" (machine)" if e.kind != "person" else "")
+            who = safe(e.judge) + (_machine(e.judge, known) if e.kind != "person" else "")
         verdict = "no verdict" if e.verdict is None else _verdict(e.verdict)
         out.append(f"  {role} by {who}: {safe(verdict)}")
     if j.git_credits is not None:
@@ -135,6 +154,15 @@ def to_json(h: QuestionHistory) -> dict[str, Any]:
         "created": None if h.created is None else commit_json(h.created, co),
         "text_changed": None if h.text_changed is None else commit_json(h.text_changed, co),
         "question_line": line_json(h.question_line, co),
+        "machine_judges": {
+            identity: {
+                "model": f.model,
+                "sha256": f.sha256,
+                "source": f.source,
+                "commit": f.commit,
+            }
+            for identity, f in h.machine_judges.items()
+        },
         "judgments": [
             {
                 "doc": j.doc,
@@ -189,7 +217,7 @@ def render_text(h: QuestionHistory, width: int | None = None) -> str:
         now = "no judgment any more" if j.current is None else j.current.describe()
         out.append("")
         out.append(f"{safe(j.doc)}: {safe(now)}")
-        out += _record_lines(j)
+        out += _record_lines(j, h.machine_judges)
         if j.set_by is not None:
             verb = "removed" if j.current is None else "set"
             out.append(f"  {verb} by {_who(j.set_by.info, co)}")

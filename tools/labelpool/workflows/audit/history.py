@@ -29,7 +29,7 @@ from labelpool.config import Config
 from labelpool.errors import InputError
 from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf, Label
 from labelpool.verdicts import JudgeVerdict
-from labelpool.workflows.audit import attribution
+from labelpool.workflows.audit import attribution, machines
 from labelpool.workflows.audit import record as judges_record
 from labelpool.workflows.audit.revisions import (
     ID_PATTERN,
@@ -172,6 +172,8 @@ class QuestionHistory:
     judgments: tuple[Judgment, ...]
     # commit -> its co-authors ((name, email), sorted; see attribution): every commit named
     co_authors: dict[str, attribution.CoAuthors] = field(default_factory=dict)
+    # a machine judge's identity in the record -> its model and sha256 (see machines)
+    machine_judges: dict[str, machines.MachineFacts] = field(default_factory=dict)
 
 
 class HistoryError(InputError):
@@ -288,6 +290,9 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
         line.info.commit for lines in blamed.values() for line in lines
     }
     authors = attribution.authors_of(place.top, named)
+    wanted_machines = machines.identities([j.record for j in judgments])
+    file_commits = [c.commit for c in commits]
+    known = machines.facts(place.top, cfg.judges_folder, wanted_machines, file_commits)
     return QuestionHistory(
         question=question,
         text=current.question,
@@ -297,6 +302,7 @@ def question_history(cfg: Config, question: str, doc: str | None = None) -> Ques
         created=created,
         judgments=tuple(judgments),
         co_authors={c: a.co_authors for c, a in authors.items() if a.co_authors},
+        machine_judges=known,
     )
 
 

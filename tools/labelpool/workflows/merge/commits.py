@@ -232,7 +232,7 @@ def _dry_run(
     disputes = [
         (qids[path], doc)
         for path, state in states.items()
-        if state.record
+        if any(len(entries) > 1 for entries in state.record.values())  # a dispute needs two
         for doc in record_mod.disputes(state_of(cache[path][0], path, cache[path][1]), state)
     ]
     return plan, supersedes, tuple(sorted(disputes))

@@ -4,8 +4,10 @@ The round-trip fold (:func:`merge_fold.write_state`, :func:`pool_entries.add_poo
 a dump, then :func:`batch.remove`) costs a ruamel load and dump per file: minutes at 10,000
 files. For a file in the plain block layout below, the same edits are made on its lines:
 ids inserted into the sorted block lists (``relevant_doc_ids``, ``judged_ids``), removed from
-``pooled_unjudged_ids``, ``grades`` entries inserted in key order, ``pool`` entries appended,
-a missing key inserted at its canonical place, and resolved pending lines removed.
+``pooled_unjudged_ids`` (and from ``relevant_doc_ids`` and ``grades`` when a second judge's
+verdict opens a dispute that lowers the grade), ``grades`` entries inserted in key order,
+``pool`` entries appended, a missing key inserted at its canonical place, the record of
+judges written (``judge:``, the ``verdicts`` block), and resolved pending lines removed.
 
 :func:`fold_text` returns None for anything else (the caller takes the round-trip path):
 ``pending`` not the last key, a comment or blank line outside the ``pending`` block (past
@@ -71,8 +73,6 @@ def fold_text(
     try:
         if after.classes != before.classes or not text.endswith("\n") or "\r" in text:
             return None
-        if before.relevant - after.relevant or set(before.grades) - set(after.grades):
-            return None  # a dispute lowered a verdict
         keys = list(data)
         if not keys or keys[-1] != "pending":
             return None
@@ -84,6 +84,10 @@ def fold_text(
         while h < p and lines[h].startswith("#"):
             h += 1
         sections = _sections(lines[h:p], keys[:-1], data)
+        for d in sorted(before.relevant - after.relevant):  # a dispute lowered a verdict
+            _remove_id(sections, "relevant_doc_ids", d, strict=True)
+        for d in sorted(set(before.grades) - set(after.grades)):
+            _remove_grade(sections, d)
         for d in sorted(after.judged - before.judged):
             _add_id(sections, "judged_ids", d)
         for d in sorted(after.relevant - before.relevant):
@@ -117,7 +121,8 @@ def _sections(lines: list[str], keys: list[str], data: Mapping[str, Any]) -> lis
         if line.lstrip(" ").startswith("#"):
             raise _Fallback
         if line[0] == " ":
-            if not out or _ODD_BODY.search(line):
+            # the verdicts block is checked whole (_add_record): canonical, or the round trip
+            if not out or (out[-1].key != "verdicts" and _ODD_BODY.search(line)):
                 raise _Fallback
             out[-1].body.append(line)
             continue
@@ -208,9 +213,11 @@ def _add_id(sections: list[_Section], key: str, item: str) -> None:
         _sorted_insert(s, item, line)
 
 
-def _remove_id(sections: list[_Section], key: str, item: str) -> None:
+def _remove_id(sections: list[_Section], key: str, item: str, strict: bool = False) -> None:
     s = _find(sections, key)
     if s is None or s.items is None or item not in s.items:
+        if strict:
+            raise _Fallback
         return
     i = s.items.index(item)
     del s.items[i], s.body[i]
@@ -227,6 +234,17 @@ def _add_grade(sections: list[_Section], doc: str, grade: int) -> None:
         raise _Fallback  # a grade replaced: the round-trip path
     else:
         _sorted_insert(s, doc, line)
+
+
+def _remove_grade(sections: list[_Section], doc: str) -> None:
+    """:func:`labelfile.remove_mapping_item`: the line goes, an emptied ``grades`` too."""
+    s = _find(sections, "grades")
+    if s is None or s.items is None or doc not in s.items:
+        raise _Fallback
+    i = s.items.index(doc)
+    del s.items[i], s.body[i]
+    if not s.items:
+        sections.remove(s)
 
 
 def _add_pool(sections: list[_Section], pool: Sequence[tuple[str, int, str, str | None]]) -> None:
@@ -247,9 +265,10 @@ def _add_pool(sections: list[_Section], pool: Sequence[tuple[str, int, str, str 
 def _add_record(
     sections: list[_Section], data: Mapping[str, Any], before: State, after: State
 ) -> None:
-    """The record of judges: a ``judge:`` (and ``judge_kind:``) the file did not have, and a
-    ``verdicts`` block it did not have, as :mod:`labelpool.labelfile.record` writes them;
-    any other change of the record: the round-trip path."""
+    """The record of judges: a ``judge:`` (and ``judge_kind:``) the file did not have, and
+    the ``verdicts`` block as :mod:`labelpool.labelfile.record` writes it (a block already
+    there is rewritten whole when it is exactly what the record writes: a second judge's
+    verdicts); any other change of the record: the round-trip path."""
     if (after.judge, after.judge_kind) != (before.judge, before.judge_kind):
         if before.judge is not None or after.judge is None or "judge_kind" in data:
             raise _Fallback
@@ -260,13 +279,21 @@ def _add_record(
         if after.judge_kind != PERSON:
             kind = _plain(after.judge_kind)
             _insert_key(sections, _Section("judge_kind", f"judge_kind: {kind}", []))
-    if after.record != before.record:
-        if before.record or "verdicts" in data:
+    s = _find(sections, "verdicts")
+    if s is None and "verdicts" in data:
+        raise _Fallback
+    if s is None and after.record == before.record:
+        return
+    try:
+        lines = record_file.verdicts_lines(after.record)
+        # a block already there is rewritten whole: it must be what the record writes
+        if s is not None and [s.head, *s.body] != record_file.verdicts_lines(before.record):
             raise _Fallback
-        try:
-            lines = record_file.verdicts_lines(after.record)
-        except ValueError:
-            raise _Fallback from None
-        if any(len(line) > MAX_LINE for line in lines):
-            raise _Fallback
+    except ValueError:
+        raise _Fallback from None
+    if not lines or any(len(line) > MAX_LINE for line in lines):
+        raise _Fallback
+    if s is None:
         _insert_key(sections, _Section("verdicts", lines[0], lines[1:]))
+    else:
+        s.head, s.body = lines[0], lines[1:]

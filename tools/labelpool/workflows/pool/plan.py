@@ -271,9 +271,12 @@ def commit_message(plan: PoolPlan) -> str:
         "",
         head,
         f"Documents to judge: {plan.documents} in {counted(len(plan.batched), 'question')}.",
-        f"Union of the top {plan.depth}: {plan.union}; already judged: {plan.judged} "
-        f"({pct:.1f}%); waiting in earlier batches: {plan.waiting}.",
     ]
+    if plan.task is None:  # a task batch pools no system: no union, no unjudged rate
+        lines.append(
+            f"Union of the top {plan.depth}: {plan.union}; already judged: {plan.judged} "
+            f"({pct:.1f}%); waiting in earlier batches: {plan.waiting}."
+        )
     if plan.judges > 1:
         who = f": {', '.join(plan.assign)}" if plan.assign else ""
         lines.append(f"Judges: {plan.judges}, each judging every document blind{who}.")
@@ -287,10 +290,13 @@ def commit_message(plan: PoolPlan) -> str:
             f"Judged in full already (pool entries added): "
             f"{counted(len(plan.complete), 'question')}."
         )
-    lines.append(
-        "Unjudged rate at {} before judging: {}.".format(
-            plan.depth,
-            ", ".join(f"{s} {plan.unjudged_before.get(s, float('nan')):.3f}" for s in plan.systems),
+    if plan.task is None:
+        lines.append(
+            "Unjudged rate at {} before judging: {}.".format(
+                plan.depth,
+                ", ".join(
+                    f"{s} {plan.unjudged_before.get(s, float('nan')):.3f}" for s in plan.systems
+                ),
+            )
         )
-    )
     return "\n".join(lines) + "\n"
