@@ -10,6 +10,9 @@ of that many label files and three ``N x 100`` runs in ``runs/``, and the large 
 6,980 x 1,000 with about 4.8 M distinct doc ids, written with one space and again with one
 tab between fields; ``XL``: 69,800 x 1,000, about 2.95 GB, only when asked). ``S`` is the
 1,000-question repository's run (1,000 x 100), ``M`` the 10,000-question one's (10,000 x 100).
+``judge-machine``: ``judge --machine`` on a batch of ``--machine-docs`` documents against a
+chat-completions server on loopback answering after 50 ms, 16 in flight, beside the wait floor
+(``bench_machine_judge.py``).
 
 Each figure is the median wall clock of ``--repeat`` runs (default 5), each a fresh process;
 ``peak`` is the largest maximum resident memory of the process and its children; ``cpu`` the
@@ -51,6 +54,7 @@ from pathlib import Path
 import bench_agreement
 import bench_goals
 import bench_hostile
+import bench_machine_judge
 import bench_measure
 import bench_repo
 import bench_seats
@@ -83,10 +87,12 @@ COMMANDS = (
     "agreement",
     "help",
     "validate-file",
+    "judge-machine",
 )
 RUN_NAMES = ("S", "M", "L", "XL")
 QUICK_SIZES = (60,)
 QUICK_L = RunShape("L", 40, 200, 6_000)
+QUICK_MACHINE_DOCS = 200
 JUDGE = ("Jo Judge", "jo.judge@example.org")
 
 
@@ -101,6 +107,7 @@ class Bench:
     runs: tuple[str, ...]
     quick: bool
     labelpool: str
+    machine_docs: int = 10_000
     trec_eval: Path | None = None
     trec_eval_note: str = ""
     results: dict[tuple[int, str], Measurement] = field(default_factory=dict)
@@ -443,6 +450,12 @@ def bench_global(b: Bench) -> None:
         if example.is_file():
             cmd = b.lp("validate", str(example.relative_to(ROOT)))
             b.put(0, measure_warm("validate one file of the example (warm)", cmd, ROOT, b.repeat))
+    if "judge-machine" in b.commands:
+        docs = b.machine_docs
+        rows, note = bench_machine_judge.measure_judge(b.work, docs, b.seed, b.repeat, b.lp())
+        for m in rows:
+            b.put(0, replace(m, extra={"docs": float(docs)}))
+        b.notes.append(note)
 
 
 # --------------------------------------------------------------------------- main
@@ -460,6 +473,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--trec-eval-src", type=Path, default=TREC_EVAL_SRC)
     p.add_argument("--no-trec-eval", action="store_true", help="do not build trec_eval")
     p.add_argument("--timeout", type=int, default=3600, help="kill a command after N s")
+    p.add_argument("--machine-docs", type=int, default=10_000, help="judge --machine's batch")
     return p.parse_args(argv)
 
 
@@ -492,8 +506,9 @@ def main(argv: list[str] | None = None) -> int:
     sizes = sorted({int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()})
     repeat = args.repeat
     bench_measure.TIMEOUT[0] = args.timeout
+    machine_docs = args.machine_docs
     if args.quick:
-        sizes, repeat = list(QUICK_SIZES), 1
+        sizes, repeat, machine_docs = list(QUICK_SIZES), 1, QUICK_MACHINE_DOCS
     labelpool = shutil.which("labelpool")
     if labelpool is None:
         print("labelpool is not on PATH (pip install -e .)", file=sys.stderr)
@@ -501,6 +516,7 @@ def main(argv: list[str] | None = None) -> int:
     work = args.keep or Path(tempfile.mkdtemp(prefix="labelpool-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     b = Bench(work.resolve(), max(1, repeat), args.seed, commands, runs, args.quick, labelpool)
+    b.machine_docs = machine_docs
     b.notes.append(compile_bytecode())
     started = time.strftime("%Y-%m-%d %H:%M %Z")
     try:

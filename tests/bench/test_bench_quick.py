@@ -1,7 +1,8 @@
 """``bench/run.py --quick``: the benchmark script keeps working (a smoke run, not a timing).
 
-The quick run generates a 60-question repository and a small "L" run, measures every command
-once and prints the figure tables and the goal table. Figures are not checked here (the
+The quick run generates a 60-question repository and a small "L" run, and a batch of 200
+documents for ``judge --machine`` against a chat-completions server on loopback, measures every
+command once and prints the figure tables and the goal table. Figures are not checked here (the
 benchmarks hold the performance targets, not the tests); what is checked is that every
 command ran to its expected exit, that every row has a time, a peak and its ratio to the
 floors, and that every goal has a verdict.
@@ -38,6 +39,7 @@ ROWS = {
     "labelpool --help": None,
     "import trec, a 50 MB qrels line (refused)": None,
     "validate one file of the example (warm)": None,
+    "judge --machine, 200 docs (50 ms server, 16 in flight)": None,
 }
 
 
@@ -72,8 +74,16 @@ def test_quick_bench_runs_every_command(tmp_path: Path) -> None:
             assert re.fullmatch(pattern, versus), (name, versus)
     assert "x pytrec_eval" in rows["score 60 x 100"][4]
     goals = proc.stdout.split("**Goals**", 1)[1]
+    machine = rows["judge --machine, 200 docs (50 ms server, 16 in flight)"][3]
+    assert re.fullmatch(r"\d+\.\d\dx \(wait\)", machine), machine
+    assert rows["wait floor"][0] == "0.62"  # 200 x 50 ms / 16
+    assert re.search(
+        r"judge --machine 10,000 docs.*\| [\d.]+ s, [\d.]+x the wait floor \(0\.62 s\) "
+        r"\(at 200 docs: goal taken as < 1\.92x the wait floor\) \|",
+        goals,
+    ), goals
     verdicts = re.findall(r"\| (yes|NO|not measured) \|$", goals, flags=re.MULTILINE)
-    assert len(verdicts) == goals.count("\n| ") - 1 == 23, goals
+    assert len(verdicts) == goals.count("\n| ") - 1 == 24, goals
     # a grouped run's bound and the tab/space comparison are computed in the quick run too
     assert re.search(r"tab-separated run .*\| \d\.\d\dx the space-separated run \|", goals)
     assert re.search(r"grouped run: .*\| \d+ MiB \(bound \d+: labels \d+\) \|", goals)

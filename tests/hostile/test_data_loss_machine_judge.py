@@ -2,10 +2,11 @@
 the batch with no verdict lost or given twice, the same files and commits as a run never
 interrupted.
 
-A machine run writes one document at a time (each write atomic), so a kill may leave a file
-with some of its documents filled: every entry must then hold nothing or the verdict the
-uninterrupted run gives it (never another, never a torn file), and the rerun must not ask
-what the response cache holds.
+A machine run keeps each answer in the response cache first, then writes a file's verdicts
+together (one atomic write once every document of it asked has its answer, or after a few
+seconds: then a kill may leave a file with some of its documents filled): every entry must
+hold nothing or the verdict the uninterrupted run gives it (never another, never a torn
+file), and the rerun must not ask what the response cache holds.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def test_killed_at_every_git_call(base: Path, want: dict[str, object], tmp_path:
 
 def test_killed_at_every_write(base: Path, want: dict[str, object], tmp_path: Path) -> None:
     points = _matrix(tmp_path, base, want, "write")
-    assert points >= 5  # a note and four verdicts, at least
+    assert points >= 2  # one write a file with documents to judge (two files here)
 
 
 CALIBRATE = (*ARGS, "--calibrate")

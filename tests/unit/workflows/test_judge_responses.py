@@ -44,6 +44,24 @@ def test_a_cut_line_is_ignored_and_the_next_one_kept(tmp_path: Path) -> None:
     assert back.get("q", "t2", "d2") == Reply("d2", 3)
 
 
+def test_answers_that_came_together_are_kept_in_one_append(tmp_path: Path) -> None:
+    r = Responses(tmp_path, "j")
+    r.put_many(
+        [
+            ("q", "t1", Reply("d1", 1, raw="1")),
+            ("q", "t2", Reply("d2", None, "no answer: timed out")),  # not kept
+            ("q", "t3", Reply("d3", None, "can't judge", raw="Relevant")),
+        ]
+    )
+    assert len(cache_file(tmp_path, "j").read_bytes().splitlines()) == 2
+    back = Responses(tmp_path, "j")
+    assert back.get("q", "t1", "d1") == Reply("d1", 1, raw="1")
+    assert back.get("q", "t2", "d2") is None
+    assert back.get("q", "t3", "d3") == Reply("d3", None, "can't judge", raw="Relevant")
+    r.put_many([])
+    assert len(cache_file(tmp_path, "j").read_bytes().splitlines()) == 2
+
+
 @given(st.text(max_size=40), st.text(max_size=40), st.integers(0, 1000))
 def test_any_text_round_trips(question: str, text: str, grade: int) -> None:
     import tempfile

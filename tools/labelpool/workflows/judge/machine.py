@@ -10,8 +10,11 @@
    The machine's own (a run killed before its commit) are committed at the end.
 3. :func:`run`: each document is answered from the response cache (:mod:`.responses`) or
    asked of the backend, ``concurrency`` requests in flight (a thread pool over
-   :meth:`Backend.ask`); each answer is kept in the cache first, then written
-   (:func:`.fill.fill`) by this thread, one at a time; then the files are committed
+   :meth:`Backend.ask`); the answers that came while this thread was busy are kept in the
+   cache together (one append, one fsync), then held until every document of their file has
+   its answer (or :data:`HOLD` seconds), and written with one write a file
+   (:func:`.fill.fill_many`), so that the writes keep up with the answers; then the files
+   are committed
    (:func:`.commit.commit`) with the machine as author and committer
    (``IDENTITY <machine@labelpool.invalid>``) and trailers naming the judge, its kind, model,
    sha256 and labelpool's version.
@@ -23,13 +26,18 @@ and what was written but not committed is committed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from queue import Empty, SimpleQueue
 
 from labelpool import __version__, gitio, verdicts
 from labelpool import cache as cache_mod
+from labelpool.batch import PendingBatch
 from labelpool.config import Config
 from labelpool.errors import StateError
 from labelpool.machine import backends
@@ -43,6 +51,9 @@ from labelpool.workflows.judge import queue as queue_mod
 from labelpool.workflows.judge.facts import NONE, Facts
 from labelpool.workflows.judge.responses import Responses, keeps
 from labelpool.workflows.judge.write import Rules
+
+CACHED_GROUP = 256  # answers from the response cache written per group (one write a file)
+HOLD = 2.0  # seconds an answer may wait for the others of its file before it is written
 
 
 @dataclass(frozen=True)
@@ -151,18 +162,15 @@ def plan_calibration(
     return Plan(batch or "", tuple(tasks), tuple(no_text), tuple(paths), calibrate=True)
 
 
-def _entries(path: Path, text: str) -> dict[tuple[str, int | None, str], queue_mod.Entry]:
-    _d, _t, batches = queue_mod.read_file(path, text)
+def _entries(
+    text: str, batches: Sequence[PendingBatch]
+) -> dict[tuple[str, int | None, str], queue_mod.Entry]:
+    """Every pending entry of a file (``text``, read as ``batches``), by (batch, seat, doc)."""
     out = {}
     for b in batches:
         for e in queue_mod.entries_of(text, [b], b.batch, b):
             out[(b.batch, b.seat, e.doc)] = e
     return out
-
-
-def _seat_judges(path: Path, text: str) -> dict[tuple[str, int | None], str | None]:
-    _d, _t, batches = queue_mod.read_file(path, text)
-    return {(b.batch, b.seat): b.judge for b in batches}
 
 
 Foreign = list[tuple[Path, str]]  # (file, ``line: doc`` or why)
@@ -189,10 +197,13 @@ def uncommitted(
         if old_text == new_text:
             continue
         try:
-            before = _entries(path, old_text) if old is not None else {}
-            after = _entries(path, new_text)
-            judges = _seat_judges(path, new_text)
-            data, _t, _b = queue_mod.read_file(path, new_text)
+            if old is None:
+                before = {}
+            else:
+                before = _entries(old_text, queue_mod.read_file(path, old_text)[2])
+            data, _t, new_batches = queue_mod.read_file(path, new_text)
+            after = _entries(new_text, new_batches)
+            judges = {(b.batch, b.seat): b.judge for b in new_batches}
         except queue_mod.JudgeInputError:
             foreign.append((path, "cannot be read"))
             continue
@@ -304,56 +315,80 @@ def run(
     counts = {"written": 0, "noted": 0, "failed": 0, "skipped": 0, "asked": 0, "cached": 0}
     cost = 0.0
 
-    def handle(task: Task, reply: Reply) -> None:
+    def handle(replies: Sequence[tuple[Task, Reply]]) -> None:
         nonlocal cost
-        cost += reply.cost
-        if reply.grade is not None and reply.grade not in judge.grades:
-            reply = Reply(reply.doc_id, None, f"answered {reply.grade}, off the scale", reply.raw)
-        if reply.grade is None and not keeps(reply):
-            counts["failed"] += 1
-            on_reply(reply)
-            return
-        if the_plan.calibrate:
-            outcome = (
-                fill_mod.NOTED  # nothing written: a person's verdict is there
-                if reply.grade is None
-                else calibrate.add(cfg.root, rules, task.path, task.doc, identity, reply.grade)
-            )
-            counts[outcome if outcome in ("written", "noted") else "skipped"] += 1
-            on_reply(reply)
-            return
-        note = None if reply.error is None else fill_mod.note_text(identity, reply.error)
-        outcome = fill_mod.fill(
-            cfg.root, rules, task.path, the_plan.batch, task.doc, identity, reply.grade, note
-        )
-        if outcome == fill_mod.WRITTEN:
-            counts["written"] += 1
-        elif outcome in (fill_mod.NOTED, fill_mod.UNCHANGED):
-            counts["noted"] += 1
-        else:
-            counts["skipped"] += 1
-        on_reply(reply)
+        kept: dict[Path, list[tuple[Task, Reply]]] = {}
+        for task, reply in replies:
+            cost += reply.cost
+            if reply.grade is not None and reply.grade not in judge.grades:
+                reply = Reply(
+                    reply.doc_id, None, f"answered {reply.grade}, off the scale", reply.raw
+                )
+            if reply.grade is None and not keeps(reply):
+                counts["failed"] += 1
+                on_reply(reply)
+            elif the_plan.calibrate:
+                outcome = (
+                    fill_mod.NOTED  # nothing written: a person's verdict is there
+                    if reply.grade is None
+                    else calibrate.add(cfg.root, rules, task.path, task.doc, identity, reply.grade)
+                )
+                counts[outcome if outcome in ("written", "noted") else "skipped"] += 1
+                on_reply(reply)
+            else:
+                kept.setdefault(task.path, []).append((task, reply))
+        for path, items in kept.items():  # one write a file for the answers that came together
+            wants = [
+                fill_mod.Want(
+                    task.doc,
+                    reply.grade,
+                    None if reply.error is None else fill_mod.note_text(identity, reply.error),
+                )
+                for task, reply in items
+            ]
+            outcomes = fill_mod.fill_many(cfg.root, rules, path, the_plan.batch, identity, wants)
+            for outcome, (_task, reply) in zip(outcomes, items, strict=True):
+                if outcome == fill_mod.WRITTEN:
+                    counts["written"] += 1
+                elif outcome in (fill_mod.NOTED, fill_mod.UNCHANGED):
+                    counts["noted"] += 1
+                else:
+                    counts["skipped"] += 1
+                on_reply(reply)
 
     to_ask: list[Task] = []
+    from_cache: list[tuple[Task, Reply]] = []
     for task in the_plan.tasks:
-        kept = responses.get(task.question, task.text, task.doc)
-        if kept is None:
+        known = responses.get(task.question, task.text, task.doc)
+        if known is None:
             to_ask.append(task)
         else:
-            counts["cached"] += 1
-            handle(task, kept)
+            from_cache.append((task, known))
+    counts["cached"] = len(from_cache)
+    for start in range(0, len(from_cache), CACHED_GROUP):
+        handle(from_cache[start : start + CACHED_GROUP])
     if to_ask:
         pool = ThreadPoolExecutor(max_workers=max(1, concurrency))
+        answered: SimpleQueue[tuple[Task, Future[Reply]]] = SimpleQueue()
         try:
-            futures: dict[Future[Reply], Task] = {
-                pool.submit(_ask, backend, t.item(judge.grades)): t for t in to_ask
-            }
-            for f in as_completed(futures):
-                task = futures[f]
-                reply = f.result()
-                counts["asked"] += 1
-                responses.put(task.question, task.text, reply)
-                handle(task, reply)
+            for t in to_ask:
+                f = pool.submit(_ask, backend, t.item(judge.grades))
+                f.add_done_callback(partial(_put, answered, t))
+            held = _Held(to_ask)
+            left = len(to_ask)
+            while left:
+                ready = [answered.get()]
+                while True:  # every answer that came meanwhile: one group
+                    try:
+                        ready.append(answered.get_nowait())
+                    except Empty:
+                        break
+                left -= len(ready)
+                replies = [(task, f.result()) for task, f in ready]
+                counts["asked"] += len(replies)
+                responses.put_many([(task.question, task.text, r) for task, r in replies])
+                handle(held.add(replies))
+            handle(held.rest())
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
     sha, committed = None, 0
@@ -377,6 +412,41 @@ def run(
         commit=sha,
         committed=committed,
     )
+
+
+class _Held:
+    """Answers (kept in the response cache already) held back from the label files until
+    every document of their file asked in this run has one, or :data:`HOLD` seconds after the
+    first of them came: then one write a file for them all."""
+
+    def __init__(self, tasks: Sequence[Task]) -> None:
+        self._left = Counter(t.path for t in tasks)
+        self._held: dict[Path, list[tuple[Task, Reply]]] = {}
+        self._since: dict[Path, float] = {}
+
+    def add(self, replies: Sequence[tuple[Task, Reply]]) -> list[tuple[Task, Reply]]:
+        """Hold ``replies``; return what is to be written now."""
+        now = time.monotonic()
+        for task, reply in replies:
+            self._left[task.path] -= 1
+            self._held.setdefault(task.path, []).append((task, reply))
+            self._since.setdefault(task.path, now)
+        due = [p for p in self._held if self._left[p] <= 0 or now - self._since[p] >= HOLD]
+        out: list[tuple[Task, Reply]] = []
+        for path in due:
+            out += self._held.pop(path)
+            del self._since[path]
+        return out
+
+    def rest(self) -> list[tuple[Task, Reply]]:
+        out = [item for items in self._held.values() for item in items]
+        self._held.clear()
+        self._since.clear()
+        return out
+
+
+def _put(answered: SimpleQueue[tuple[Task, Future[Reply]]], task: Task, f: Future[Reply]) -> None:
+    answered.put((task, f))
 
 
 def _ask(backend: Backend, item: Item) -> Reply:

@@ -3,10 +3,10 @@
 One file per judge identity in the cache folder (:func:`labelpool.cache.cache_dir`),
 ``machine-<sha256(identity)[:24]>.jsonl``: one JSON object a line, ``{"key": K, "grade": G,
 "error": E, "raw": R, "cost": C}``, ``K`` the sha256 of (identity, question text, passage
-text). A line is appended with one ``write`` on a file opened for appending (``O_APPEND``),
-flushed and synced before the verdict it explains is written to a label file; a line cut by a
-kill does not parse and is ignored. So a rerun, or a run resumed after a kill, asks nothing
-twice: a key in the file is answered from it.
+text). The lines of the answers that came together are appended with one ``write`` on a file
+opened for appending (``O_APPEND``) and synced once, before the verdicts they explain are
+written to label files; a line cut by a kill does not parse and is ignored. So a rerun, or a
+run resumed after a kill, asks nothing twice: a key in the file is answered from it.
 
 Only answers are kept: a grade, or the judge's reply that gave none ("can't judge", with the
 raw reply). A request that got no answer at all (the program died, the endpoint timed out after its
@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -88,29 +89,46 @@ class Responses:
 
     def put(self, question: str, text: str, reply: Reply) -> None:
         """Keep ``reply`` (when :func:`keeps`): appended and synced before this returns."""
-        if not keeps(reply):
+        self.put_many([(question, text, reply)])
+
+    def put_many(self, items: Sequence[tuple[str, str, Reply]]) -> None:
+        """Keep each ``(question, text, reply)`` (those that :func:`keeps`): appended with one
+        write and synced once before this returns."""
+        lines: list[bytes] = []
+        objs: list[tuple[str, dict[str, Any]]] = []
+        for question, text, reply in items:
+            if not keeps(reply):
+                continue
+            k = key(self.identity, question, text)
+            obj: dict[str, Any] = {
+                "key": k,
+                "grade": reply.grade,
+                "error": reply.error,
+                "raw": reply.raw,
+                "cost": reply.cost,
+            }
+            objs.append((k, obj))
+            lines.append(
+                (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+            )
+        if not lines:
             return
-        k = key(self.identity, question, text)
-        obj = {
-            "key": k,
-            "grade": reply.grade,
-            "error": reply.error,
-            "raw": reply.raw,
-            "cost": reply.cost,
-        }
-        line = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        data = b"".join(lines)
         with self._lock:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             try:
                 # a line cut by an earlier kill must not swallow this one
                 if os.fstat(fd).st_size and not _ends_with_newline(self.file):
-                    line = b"\n" + line
-                os.write(fd, line)
+                    data = b"\n" + data
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
                 os.fsync(fd)
             finally:
                 os.close(fd)
-            self._known[k] = obj
+            for k, obj in objs:
+                self._known[k] = obj
 
 
 def _ends_with_newline(path: Path) -> bool:
