@@ -91,7 +91,11 @@ def test_hostile_texts_are_skipped_or_compared_never_a_traceback() -> None:
         "id with # and : ,#8": "Yes",
     }
     found = within(texts, containment=0.9, linked=unlinked)
-    assert dict(found.skipped) == {"empty#1": "no words", "blank#2": "no words", "punct#3": "no words"}
+    assert dict(found.skipped) == {
+        "empty#1": "no words",
+        "blank#2": "no words",
+        "punct#3": "no words",
+    }
     pairs = {(p.a, p.b) for p in found.pairs}
     assert ("big#6", "big#7") in pairs
     assert ("one#4", "one#5") in pairs and ("id with # and : ,#8", "one#4") in pairs

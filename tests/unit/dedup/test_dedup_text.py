@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 from labelpool.dedup.text import hashed, hashed_array, normalise, shingles, words
 
 texts = st.text(max_size=300)
-prose = st.lists(st.sampled_from(["oslo", "Bergen", "12", "the", "ﬁle", "Straße", "é"]), max_size=40)
+prose = st.lists(
+    st.sampled_from(["oslo", "Bergen", "12", "the", "ﬁle", "Straße", "é"]), max_size=40
+)
 
 
 @given(texts)
