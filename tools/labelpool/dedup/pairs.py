@@ -9,7 +9,8 @@ thresholds that comparing all pairs finds, without comparing pairs that share no
 
 :func:`across` finds candidates among all texts of a corpus with MinHash locality-sensitive
 hashing (``datasketch``, the ``dedup`` extra), keeps those with a side in ``targets``, and
-verifies each by the exact measure. A pair that ``linked(a, b)`` says are versions of one
+verifies each by the exact measure (with ``containment``, at a lower LSH threshold: a text
+copied whole into one twice its length has Jaccard similarity 0.5). A pair that ``linked(a, b)`` says are versions of one
 another is never a :class:`Pair`: it is counted in ``version_pairs``.
 """
 
@@ -167,6 +168,7 @@ def across(
     threshold: float = 0.8,
     containment: float | None = None,
     lsh_threshold: float = 0.7,
+    containment_lsh_threshold: float = 0.5,
     num_perm: int = 128,
     weights: tuple[float, float] = (0.3, 0.7),
     seed: int = 1,
@@ -177,10 +179,14 @@ def across(
     LSH candidates (``lsh_threshold``, ``num_perm`` permutations, false positive / negative
     ``weights``), each verified exactly (Jaccard >= ``threshold`` or containment >=
     ``containment``). A pair is proposed only as often as LSH finds it: at Jaccard 0.8 with the
-    defaults, at least 95% of the time; a copy inside a much longer text is a candidate only
-    when its Jaccard similarity comes near the LSH threshold."""
+    defaults, at least 95% of the time; with ``containment``, the LSH threshold is
+    ``containment_lsh_threshold`` (if lower), so that a text copied whole into another up to
+    about twice its length is a candidate (its Jaccard similarity: the length ratio)."""
     _check(threshold, containment)
     _check(lsh_threshold, None)
+    _check(containment_lsh_threshold, None)
+    if containment is not None:
+        lsh_threshold = min(lsh_threshold, containment_lsh_threshold)
     ds = _datasketch()
     lsh = ds.MinHashLSH(threshold=lsh_threshold, num_perm=num_perm, weights=weights)
     blank = ds.MinHash(num_perm=num_perm, seed=seed, hashfunc=_identity)
