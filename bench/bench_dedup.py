@@ -28,6 +28,7 @@ generated passages, 5,000 under ``--quick``), its peak memory against 1 GiB.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import sys
@@ -53,14 +54,14 @@ def generated(n: int, seed: int, copies: float = 0.02) -> list[tuple[str, str]]:
     ``copies`` of them near-copies of earlier ones (one word in 50 changed)."""
     rng = random.Random(seed)
     vocab = [f"w{i}" for i in range(30_000)]
-    weights = [1 / (i + 1) for i in range(len(vocab))]
+    cumulative = list(itertools.accumulate(1 / (i + 1) for i in range(len(vocab))))
     out: list[tuple[str, str]] = []
     for i in range(n):
         if out and rng.random() < copies:
             base = rng.choice(out)[1].split()
             out.append((f"gen-{i}#copy", " ".join(_changed(base, rng, vocab))))
         else:
-            words = rng.choices(vocab, weights, k=rng.randint(40, 120))
+            words = rng.choices(vocab, cum_weights=cumulative, k=rng.randint(40, 120))
             out.append((f"gen-{i}#p", " ".join(words)))
     return out
 
