@@ -33,9 +33,12 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from bench_goals import Goal
+from bench_measure import Measurement, measure
 
 ROOT = Path(__file__).resolve().parents[1]
 VASWANI = ROOT.parent / "shared" / "data" / "vaswani" / "corpus" / "doc-text.trec"
@@ -209,7 +212,9 @@ def vaswani_quality(seed: int) -> list[Quality]:
     docs, truth_of = inject(vaswani(), seed)
     out = []
     searches: dict[str, Callable[[], Found]] = {
-        "across": lambda: across(docs, {d for d, _ in docs}, containment=CONTAINMENT, linked=_unlinked),
+        "across": lambda: across(
+            docs, {d for d, _ in docs}, containment=CONTAINMENT, linked=_unlinked
+        ),
         "within": lambda: within(dict(docs), containment=CONTAINMENT, linked=_unlinked),
     }
     for name, search in searches.items():
@@ -238,6 +243,152 @@ def vaswani_quality(seed: int) -> list[Quality]:
             f"recall by kind: {', '.join(recall_kind)}; Vaswani's own pairs: {len(natural)}"
         )
         out.append(Quality(f"vaswani, {name}", precision, direct / len(truth_of), detail))
+    return out
+
+
+# --------------------------------------------------------------------------- in run.py
+
+
+@dataclass
+class Results:
+    """What ``run.py --commands dedup`` measured: steps (floor first per corpus) and quality."""
+
+    steps: dict[str, tuple[str, Measurement]]  # name -> (its floor's name, measurement)
+    quality: list[Quality]
+    passages: int
+
+
+def _corpora(work: Path, seed: int, passages: int) -> list[tuple[str, str, Path]]:
+    """(label, the search measured, corpus file) of each timed corpus, written once."""
+    out = []
+    batch = work / f"dedup-batch-{BATCH}-{seed}.jsonl"
+    if not batch.exists():
+        write_jsonl(batch, generated(BATCH, seed, copies=0.05))
+    out.append((f"{BATCH:,} passages (a question's batch)", "within", batch))
+    if VASWANI.is_file():
+        path = work / f"dedup-vaswani-{seed}.jsonl"
+        if not path.exists():
+            write_jsonl(path, inject(vaswani(), seed)[0])
+        out.append(("Vaswani + 400 copies (corpus-wide)", "across", path))
+    big = work / f"dedup-passages-{passages}-{seed}.jsonl"
+    if not big.exists():
+        write_jsonl(big, generated(passages, seed))
+    out.append((f"{passages:,} passages (corpus-wide)", "across", big))
+    return out
+
+
+def run(work: Path, seed: int, repeat: int, quick: bool) -> Results:
+    passages = QUICK_PASSAGES if quick else PASSAGES
+    steps: dict[str, tuple[str, Measurement]] = {}
+    me = [sys.executable, str(Path(__file__).resolve()), str(work)]
+    for label, search, path in _corpora(work, seed, passages):
+        floor = f"dedup floor, {label}"
+        steps[floor] = ("", measure(floor, [*me, "floor", str(path)], work, repeat))
+        name = f"dedup {search}, {label}"
+        steps[name] = (floor, measure(name, [*me, search, str(path)], work, repeat))
+        print(f"  [dedup] {name}: {steps[name][1].seconds}", file=sys.stderr, flush=True)
+    quality = example_quality() + vaswani_quality(seed)
+    return Results(steps, quality, passages)
+
+
+def _ratio(results: Results, name: str) -> tuple[float, float] | None:
+    floor_name, m = results.steps.get(name, ("", None))
+    floor = results.steps.get(floor_name, ("", None))[1]
+    if m is None or floor is None or m.seconds is None or floor.seconds is None:
+        return None
+    if m.cpu is None or floor.cpu is None or floor.seconds <= 0 or floor.cpu <= 0:
+        return None
+    return m.seconds / floor.seconds, m.cpu / floor.cpu
+
+
+def table(results: Results) -> str:
+    rows = [
+        "**near-duplicates (labelpool.dedup)**\n",
+        "| command | seconds | cpu s | peak MiB | vs floor |",
+        "|---|---|---|---|---|",
+    ]
+    for name, (_, m) in results.steps.items():
+        ratio = _ratio(results, name)
+        versus = "" if ratio is None else f"{ratio[0]:.2f}x (dedup floor); cpu {ratio[1]:.2f}x"
+        secs = "-" if m.seconds is None else f"{m.seconds:.2f}"
+        shown = secs if m.ok else f"failed: {m.note}"
+        cpu = "-" if m.cpu is None else f"{m.cpu:.2f}"
+        peak = "-" if m.peak_mib is None else f"{m.peak_mib:,.0f}"
+        rows.append(f"| {name} | {shown} | {cpu} | {peak} | {versus} |")
+    rows += ["", *(f"* {q.name}: {q.detail}" for q in results.quality)]
+    return "\n".join(rows) + "\n"
+
+
+def _quality_goal(results: Results, name: str, text: str) -> Goal:
+    q = next((q for q in results.quality if q.name == name), None)
+    if q is None or q.precision is None or q.recall is None:
+        return Goal(text, q.detail if q else "", "not measured")
+    met = q.precision >= 0.95 and q.recall >= 0.95
+    return Goal(text, f"precision {q.precision:.3f}, recall {q.recall:.3f}", "yes" if met else "NO")
+
+
+def r_at(results: Results, label: str) -> bool:
+    """Whether the figure is at the size the goal names (the passages: 100,000)."""
+    return "passages (corpus-wide)" not in label or results.passages == PASSAGES
+
+
+def _speed_goal(results: Results, search: str, label: str, limit: float, text: str) -> Goal:
+    name = next((n for n in results.steps if n.startswith(f"dedup {search}, {label}")), None)
+    ratio = None if name is None else _ratio(results, name)
+    if name is None:
+        return Goal(text, "", "not measured")
+    if ratio is None:
+        return Goal(text, f"failed: {results.steps[name][1].note}", "NO")
+    where = "" if r_at(results, label) else f" (at {results.passages:,})"
+    met = "yes" if ratio[0] <= limit else "NO"
+    return Goal(text, f"{ratio[0]:.2f}x (dedup floor); cpu {ratio[1]:.2f}x{where}", met)
+
+
+def goals(results: Results | None) -> list[Goal]:
+    """The near-duplicate goals, every one present (``not measured`` without results)."""
+    r = results or Results({}, [], PASSAGES)
+    texts = [
+        ("example, within", "dedup on the example, within a question: precision, recall >= 0.95"),
+        ("example, across", "dedup on the example, corpus-wide: precision, recall >= 0.95"),
+        ("vaswani, within", "dedup on Vaswani + injected copies, exact: precision, recall >= 0.95"),
+        ("vaswani, across", "dedup on Vaswani + injected copies, LSH: precision, recall >= 0.95"),
+    ]
+    out = [_quality_goal(r, name, text) for name, text in texts]
+    out += [
+        _speed_goal(
+            r,
+            "within",
+            f"{BATCH:,} passages",
+            3,
+            f"dedup within a {BATCH:,}-document batch <= 3x floor",
+        ),
+        _speed_goal(r, "across", "Vaswani", 3, "dedup corpus-wide over Vaswani <= 3x floor"),
+        _speed_goal(
+            r,
+            "across",
+            f"{r.passages:,} passages",
+            3,
+            "dedup corpus-wide over 100,000 passages <= 3x floor",
+        ),
+    ]
+    big = next(
+        (m for n, (_, m) in r.steps.items() if n.startswith("dedup across") and "passages" in n),
+        None,
+    )
+    text = f"dedup corpus-wide peak < {MEMORY_MIB} MiB at 100,000 passages"
+    if big is None or big.peak_mib is None:
+        out.append(
+            Goal(
+                text,
+                "" if big is None else f"failed: {big.note}",
+                "not measured" if big is None else "NO",
+            )
+        )
+    else:
+        at = "" if r.passages == PASSAGES else f" (at {r.passages:,})"
+        out.append(
+            Goal(text, f"{big.peak_mib:,.0f} MiB{at}", "yes" if big.peak_mib < MEMORY_MIB else "NO")
+        )
     return out
 
 
