@@ -253,6 +253,18 @@ class Label:
                 out[d] = d
         return out
 
+    @cached_property
+    def carried(self) -> Mapping[str, str]:
+        """Each class member not judged itself -> the judged member whose verdict the class
+        carries to it (the highest grade, then the first id): what ``pool`` need not ask."""
+        judged = frozenset(self.judged_ids)
+        out: dict[str, str] = {}
+        for cls in self.relevant_classes:
+            sources = sorted((-self.gain.get(d, 0), d) for d in cls if d in judged)
+            if sources:
+                out.update((d, sources[0][1]) for d in cls if d not in judged)
+        return out
+
     @property
     def is_judged(self) -> bool:
         """False for a question nobody has judged yet (left out of every average). A label
