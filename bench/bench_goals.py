@@ -433,7 +433,10 @@ def _no_worse(results: Results) -> Goal:
     return Goal(text, "; ".join(worse) or f"{seen} figures compared", "NO" if worse else "yes")
 
 
-def goal_table(results: Results, sizes: list[int]) -> str:
+def goal_table(results: Results, sizes: list[int], extra: list[Goal] | None = None) -> str:
+    """The goals of :func:`goals`, then ``extra`` (the near-duplicate finder's)."""
     rows = ["**Goals**\n", "| goal | measured | met |", "|---|---|---|"]
-    rows += [f"| {g.text} | {g.measured} | {g.met} |" for g in goals(results, sizes)]
+    rows += [
+        f"| {g.text} | {g.measured} | {g.met} |" for g in [*goals(results, sizes), *(extra or [])]
+    ]
     return "\n".join(rows) + "\n"

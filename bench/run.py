@@ -49,6 +49,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import bench_agreement
+import bench_dedup
 import bench_goals
 import bench_hostile
 import bench_measure
@@ -83,6 +84,7 @@ COMMANDS = (
     "agreement",
     "help",
     "validate-file",
+    "dedup",
 )
 RUN_NAMES = ("S", "M", "L", "XL")
 QUICK_SIZES = (60,)
@@ -106,6 +108,7 @@ class Bench:
     results: dict[tuple[int, str], Measurement] = field(default_factory=dict)
     info: dict[int, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    dedup: bench_dedup.Results | None = None
 
     def put(self, size: int, m: Measurement) -> Measurement:
         self.results[(size, m.name)] = m
@@ -512,13 +515,19 @@ def main(argv: list[str] | None = None) -> int:
             bench_size(b, n)
         bench_large(b, sizes)
         bench_global(b)
+        if "dedup" in b.commands:
+            b.dedup = bench_dedup.run(b.work, b.seed, b.repeat, b.quick)
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
     print(bench_goals.header(started, b.repeat, b.seed, b.trec_eval_note, os.cpu_count()))
     print(bench_goals.tables(b.results, b.info, b.notes))
-    print(bench_goals.goal_table(b.results, sizes))
+    if b.dedup is not None:
+        print(bench_dedup.table(b.dedup))
+    print(bench_goals.goal_table(b.results, sizes, bench_dedup.goals(b.dedup)))
     failed = [f"{name} at {size:,}" for (size, name), m in b.results.items() if not m.ok]
+    if b.dedup is not None:
+        failed += [name for name, (_, m) in b.dedup.steps.items() if not m.ok]
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
         return 1
