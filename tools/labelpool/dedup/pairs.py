@@ -10,8 +10,9 @@ thresholds that comparing all pairs finds, without comparing pairs that share no
 :func:`across` finds candidates among all texts of a corpus with MinHash locality-sensitive
 hashing (``datasketch``, the ``dedup`` extra), keeps those with a side in ``targets``, and
 verifies each by the exact measure (with ``containment``, at a lower LSH threshold: a text
-copied whole into one twice its length has Jaccard similarity 0.5). A pair that ``linked(a, b)`` says are versions of one
-another is never a :class:`Pair`: it is counted in ``version_pairs``.
+copied whole into one twice its length has Jaccard similarity 0.5). A pair that
+``linked(a, b)`` says are versions of one another is never a :class:`Pair`: it is counted in
+``version_pairs``.
 """
 
 from __future__ import annotations
@@ -180,7 +181,7 @@ def _banded(signatures: npt.NDArray[Any], bands: int, rows: int) -> npt.NDArray[
         ordered = h[order]
         starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
         sizes = np.diff(np.r_[starts, count])
-        for start, size in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist()):
+        for start, size in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist(), strict=True):
             members = np.sort(order[start : start + size]).astype(np.int64)
             i, j = np.triu_indices(size, 1)
             found.append(members[i] * count + members[j])
@@ -239,7 +240,7 @@ def across(
     keep = is_target[left] | is_target[right] if count else np.empty(0, dtype=bool)
     pairs: list[Pair] = []
     versions = 0
-    for i, j in zip(left[keep].tolist(), right[keep].tolist()):
+    for i, j in zip(left[keep].tolist(), right[keep].tolist(), strict=True):
         pair = judge_pair(ids[i], ids[j], sets[i], sets[j], threshold, containment)
         if pair is None:
             continue
