@@ -18,6 +18,7 @@ from labelpool.cli._common import (
     usage_error,
 )
 from labelpool.cli._progress import progress
+from labelpool.cli._width import output_width
 
 classes_app = sub_app(
     "classes",
@@ -86,4 +87,4 @@ def propose(
     if fmt == "json":
         print(report.render_json(result))
     else:
-        print(report.text(result, verbose), end="")
+        print(report.text(result, verbose, output_width()), end="")

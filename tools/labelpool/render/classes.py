@@ -3,6 +3,8 @@ and the duplicate-map import's result: text and JSON; every name from a file san
 
 from __future__ import annotations
 
+import textwrap
+
 from labelpool.render import sanitize
 from labelpool.words import counted
 from labelpool.workflows.classes.propose import ProposeResult
@@ -11,9 +13,24 @@ from labelpool.workflows.importing.duplicates import DuplicatesResult
 __all__ = ["duplicates_json", "duplicates_text", "render_json", "text"]
 
 
-def text(result: ProposeResult, verbose: bool = False) -> str:
-    """What was proposed (one line per proposal, its differing words below), what was set
-    aside, and where it was written."""
+def _wrapped(line: str, width: int | None, indent: str, more: str) -> list[str]:
+    """``line`` sanitised, at most ``width`` wide (None: one line), words never cut."""
+    line = sanitize.text(line)
+    if width is None:
+        return [indent + line]
+    return textwrap.wrap(
+        line,
+        width=width,
+        initial_indent=indent,
+        subsequent_indent=more,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [indent]
+
+
+def text(result: ProposeResult, verbose: bool = False, width: int | None = None) -> str:
+    """What was proposed (each proposal: its question and members, then its method, score
+    and differing words), what was set aside, and where it was written; at ``width``."""
     lines = [
         f"compared {counted(result.documents, 'document')} in "
         f"{counted(result.questions, 'question')}: "
@@ -21,8 +38,9 @@ def text(result: ProposeResult, verbose: bool = False) -> str:
     ]
     for p in result.proposals:
         joining = f" (+{p.joining} in the corpus)" if p.joining else ""
-        lines.append(f"  {p.question}: {', '.join(p.members)}{joining}  {p.method} {p.score:.2f}")
-        lines.append(f"    differ in: {p.differs or '(nothing: the same words)'}")
+        lines += _wrapped(f"{p.question}: {', '.join(p.members)}{joining}", width, "  ", "    ")
+        differs = p.differs or "(nothing: the same words)"
+        lines += _wrapped(f"{p.method} {p.score:.2f}; differ in: {differs}", width, "    ", "    ")
     lines.append(f"version pairs set aside: {result.version_pairs}")
     if result.refused:
         lines.append(f"unions not made (they would join two versions): {result.refused}")
