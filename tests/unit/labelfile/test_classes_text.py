@@ -117,3 +117,26 @@ def test_a_flow_class_list_is_refused_with_its_line() -> None:
     with pytest.raises(ClassesEditError) as err:
         add_proposals(text, [(["c", "d"], "m", 1.0, "")])
     assert err.value.line == 3
+
+
+def test_fmt_keeps_both_forms_byte_for_byte() -> None:
+    from labelpool.labelfile import format_label
+
+    text = (
+        "id: q1\n"
+        "question: x\n"
+        "relevant_doc_ids:\n  - a#1\n"
+        "judged_ids:\n  - a#1\n"
+        "relevant_classes:\n"
+        "  - - a#1\n    - b#2\n"
+        '  # proposed: c#3, d#4 differ in: "x" / "y"\n'
+        "  - members: [c#3, d#4]\n"
+        "    proposed: {method: shingle-jaccard, score: 0.86}\n"
+        "  - members: ['0123', e#5]\n"
+        "pool:\n  - system: bm25\n    k: 10\n    date: '2026-12-01'\n"
+    )
+    tree = yamlfile.loads_roundtrip(text)
+    format_label(tree, text)
+    assert yamlfile.dumps(tree) == text.replace("  - members: ['0123', e#5]\n", "").replace(
+        "relevant_classes:\n", "relevant_classes:\n  - members: ['0123', e#5]\n"
+    )
