@@ -114,9 +114,48 @@ CASES = {
         "labels/q1.yaml:14:3: LP027 grades: doc-b#1 is neither relevant nor in a relevance "
         "class (a judged-irrelevant document has grade 0 and no entry here)",
     ),
-    "LP029 class without a relevant doc": (
-        VALID + "relevant_classes:\n  - - doc-b#1\n    - doc-c#1\n",
-        "labels/q1.yaml:14:5: LP029 relevant_classes[0]: no member is in relevant_doc_ids",
+    "LP029 class without a judged doc": (
+        VALID + "relevant_classes:\n  - - doc-c#1\n    - doc-d#1\n",
+        "labels/q1.yaml:14:5: LP029 relevant_classes[0]: no member is judged (in "
+        "relevant_doc_ids or judged_ids); a class carries its judged members' grade",
+    ),
+    "LP029 an accepted mapping without a judged doc": (
+        VALID + "relevant_classes:\n  - members: [doc-c#1, doc-d#1]\n",
+        "labels/q1.yaml:14:5: LP029 relevant_classes[0]: no member is judged (in "
+        "relevant_doc_ids or judged_ids); a class carries its judged members' grade",
+    ),
+    "LP030 a proposal overlaps a class": (
+        VALID
+        + "relevant_classes:\n  - - doc-a#1\n    - doc-c#1\n"
+        + "  - members: [doc-c#1, doc-d#1]\n    proposed: {method: m, score: 0.9}\n",
+        "labels/q1.yaml:16:15: LP030 relevant_classes[1]: doc-c#1 is also in "
+        "relevant_classes[0]; merge the two classes",
+    ),
+    "LP031 a proposal mixes versions": (
+        VALID
+        + "relevant_classes:\n  - members: [policy-v2#1, policy-v3#1]\n"
+        + "    proposed: {method: shingle-jaccard, score: 0.97}\n",
+        "labels/q1.yaml:14:28: LP031 relevant_classes[0]: policy-v3#1 supersedes policy-v2#1; "
+        "a class must not mix versions (keep the current one)",
+    ),
+    "LP061 a proposal of one document": (
+        VALID + "relevant_classes:\n  - members: [doc-c#1]\n    proposed: {method: m, score: 1}\n",
+        "labels/q1.yaml:14:14: LP061 relevant_classes[0]: a proposed class names two "
+        "documents or more",
+    ),
+    "LP062 a proposal waits for review": (
+        VALID
+        + "relevant_classes:\n  - members: [doc-c#1, doc-d#1]\n"
+        + "    proposed: {method: shingle-jaccard, score: 0.86}\n",
+        "labels/q1.yaml:15:15: LP062 relevant_classes[0]: proposed class doc-c#1, doc-d#1 "
+        "waits for review (delete the `proposed:` line to accept it, the entry to reject it)",
+    ),
+    "LP020 a proposal's score": (
+        VALID
+        + "relevant_classes:\n  - members: [doc-c#1, doc-d#1]\n"
+        + "    proposed: {method: shingle-jaccard, score: 1.5}\n",
+        "labels/q1.yaml:15:48: LP020 relevant_classes[0].proposed.score: 1.5 is greater than "
+        "the maximum of 1",
     ),
     "LP030 doc in two classes": (
         VALID + "relevant_classes:\n  - - doc-a#1\n    - doc-c#1\n  - - doc-a#1\n",
@@ -485,3 +524,35 @@ def test_per_file_rules_never_raise(raw: bytes) -> None:
     result = check_bytes(raw, schema, max_bytes=10_000, max_depth=32)
     for finding in result.findings:
         assert finding.line >= 1 and finding.col >= 1 and finding.rule.startswith("LP")
+
+
+def test_proposals_are_listed_and_allowed_on_a_proposals_branch(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        VALID
+        + "relevant_classes:\n  - - doc-a#1\n    - doc-e#1\n"
+        + "  # proposed: doc-c#1, doc-d#1 differ in: nothing\n"
+        + "  - members: [doc-c#1, doc-d#1]\n"
+        + "    proposed: {method: shingle-jaccard, score: 0.86}\n"
+    )
+    write(repo, "q1.yaml", text)
+    code, lines, _ = run(repo, capsys)
+    assert code == 1
+    assert [line.split(": ")[1].split()[0] for line in lines] == ["LP062"]
+    code, lines, _ = run(repo, capsys, "--allow-pending")
+    assert (code, lines) == (0, [])
+    # accepting is deleting the `proposed:` line: an accepted class of unjudged documents
+    # waits for one judged member (LP029)
+    write(
+        repo, "q1.yaml", text.replace("    proposed: {method: shingle-jaccard, score: 0.86}\n", "")
+    )
+    code, lines, _ = run(repo, capsys)
+    assert code == 1 and "LP029" in lines[0]
+    accepted = text.replace("doc-c#1, doc-d#1]", "doc-b#1, doc-d#1]")
+    write(
+        repo,
+        "q1.yaml",
+        accepted.replace("    proposed: {method: shingle-jaccard, score: 0.86}\n", ""),
+    )
+    assert run(repo, capsys)[:2] == (0, [])

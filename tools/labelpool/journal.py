@@ -34,7 +34,7 @@ from typing import Literal
 from labelpool import atomic, gitio
 from labelpool.errors import StateError
 
-Kind = Literal["merge", "pool"]
+Kind = Literal["merge", "pool", "classes"]
 
 
 class JournalError(StateError):

@@ -15,7 +15,7 @@ from typing import Any
 from labelpool import cache, schemas, verdicts
 from labelpool.config import Config
 from labelpool.errors import InputError, UsageError
-from labelpool.model import MACHINE, Label, label_from_data
+from labelpool.model import MACHINE, Label, class_item, label_from_data
 from labelpool.rules import bounds, linebreaks, lists
 from labelpool.rules import schema as schema_rule
 from labelpool.rules.check import check_bytes
@@ -179,7 +179,7 @@ def _non_string_id(data: dict[str, Any]) -> bool:
         value = data.get(key)
         ids.extend(value if isinstance(value, list) else ())
     for cls in data.get("relevant_classes") or ():
-        ids.extend(cls if isinstance(cls, list) else ())
+        ids.extend(class_item(cls)[0])
     pending = data.get("pending")
     for batch in pending if isinstance(pending, list) else ():
         docs = batch.get("docs") if isinstance(batch, dict) else None

@@ -5,7 +5,10 @@ A :class:`Label` is built from the plain data of one schema-valid label file
 
 * ``judged``: what a person looked at: ``judged_ids`` plus every member of a relevance class;
 * ``gain``: the grade of every judged document (0 = judged irrelevant); a class member has the
-  class's grade, the highest of its members' grades;
+  class's grade, the highest of its relevant members' grades, 0 for a class of judged-irrelevant
+  documents (LP029: an accepted class holds a judged document);
+* ``proposed_classes``: classes a tool proposed that nobody accepted yet (the mapping form with
+  ``proposed``): read, listed, never scored;
 * ``class_of``: the relevance target a relevant document belongs to (a class index, or the
   document itself), so that a class is retrieved once;
 * ``unjudged_marked``: documents that were pooled but not judged, or that wait in a pending batch.
@@ -50,6 +53,53 @@ class DuplicateOf:
 
 Verdict: TypeAlias = Literal["relevant", "irrelevant"] | int | DuplicateOf | None
 QrelsRow: TypeAlias = tuple[str, str, int]  # (question id, document id, grade)
+
+
+@dataclass(frozen=True)
+class ProposedClass:
+    """A class entry waiting for review: ``{members: [...], proposed: {method, score}}``."""
+
+    members: tuple[str, ...]
+    method: str
+    score: float
+
+
+def class_item(item: Any) -> tuple[list[Any], Mapping[str, Any] | None]:
+    """(members, proposal) of one item of ``relevant_classes`` in plain data, in either form:
+    a list is its own members; a mapping holds ``members`` and, while pending, ``proposed``
+    (None once accepted, and for anything else)."""
+    if isinstance(item, list):
+        return item, None
+    if isinstance(item, Mapping):
+        members = item.get("members")
+        proposed = item.get("proposed")
+        return (
+            members if isinstance(members, list) else [],
+            proposed if isinstance(proposed, Mapping) else None,
+        )
+    return [], None
+
+
+def split_classes(
+    raw: Any,
+) -> tuple[tuple[tuple[str, ...], ...], tuple[ProposedClass, ...]]:
+    """The accepted classes and the proposals of a ``relevant_classes`` value (plain data)."""
+    accepted: list[tuple[str, ...]] = []
+    proposed: list[ProposedClass] = []
+    for item in raw if isinstance(raw, list) else ():
+        members, proposal = class_item(item)
+        if proposal is None:
+            accepted.append(_strs(members))
+        else:
+            score = proposal.get("score")
+            proposed.append(
+                ProposedClass(
+                    members=_strs(members),
+                    method=str(proposal.get("method", "")),
+                    score=float(score) if isinstance(score, int | float) else 0.0,
+                )
+            )
+    return tuple(accepted), tuple(proposed)
 
 
 @dataclass(frozen=True)
@@ -148,7 +198,7 @@ class Label:
     relevant_doc_ids: tuple[str, ...] = ()
     judged_ids: tuple[str, ...] = ()
     grades: Mapping[str, int] = field(default_factory=dict)
-    relevant_classes: tuple[tuple[str, ...], ...] = ()
+    relevant_classes: tuple[tuple[str, ...], ...] = ()  # accepted classes, either form
     pooled_unjudged_ids: tuple[str, ...] = ()
     pool: tuple[PoolEntry, ...] = ()
     pending: tuple[Batch, ...] = ()
@@ -157,6 +207,7 @@ class Label:
     judge: str | None = None
     judge_kind: str = "person"
     verdicts: Mapping[str, tuple[JudgeVerdict, ...]] = field(default_factory=dict)
+    proposed_classes: tuple[ProposedClass, ...] = ()  # pending: never scored
 
     @cached_property
     def class_members(self) -> frozenset[str]:
@@ -184,7 +235,8 @@ class Label:
         for d in relevant:
             out[d] = int(self.grades.get(d, 1))
         for cls in self.relevant_classes:
-            grade = max((int(self.grades.get(d, 1)) for d in cls if d in relevant), default=1)
+            # no relevant member: a class of judged-irrelevant documents (LP029), grade 0
+            grade = max((int(self.grades.get(d, 1)) for d in cls if d in relevant), default=0)
             for d in cls:
                 out[d] = grade
         return out
@@ -199,6 +251,18 @@ class Label:
         for d, g in self.gain.items():
             if g > 0 and d not in out:
                 out[d] = d
+        return out
+
+    @cached_property
+    def carried(self) -> Mapping[str, str]:
+        """Each class member not judged itself -> the judged member whose verdict the class
+        carries to it (the highest grade, then the first id): what ``pool`` need not ask."""
+        judged = frozenset(self.judged_ids)
+        out: dict[str, str] = {}
+        for cls in self.relevant_classes:
+            sources = sorted((-self.gain.get(d, 0), d) for d in cls if d in judged)
+            if sources:
+                out.update((d, sources[0][1]) for d in cls if d not in judged)
         return out
 
     @property
@@ -262,13 +326,15 @@ def label_from_data(data: Mapping[str, Any]) -> Label:
         )
         for b in data.get("pending") or ()
     )
+    classes, proposed = split_classes(data.get("relevant_classes"))
     return Label(
         id=str(data["id"]),
         question=str(data.get("question", "")),
         relevant_doc_ids=_strs(data.get("relevant_doc_ids")),
         judged_ids=_strs(data.get("judged_ids")),
         grades={str(k): int(v) for k, v in (data.get("grades") or {}).items()},
-        relevant_classes=tuple(_strs(c) for c in data.get("relevant_classes") or ()),
+        relevant_classes=classes,
+        proposed_classes=proposed,
         pooled_unjudged_ids=_strs(data.get("pooled_unjudged_ids")),
         pool=pool,
         pending=pending,

@@ -27,8 +27,19 @@ def _labels(seed: int) -> dict[str, Label]:
             "grades": {d: rnd.choice([2, 3]) for d in rel if rnd.random() < 0.4},
         }
         rest = [d for d in docs if d not in judged]
+        classes: list[Any] = []
         if len(rel) >= 2 and rnd.random() < 0.4:
-            data["relevant_classes"] = [rel[:2] + rest[:1]]
+            classes.append(rel[:2] + rest[:1])
+        irrelevant = [d for d in judged if d not in rel]
+        if irrelevant and len(rest) >= 3 and rnd.random() < 0.3:
+            # a class of a judged-irrelevant document: its members share grade 0
+            classes.append({"members": [irrelevant[0], rest[1]]})
+        if len(rest) >= 5 and rnd.random() < 0.4:
+            # a proposal waiting for review: scoring ignores it
+            proposal = {"method": "shingle-jaccard", "score": 0.9}
+            classes.append({"members": [rest[3], rest[4]], "proposed": proposal})
+        if classes:
+            data["relevant_classes"] = classes
         if rest and rnd.random() < 0.3:
             data["pooled_unjudged_ids"] = rnd.sample(rest, 1)
         if rest and rnd.random() < 0.2:
@@ -71,3 +82,23 @@ def test_arrays_say_what_each_label_says(seed: int) -> None:
         ideal = sorted(int(g) for qi, g in zip(q.ideal_q, q.ideal_g, strict=True) if qi == i)
         assert ideal == sorted(gain[min(members)] for members in want.values())
     assert q.pending_docs == sum(len(labels[x].pending_ids) for x in qids)
+
+
+def test_a_proposal_is_never_scored_and_an_irrelevant_class_is_grade_0() -> None:
+    data: dict[str, Any] = {
+        "id": "q",
+        "question": "?",
+        "judged_ids": ["a", "b"],
+        "relevant_doc_ids": ["a"],
+        "relevant_classes": [
+            {"members": ["b", "c"]},
+            {"members": ["a", "d"], "proposed": {"method": "shingle-jaccard", "score": 0.86}},
+        ],
+    }
+    lab = label_from_data(data)
+    assert lab.relevant_classes == (("b", "c"),)
+    assert [(p.members, p.method, p.score) for p in lab.proposed_classes] == [
+        (("a", "d"), "shingle-jaccard", 0.86)
+    ]
+    assert dict(lab.gain) == {"a": 1, "b": 0, "c": 0}
+    assert lab.verdict_of("d") is None

@@ -31,6 +31,8 @@ from labelpool.errors import InputError, LabelpoolError, StateError, UsageError
 # imports".
 _WHERE = {
     "AgreementReport": "agreements",
+    "ClassesReport": "classes",
+    "propose_classes": "classes",
     "agreement": "agreements",
     "CompareReport": "comparison",
     "compare": "comparison",
@@ -46,6 +48,7 @@ _WHERE = {
 
 __all__ = [
     "AgreementReport",
+    "ClassesReport",
     "CompareReport",
     "InputError",
     "LabelpoolError",
@@ -60,11 +63,13 @@ __all__ = [
     "compare",
     "load",
     "pool",
+    "propose_classes",
     "score",
 ]
 
 if TYPE_CHECKING:
     from labelpool.api.agreements import AgreementReport, agreement
+    from labelpool.api.classes import ClassesReport, propose_classes
     from labelpool.api.comparison import CompareReport, compare
     from labelpool.api.pooling import PoolReport, pool
     from labelpool.api.repository import Repository, RepoSpec, RunSpec, load

@@ -19,6 +19,7 @@ from labelpool.cli import (  # noqa: F401
     agreement,
     bias,
     check,
+    classes,
     compare,
     diff,
     export,

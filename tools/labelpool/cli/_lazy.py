@@ -32,6 +32,9 @@ _MODULES = {
     "rich_progress": "rich.progress",
     "bias_workflow": "labelpool.workflows.evaluate.bias",
     "check_workflow": "labelpool.workflows.evaluate.check",
+    "classes_workflow": "labelpool.workflows.classes.propose",
+    "classes_report": "labelpool.render.classes",
+    "duplicates_workflow": "labelpool.workflows.importing.duplicates",
     "compare_workflow": "labelpool.workflows.evaluate.compare",
     "diff_workflow": "labelpool.workflows.audit.diff",
     "export_workflow": "labelpool.workflows.exporting",
@@ -82,11 +85,14 @@ __all__ = [
     "bias_report",
     "bias_workflow",
     "check_workflow",
+    "classes_report",
+    "classes_workflow",
     "compare_report",
     "compare_text",
     "compare_workflow",
     "diff_report",
     "diff_workflow",
+    "duplicates_workflow",
     "export_workflow",
     "fmt_workflow",
     "gitio",
@@ -145,6 +151,7 @@ if TYPE_CHECKING:
     from labelpool.judge import run as judge_run
     from labelpool.machine import definition as machine_definition
     from labelpool.render import bias as bias_report
+    from labelpool.render import classes as classes_report
     from labelpool.render import diff as diff_report
     from labelpool.render import history as history_report
     from labelpool.render import merge as merge_report
@@ -166,6 +173,7 @@ if TYPE_CHECKING:
     from labelpool.workflows.audit import diff as diff_workflow
     from labelpool.workflows.audit import history as history_workflow
     from labelpool.workflows.audit import poolinfo as poolinfo_workflow
+    from labelpool.workflows.classes import propose as classes_workflow
     from labelpool.workflows.evaluate import bias as bias_workflow
     from labelpool.workflows.evaluate import check as check_workflow
     from labelpool.workflows.evaluate import compare as compare_workflow
@@ -174,6 +182,7 @@ if TYPE_CHECKING:
     from labelpool.workflows.evaluate import trec_eval as trec_eval_workflow
     from labelpool.workflows.fmt import upgrade as upgrade_workflow
     from labelpool.workflows.importing import corpus as import_corpus
+    from labelpool.workflows.importing import duplicates as duplicates_workflow
     from labelpool.workflows.importing import labels as import_workflow
     from labelpool.workflows.judge import define as judge_define
     from labelpool.workflows.judge import machine as judge_machine

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from labelpool.cli import _lazy
-from labelpool.cli._common import RepoOption, WaitOption, check_wait, load_config, say, sub_app
+from labelpool.cli._common import (
+    RepoOption,
+    WaitOption,
+    check_format,
+    check_wait,
+    load_config,
+    say,
+    sub_app,
+)
 from labelpool.cli._progress import progress
 from labelpool.words import noun
 
@@ -177,3 +185,39 @@ def import_corpus(
         f"{'replaced' if done.replaced else 'wrote'} {_shown(done.path)}: "
         f"{done.documents:,} {noun(done.documents, 'document')}"
     )
+
+
+@import_app.command("duplicates")
+def import_duplicates(
+    file: Annotated[
+        Path,
+        typer.Argument(help="A duplicate map: `canonical:dup1,dup2,...` lines or a TSV `a<TAB>b`."),
+    ],
+    prefix: Annotated[
+        str, typer.Option("--prefix", help="Put before every id of the map (e.g. MARCO_).")
+    ] = "",
+    branch: Annotated[
+        str | None,
+        typer.Option("--branch", help="Branch name (default labelpool/duplicates-DATE)."),
+    ] = None,
+    no_commit: Annotated[
+        bool, typer.Option("--no-commit", help="Write into the working tree only.")
+    ] = False,
+    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    wait: WaitOption = 0.0,
+    repo: RepoOption = None,
+) -> None:
+    """Propose the groups of a duplicate map as classes in the label files that name two of
+    their ids, on a new branch (method duplicate-map, score 1.0): accepted in review as
+    `classes propose`'s are. Ids no label names are counted, not written."""
+    check_wait(wait)
+    check_format(fmt, ("text", "json"))
+    cfg = load_config(repo)
+    result = _lazy.duplicates_workflow.import_duplicates(
+        cfg, file, prefix=prefix, branch=branch, commit=not no_commit, wait=wait
+    )
+    report = _lazy.classes_report
+    if fmt == "json":
+        print(report.duplicates_json(result))
+    else:
+        print(report.duplicates_text(result), end="")

@@ -31,7 +31,11 @@ def validate(
         typer.Argument(help="Label files or folders (default: every file in labels/)."),
     ] = None,
     allow_pending: Annotated[
-        bool, typer.Option("--allow-pending", help="Accept unresolved pending verdicts (LP034).")
+        bool,
+        typer.Option(
+            "--allow-pending",
+            help="Accept unresolved pending verdicts (LP034) and proposed classes (LP062).",
+        ),
     ] = False,
     fmt: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
     no_cache: Annotated[

@@ -34,7 +34,16 @@ def format_label(data: CommentedMap, text: str | None = None) -> None:
         for cls in classes:
             if isinstance(cls, CommentedSeq):
                 _fix_and_sort(fix, cls)
-        sort_seq(classes, key=lambda c: [str(m) for m in c] if isinstance(c, list) else [str(c)])
+            elif isinstance(cls, CommentedMap) and isinstance(cls.get("members"), CommentedSeq):
+                members = cls["members"]  # the mapping form: one flow line, as written
+                fix.items(members)
+                sort_seq(members)
+                members.fa.set_flow_style()
+                proposed = cls.get("proposed")
+                if isinstance(proposed, CommentedMap):
+                    fix.value(proposed, "method")
+                    proposed.fa.set_flow_style()
+        sort_seq(classes, key=_class_key)
         _block_when_filled(classes)
     pool = data.get("pool")
     if isinstance(pool, CommentedSeq):
@@ -66,6 +75,12 @@ def format_label(data: CommentedMap, text: str | None = None) -> None:
                     fix.value(entry, "verdict")
                 elif isinstance(verdict, CommentedMap) and "duplicate-of" in verdict:
                     fix.value(verdict, "duplicate-of")
+
+
+def _class_key(cls: object) -> list[str]:
+    """Classes sort by their members, a list or a mapping's ``members`` (a proposal)."""
+    members = cls.get("members") if isinstance(cls, CommentedMap) else cls
+    return [str(m) for m in members] if isinstance(members, list) else [str(members)]
 
 
 LINE_KEYS = ("judge", "adjudicator", "kind", "verdict")

@@ -43,6 +43,11 @@ def judge_lines(commits: Sequence[JudgeCommit]) -> list[str]:
     for c in commits:
         total = c.relevant + c.irrelevant + c.duplicates
         where = f"commit {c.commit[:12]}" if c.commit else "not committed"
+        if c.accepted:
+            accepted = counted(c.accepted, "proposed class", "proposed classes")
+            lines.append(f"{sanitize.text(c.judge)}: {accepted} accepted, {where}")
+            lines.append(f"  written as classes; {counted(len(c.files), 'file', 'files')}")
+            continue
         lines.append(f"{sanitize.text(c.judge)}: {counted(total, 'verdict', 'verdicts')}, {where}")
         lines.append(
             f"  {c.relevant} relevant, {c.irrelevant} irrelevant, {c.duplicates} duplicates; "

@@ -26,6 +26,7 @@ def text(result: PoolResult, verbose: bool = False) -> str:
         f"{counted(len(plan.questions), 'question')}",
         f"already judged: {plan.judged} ({_pct(plan.judged_fraction)})",
         f"waiting in earlier batches: {plan.waiting}",
+        *([f"carried by classes: {counted(plan.carried, 'verdict')}"] if plan.carried else []),
         f"remainder: {plan.remainder}; in this batch: {counted(plan.documents, 'document')} in "
         f"{counted(len(plan.batched), 'question')}",
     ]
@@ -45,6 +46,9 @@ def text(result: PoolResult, verbose: bool = False) -> str:
         lines.append(f"commit: {result.commit}")
     elif result.written:
         lines.append(f"wrote {counted(len(result.written), 'label file')} (not committed)")
+    if plan.carried and verbose:
+        lines.append("carried by classes (document from member):")
+        lines += [f"  {q.qid}: {d} from {m}" for q in plan.questions for d, m in q.carried]
     if plan.batched and verbose:
         lines.append("per question (to judge / union):")
         lines += [f"  {q.qid}: {len(q.docs)} / {q.union}" for q in plan.batched]
@@ -146,6 +150,11 @@ def to_json(result: PoolResult) -> dict[str, Any]:
         "union": plan.union,
         "judged": plan.judged,
         "waiting": plan.waiting,
+        "carried": [
+            {"question": q.qid, "document": d, "from": m}
+            for q in plan.questions
+            for d, m in q.carried
+        ],
         "remainder": plan.remainder,
         "documents": plan.documents,
         "unjudged_before": {s: plan.unjudged_before.get(s) for s in plan.systems},

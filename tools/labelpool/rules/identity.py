@@ -6,6 +6,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from labelpool.findings import Finding
+from labelpool.rules.classes import entries
 from labelpool.rules.view import KeyPath, View
 
 
@@ -39,8 +40,7 @@ def non_nfc(view: View) -> list[Finding]:
         ((key,), key) for key in ("relevant_doc_ids", "judged_ids", "pooled_unjudged_ids")
     ]
     lists += [
-        (("relevant_classes", c), f"relevant_classes[{c}]")
-        for c, _ in view.items(("relevant_classes",))
+        (e.path, f"relevant_classes[{e.index}]") for e in entries(view.get(("relevant_classes",)))
     ]
     for keypath, label in lists:
         docs = view.get(keypath)

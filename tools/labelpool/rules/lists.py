@@ -7,6 +7,7 @@ from collections.abc import Container, Iterable, Sequence
 from typing import Any
 
 from labelpool.findings import Finding
+from labelpool.rules.classes import accepted, entries
 from labelpool.rules.schema import dotted
 from labelpool.rules.view import KeyPath, View
 
@@ -15,8 +16,7 @@ DOC_LISTS = ("relevant_doc_ids", "judged_ids", "pooled_unjudged_ids")
 
 def _doc_lists(view: View) -> list[KeyPath]:
     paths: list[KeyPath] = [(k,) for k in DOC_LISTS if isinstance(view.get((k,)), list)]
-    classes = view.get(("relevant_classes",)) or []
-    paths.extend(("relevant_classes", i) for i in range(len(classes)))
+    paths.extend(e.path for e in entries(view.get(("relevant_classes",))))
     for b, batch in enumerate(view.get(("pending",)) or []):
         if isinstance(batch, dict) and isinstance(batch.get("systems"), list):
             paths.append(("pending", b, "systems"))
@@ -72,7 +72,7 @@ def order(view: View) -> list[Finding]:
                 f"{_label(keypath)}: {items[i]} comes before {items[i - 1]} in code-point order"
             )
             out.append(_unordered(view, (*keypath, i), message))
-    firsts = [c[0] if c else "" for _, c in view.items(("relevant_classes",))]
+    firsts = [c.members[0] if c.members else "" for c in entries(view.get(("relevant_classes",)))]
     i = _first_descent(firsts)
     if i is not None:
         message = (
@@ -129,7 +129,7 @@ def within_judged(view: View) -> list[Finding]:
     for i in unjudged_relevant(relevant, judged):
         message = f"relevant_doc_ids: {relevant[i]} is not in judged_ids (add it there)"
         out.append(_at(view, ("relevant_doc_ids", i), "LP025", message))
-    judged |= {d for c in view.get(("relevant_classes",)) or () for d in c}
+    judged |= {d for c in accepted(view.get(("relevant_classes",))) for d in c}
     pooled = view.get(("pooled_unjudged_ids",)) or []
     for i in judged_pooled_unjudged(pooled, judged):
         message = f"pooled_unjudged_ids: {pooled[i]} is judged; remove it from pooled_unjudged_ids"
@@ -141,7 +141,7 @@ def grades_scope(view: View) -> list[Finding]:
     out_of_scope = graded_out_of_scope(
         view.get(("grades",)) or {},
         view.get(("relevant_doc_ids",)) or (),
-        view.get(("relevant_classes",)) or (),
+        accepted(view.get(("relevant_classes",))),
     )
     return [
         _at(

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from labelpool.findings import Finding
 from labelpool.model import UNKNOWN_SYSTEM
+from labelpool.rules.classes import accepted
 from labelpool.rules.view import View
 
 
 def check(view: View) -> list[Finding]:
     out: list[Finding] = []
-    judged = view.get(("judged_ids",)) or view.get(("relevant_classes",))
+    judged = view.get(("judged_ids",)) or accepted(view.get(("relevant_classes",)))
     pool = view.get(("pool",))
     if judged and not pool:
         key = ("pool",) if "pool" in view.data else ("judged_ids",)

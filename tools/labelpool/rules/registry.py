@@ -8,7 +8,7 @@ from labelpool.findings import Severity
 from labelpool.yamlfile import SAFETY_RULES
 
 # Bump whenever a rule changes what it reports: cached per-file results are keyed by it.
-RULES_VERSION = "6"  # 6: a document id holds no U+FEFF (ECMA-262 whitespace)
+RULES_VERSION = "7"  # 7: proposed classes (LP061, LP062); LP029 asks for a judged member
 
 
 @dataclass(frozen=True)
@@ -46,12 +46,21 @@ RULES: dict[str, Rule] = _rules(
         "lists are in code-point order, classes by their first member (`labelpool fmt` fixes it; "
         "a hand-written order is valid)",
     ),
-    ("LP029", "error", "every relevance class holds a relevant document"),
-    ("LP030", "error", "no document sits in two relevance classes of one question"),
+    (
+        "LP029",
+        "error",
+        "every accepted relevance class holds a judged document (relevant, or judged "
+        "irrelevant: its members then share grade 0)",
+    ),
+    (
+        "LP030",
+        "error",
+        "no document sits in two relevance classes of one question, accepted or proposed",
+    ),
     (
         "LP031",
         "error",
-        "no relevance class mixes a document with one it supersedes "
+        "no relevance class, accepted or proposed, mixes a document with one it supersedes "
         "(corpus/versions.yaml and the version pattern, transitively)",
     ),
     ("LP032", "error", "`pool` is present and non-empty once anything is judged"),
@@ -154,6 +163,17 @@ RULES: dict[str, Rule] = _rules(
         "grades of its scale, and it sets only its kind's fields",
     ),
     ("LP060", "error", "(--provenance) each document in a pool entry's top k of its run is judged"),
+    (
+        "LP061",
+        "error",
+        "a proposed class (`members` with `proposed: {method, score}`) names two documents or more",
+    ),
+    (
+        "LP062",
+        "error",
+        "a proposed class waits for review (delete its `proposed:` line to accept it, the entry "
+        "to reject it); allowed with --allow-pending on a proposals branch",
+    ),
 )
 
 

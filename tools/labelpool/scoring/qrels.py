@@ -143,11 +143,11 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
     grade_of_relevant = np.ones(len(k_relevant), dtype=np.int64)
     found, where = _lookup(k_graded, k_relevant)
     grade_of_relevant[found] = graded_values[where[found]]
-    # a class's grade: the highest of its relevant members' grades, else 1; every member has it
+    # a class's grade: the highest of its relevant members' grades, else 0; every member has it
     class_grade = np.full(len(classes), np.iinfo(np.int64).min, dtype=np.int64)
     found, where = _lookup(k_relevant, k_member)
     np.maximum.at(class_grade, member_class[found], grade_of_relevant[where[found]])
-    class_grade[class_grade == np.iinfo(np.int64).min] = 1
+    class_grade[class_grade == np.iinfo(np.int64).min] = 0  # judged irrelevant (LP029)
 
     keys = _unique(np.concatenate([k_judged, k_relevant, k_member]))
     grade = np.zeros(len(keys), dtype=np.int64)

@@ -388,7 +388,8 @@ def _scalar(s: str, depth: int, max_depth: int, plain: PlainText, suspect: Suspe
 
 
 def _flow_scalar(token: str, plain: PlainText, suspect: Suspect, is_key: bool = False) -> Any:
-    """One item of a one-line flow collection: a whole quoted scalar or a simple plain one."""
+    """One item of a one-line flow collection: a whole quoted scalar or a simple plain one
+    (``#`` only inside a word)."""
     if not token:
         raise NotCanonical
     if token[0] in "'\"":
@@ -396,6 +397,7 @@ def _flow_scalar(token: str, plain: PlainText, suspect: Suspect, is_key: bool = 
         if quoted is None or quoted[1] != len(token):
             raise NotCanonical
         return quoted[0]
-    if token[0] in _BAD_FIRST or any(c in token for c in ":#[]{}'\""):
+    # a ``#`` after a space starts a comment; inside a word (``doc#3``) it is the scalar's
+    if token[0] in _BAD_FIRST or any(c in token for c in ":[]{}'\"") or " #" in token:
         raise NotCanonical
     return plain(token, is_key) if suspect(token) else token

@@ -7,8 +7,9 @@ revisions, the round-trip editor checked against it), and it takes a plain scala
 
 * a string when every reader (PyYAML's resolver, ruamel's YAML 1.1 and 1.2 resolvers) takes it
   as a string;
-* an integer or null when it is written in the one form every reader reads alike
-  (:data:`CANONICAL`: ``20``, ``-1``, ``0``, ``null``, ``~``, nothing) and is not a key;
+* an integer, a number or null when it is written in the one form every reader reads alike
+  (:data:`CANONICAL`: ``20``, ``-1``, ``0``, ``0.86``, ``null``, ``~``, nothing) and is not
+  a key;
 * anything else is *ambiguous*: the file is refused with LP021 at that scalar, the very
   finding ``labelpool validate`` reports there (:func:`ambiguous_finding`).
 
@@ -33,8 +34,9 @@ from labelpool.yamlfile.quoting import misread
 from labelpool.yamlfile.textcheck import MAX_BYTES, MAX_DEPTH, text_findings
 
 # Plain scalars that mean the same in YAML 1.1 and 1.2 and are the only non-strings a label
-# needs (`k: 20`, `verdict: 2`, `k: null`).
-CANONICAL = re.compile(r"(-?(0|[1-9][0-9]*)|null|~|)\Z")
+# needs (`k: 20`, `verdict: 2`, `k: null`, a proposed class's `score: 0.86`: digits, a point,
+# digits, a float in every resolver).
+CANONICAL = re.compile(r"(-?(0|[1-9][0-9]*)(\.[0-9]+)?|null|~|)\Z")
 # Plain scalars any YAML 1.1 or 1.2 resolver might read as a non-string start like this
 # (numbers, dates, sexagesimals, .inf/.nan, ~, =, <<, !, &, *, y/n, yes/no, on/off, true/false,
 # null); every other plain scalar is a string for every reader and skips the checks.
@@ -66,11 +68,13 @@ def is_huge_integer(text: str, is_key: bool = False) -> bool:
 
 
 def value_of(text: str, is_key: bool = False) -> Any:
-    """The one value of a plain scalar that :func:`is_ambiguous` accepts: an ``int`` or None
-    for the canonical forms of a value, else the string written."""
+    """The one value of a plain scalar that :func:`is_ambiguous` accepts: an ``int``, a
+    ``float`` or None for the canonical forms of a value, else the string written."""
     if is_key or not CANONICAL.match(text):
         return text
-    return None if text in _NULLS else int(text)
+    if text in _NULLS:
+        return None
+    return float(text) if "." in text else int(text)
 
 
 def dotted(keypath: KeyPath) -> str:

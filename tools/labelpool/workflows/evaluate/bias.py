@@ -172,9 +172,9 @@ def without(label: Label, docs: Iterable[str]) -> Label:
         rest = keep(cls)
         if not rest:
             continue
-        if len(rest) < len(cls) and not any(d in relevant for d in rest):
+        grade = label.gain.get(cls[0], 1)
+        if grade > 0 and len(rest) < len(cls) and not any(d in relevant for d in rest):
             # The class's relevant member went; its remaining members stay relevant.
-            grade = label.gain.get(cls[0], 1)
             relevant.append(rest[0])
             if grade != 1:
                 grades[rest[0]] = grade

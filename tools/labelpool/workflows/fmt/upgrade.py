@@ -26,7 +26,7 @@ from labelpool.config import Config
 from labelpool.errors import StateError
 from labelpool.labelfile import format_label
 from labelpool.labelfile.record import set_file_judge, set_verdicts
-from labelpool.model import JudgeVerdict, Label, Verdict, label_from_data
+from labelpool.model import JudgeVerdict, Label, Verdict, class_item, label_from_data
 from labelpool.rules import written
 from labelpool.rules.check import check_bytes
 from labelpool.workflows.audit import attribution
@@ -34,7 +34,7 @@ from labelpool.yamlfile import CommentedMap, CommentedSeq, Document, dumps, load
 
 __all__ = ["UpgradeError", "UpgradeResult", "upgrade"]
 
-ALLOWED = frozenset({"LP034"})  # a batch waiting for its verdicts is no reason to refuse
+ALLOWED = frozenset({"LP034", "LP062"})  # a batch waiting for its verdicts is no reason to refuse
 
 
 class UpgradeError(StateError):
@@ -143,7 +143,7 @@ def _verdict_line(data: CommentedMap, label: Label, doc: str) -> int:
         if found is not None:
             return found
     for cls in data.get("relevant_classes") or ():
-        found = _item_line(cls, doc)
+        found = _item_line(class_item(cls)[0], doc)
         if found is not None and doc not in label.judged_ids:
             return found
     found = _item_line(data.get("judged_ids"), doc)

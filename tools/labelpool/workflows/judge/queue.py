@@ -24,7 +24,14 @@ from labelpool import labelset, verdicts
 from labelpool.config import Config
 from labelpool.errors import InputError, UsageError
 from labelpool.limits import GRADE_MAX
-from labelpool.model import IRRELEVANT, RELEVANT, DuplicateOf, JudgeVerdict, Verdict
+from labelpool.model import (
+    IRRELEVANT,
+    RELEVANT,
+    DuplicateOf,
+    JudgeVerdict,
+    Verdict,
+    split_classes,
+)
 from labelpool.words import counted
 from labelpool.workflows.judge import seats
 from labelpool.workflows.merge import collect as merge_collect
@@ -141,9 +148,11 @@ def entries_of(
 def relevant_of(data: Mapping[str, Any]) -> tuple[RelevantDoc, ...]:
     """Documents judged relevant in the label's lists (``relevant_doc_ids`` and classes)."""
     grades = data.get("grades") or {}
-    classes = [tuple(str(m) for m in c) for c in data.get("relevant_classes") or ()]
-    class_of = {m: c for c in classes for m in c}
     relevant = {str(d) for d in data.get("relevant_doc_ids") or ()}
+    accepted, _ = split_classes(data.get("relevant_classes"))
+    # a class of judged-irrelevant documents (no relevant member) holds nothing relevant
+    classes = [c for c in accepted if relevant.intersection(c)]
+    class_of = {m: c for c in classes for m in c}
     relevant |= set(class_of)
 
     def grade(d: str) -> int:

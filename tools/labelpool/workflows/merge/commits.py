@@ -54,6 +54,7 @@ from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.oracle import Oracle
 from labelpool.words import counted
+from labelpool.workflows.merge import accept
 from labelpool.workflows.merge import record as record_mod
 from labelpool.workflows.merge.collect import (
     UNKNOWN_TO_ORACLE,
@@ -98,6 +99,7 @@ class JudgeCommit:
     batches: tuple[str, ...]
     completed: int  # question batches fully resolved (pool entries added)
     oracle_missing: int = 0
+    accepted: int = 0  # proposed classes this reviewer accepted (merge/accept.py)
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,11 @@ def _merge(
         return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes), disputes)
     assert top is not None and base is not None
     steps = _carry_uncommitted(steps, me, worktree, committed)
+    current = {**worktree, **{p: t for s in steps for p, t in s.changed.items()}}
+    texts, more = accept.gather(cfg.labels_dir, top, base, current)
+    found, more2 = accept.find(top, base, texts)
+    notes += more + more2
+    steps += [_Step(a.reviewer, (), a.texts, 0, a.classes) for a in found]
     ids = _land(top, base, steps, oracle, oracle_missing, at_head)
     commits = tuple(s.info(ids.get(i)) for i, s in enumerate(steps))
     return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes), disputes)
@@ -294,6 +301,7 @@ class _Step:
     decisions: tuple[Decision, ...]
     changed: Mapping[Path, str]
     completed: int
+    accepted: int = 0
 
     def info(self, sha: str | None) -> JudgeCommit:
         mine = self.decisions
@@ -307,6 +315,7 @@ class _Step:
             tuple(sorted({d.batch for d in mine})),
             self.completed,
             sum(1 for d in mine if d.oracle_missing),
+            self.accepted,
         )
 
 
@@ -428,6 +437,8 @@ def _land(
             continue
         files = {_rel(top, p): t.encode("utf-8") for p, t in s.changed.items()}
         message = commit_message(s.info(None), oracle, oracle_missing)
+        if s.accepted:
+            message = accept.message(s.judge, s.accepted, len(files))
         chain.append(journal.Step(files, message, (s.judge.name, s.judge.email)))
         index.append(i)
     if not chain:

@@ -17,6 +17,7 @@ from labelpool import batch as batch_mod
 from labelpool import labelfile, yamlfile
 from labelpool.errors import StateError
 from labelpool.model import PERSON, DuplicateOf, JudgeVerdict, Label, Verdict, label_from_data
+from labelpool.rules import classes as classes_mod
 from labelpool.workflows.merge import record as record_mod
 
 
@@ -108,7 +109,7 @@ class State:
         ci = self.class_index(doc)
         if ci is not None:
             cls = self.classes[ci]
-            return max((self.grades.get(d, 1) for d in cls if d in self.relevant), default=1)
+            return max((self.grades.get(d, 1) for d in cls if d in self.relevant), default=0)
         if doc in self.relevant:
             return self.grades.get(doc, 1)
         if doc in self.judged:
@@ -142,10 +143,12 @@ def _positions(data: Any, label: Label, path: Path) -> dict[str, str]:
     for i, d in enumerate(label.judged_ids):
         line, col = yamlfile.node_position(data, ("judged_ids", i))
         where.setdefault(d, f"{path}:{line}:{col}")
-    for ci, cls in enumerate(label.relevant_classes):
-        for mi, d in enumerate(cls):
-            line, col = yamlfile.node_position(data, ("relevant_classes", ci, mi))
-            where.setdefault(d, f"{path}:{line}:{col}")
+    for entry in classes_mod.entries(data.get("relevant_classes")):
+        if entry.proposed:
+            continue
+        for mi, d in enumerate(entry.members):
+            line, col = yamlfile.node_position(data, (*entry.path, mi))
+            where.setdefault(str(d), f"{path}:{line}:{col}")
     return where
 
 
@@ -263,6 +266,12 @@ def write_state(data: Any, before: State, after: State) -> None:
     for d in sorted(before.unjudged - after.unjudged):
         labelfile.remove_from_list(data, "pooled_unjudged_ids", d)
     if after.classes != before.classes:
+        if any(not isinstance(c, list) for c in data.get("relevant_classes") or ()):
+            raise MergeError(
+                "a duplicate-of verdict changes relevant_classes, which holds a class "
+                "in the mapping form (a proposal, or an accepted one): accept or reject the "
+                "proposals and merge their branch first"
+            )
         text = "relevant_classes:\n" + "".join(
             "  - - " + "\n    - ".join(batch_mod.quote(m) for m in cls) + "\n"
             for cls in after.classes

@@ -66,6 +66,8 @@ class QuestionPlan:
     docs: tuple[str, ...]  # the remainder put in this batch, in review order
     left_out: int = 0  # remainder left out by the budget
     full_depth: Mapping[str, int] | None = None
+    # (document, member): of the union, judged only through an accepted class, from a member
+    carried: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,11 @@ class PoolPlan(BatchHead):
     @property
     def waiting(self) -> int:
         return sum(q.waiting for q in self.questions)
+
+    @property
+    def carried(self) -> int:
+        """Verdicts of the union the classes carry from a judged member: not asked again."""
+        return sum(len(q.carried) for q in self.questions)
 
     @property
     def remainder(self) -> int:
@@ -171,6 +178,7 @@ def plan(
     systems = tuple(r.name for r in runs)
 
     rows: list[tuple[str, list[tuple[int, int, str]], int, int, int]] = []
+    carried: dict[str, tuple[tuple[str, str], ...]] = {}
     for qid in selected:
         label = labels[qid]
         best: dict[str, tuple[int, int]] = {}
@@ -188,6 +196,7 @@ def plan(
             if doc not in label.judged and doc not in label.pending_ids
         )
         rows.append((qid, remainder, len(best), judged, waiting))
+        carried[qid] = tuple(sorted((d, label.carried[d]) for d in best if d in label.carried))
 
     chosen: set[tuple[str, str]] | None = None
     if max_docs is not None:
@@ -217,6 +226,7 @@ def plan(
                 docs=tuple(kept),
                 left_out=len(docs) - len(kept),
                 full_depth=full,
+                carried=carried[qid],
             )
         )
 
@@ -277,6 +287,8 @@ def commit_message(plan: PoolPlan) -> str:
             f"Union of the top {plan.depth}: {plan.union}; already judged: {plan.judged} "
             f"({pct:.1f}%); waiting in earlier batches: {plan.waiting}."
         )
+        if plan.carried:
+            lines.append(f"Carried by classes: {counted(plan.carried, 'verdict')}.")
     if plan.judges > 1:
         who = f": {', '.join(plan.assign)}" if plan.assign else ""
         lines.append(f"Judges: {plan.judges}, each judging every document blind{who}.")

@@ -24,6 +24,7 @@ from typing import Any
 from labelpool.config import Config
 from labelpool.corpus import CorpusError, CorpusTexts, load_versions
 from labelpool.findings import Finding
+from labelpool.model import class_item
 from labelpool.rules import check, corpus_ids, identity, schema
 from labelpool.rules.check import FileResult, check_bytes
 from labelpool.rules.classes import supersession
@@ -200,7 +201,7 @@ def _cross_file(
             key = next(k for k, n in names.items() if n == f.path)
             out.setdefault(key, []).append(replace(f, path=""))
 
-    if any(len(c) > 1 for r in results.values() for c in r.classes):
+    if any(_several(c) for r in results.values() for c in r.classes):
         try:
             versions = load_versions(cfg)
         except CorpusError as exc:
@@ -208,7 +209,7 @@ def _cross_file(
             out.setdefault(found.path, []).append(replace(found, path=""))
         else:
             for key, result in results.items():
-                if any(len(c) > 1 for c in result.classes):
+                if any(_several(c) for c in result.classes):
                     out.setdefault(key, []).extend(
                         supersession(result.classes, versions, locator(key))
                     )
@@ -224,6 +225,11 @@ def _cross_file(
                     corpus_ids.check(result.lists, result.classes, known, locator(key))
                 )
     return out
+
+
+def _several(item: Any) -> bool:
+    """Whether a class (either form) has two members or more: LP031 reads it."""
+    return len(class_item(item)[0]) > 1
 
 
 def _clashing(ids: list[tuple[str, str, int, int]]) -> set[str]:
