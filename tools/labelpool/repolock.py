@@ -46,6 +46,8 @@ from labelpool.errors import StateError
 LOCK_NAME = "lock"
 POLL_SECONDS = 0.05
 HOLDER_BYTES = 4096  # the most of the holder's line read back
+HOLDER_SETTLE = 0.5  # seconds a refused writer waits for the holder's line to be written
+UNKNOWN_HOLDER = "another labelpool command"
 RETRY = "run again when it ends, or wait with --wait SECONDS"
 SINCE = "%Y-%m-%dT%H:%M:%SZ"  # the holder's start, in UTC
 TOKENS_ENV = "LABELPOOL_LOCK_TOKENS"  # the locks an ancestor process holds (its tokens)
@@ -232,16 +234,29 @@ def _open(path: Path) -> int:
 
 def _acquire(fd: int, deadline: float, retry: str) -> None:
     while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if _try(fd):
             return
-        except BlockingIOError:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Busy(
-                    f"{_holder(fd)} is writing this repository; nothing changed; {retry}"
-                ) from None
-            time.sleep(min(POLL_SECONDS, left))
+        if deadline - time.monotonic() <= 0:
+            break
+        time.sleep(min(POLL_SECONDS, max(deadline - time.monotonic(), 0.0)))
+    # refused: name the holder. Its line is written just after it takes the lock and emptied
+    # just before it lets go; in those moments, look again (and take the lock if it went)
+    settle = time.monotonic() + HOLDER_SETTLE
+    while True:
+        name = _holder(fd)
+        if name != UNKNOWN_HOLDER or time.monotonic() >= settle:
+            raise Busy(f"{name} is writing this repository; nothing changed; {retry}")
+        time.sleep(0.01)
+        if _try(fd):
+            return
+
+
+def _try(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _say_holder(fd: int, command: str, token: str) -> None:
@@ -263,5 +278,5 @@ def _holder(fd: int) -> str:
         command, pid, since = str(raw["command"]), int(raw["pid"]), str(raw["since"])
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.strptime(since, SINCE))
     except (OSError, ValueError, KeyError, TypeError):
-        return "another labelpool command"
+        return UNKNOWN_HOLDER
     return f"{command[:80]} (pid {pid}, since {when} UTC)"
