@@ -66,6 +66,8 @@ def test_every_format_option_takes_text(example: Path, lp: Run) -> None:  # noqa
     assert {"score", "compare", "check", "pool", "diff", "bias", "pool-info", "validate"} <= set(
         with_format
     )
+    dups = example.parent / "duplicates.txt"  # outside the work tree: it stays clean
+    dups.write_text("faq-shipping#damaged:handbook#returns-damaged\n", encoding="utf-8")
     args = {
         "score": ["runs/bm25.trec"],
         "compare": ["runs/bm25.trec", "runs/dense.trec", "-m", "P@10"],
@@ -78,6 +80,8 @@ def test_every_format_option_takes_text(example: Path, lp: Run) -> None:  # noqa
         "history": ["returns-damaged"],
         "todo": [],
         "agreement": [],
+        "classes propose": ["--questions", "returns-damaged", "--no-commit"],
+        "import duplicates": [str(dups), "--no-commit"],
     }
     # import corpus's --format names the format of the file it reads (trec, jsonl or beir, as
     # the issue spells it), not an output: it prints no report
