@@ -35,21 +35,19 @@ import hashlib
 import random
 import re
 import textwrap
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from labelpool.errors import InputError
 from labelpool.model import BatchHead, DuplicateOf, Verdict, _verdict
-from labelpool.yamlfile import needs_quotes
+from labelpool.words import one_line
+from labelpool.yamlfile import id_text, needs_quotes
 
 TEXT_WIDTH = 100  # comment lines are wrapped at about this many characters
 MAX_TEXT_CHARS = 4000  # longer chunk text is cut (and says so) to bound a batch's size
 ENTRY_INDENT = 6
 NOT_IN_CORPUS = "(not in the corpus)"
-
-_PLAIN = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./#+@=~-]*$")
 
 
 class BatchError(InputError):
@@ -63,9 +61,7 @@ def batch_id(date: str, systems: Sequence[str], depth: int) -> str:
 
 def quote(value: str) -> str:
     """``value`` as a YAML scalar safe in block and flow context under YAML 1.1 and 1.2."""
-    if _PLAIN.match(value) and not needs_quotes(value):
-        return value
-    return single_quoted(value)
+    return id_text(value)
 
 
 _PLAIN_PERSON = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._'-]*? <[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+>$")
@@ -86,12 +82,7 @@ def single_quoted(value: str) -> str:
 
 def clean_text(text: str) -> str:
     """Text fit for one comment: controls, bidi and format characters become spaces."""
-    chars = [
-        " " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn") else c
-        for c in text
-    ]
-    out = " ".join("".join(chars).split())
-    return unicodedata.normalize("NFC", out)
+    return one_line(text)
 
 
 def comment_lines(label: str, text: str, indent: int = ENTRY_INDENT) -> list[str]:

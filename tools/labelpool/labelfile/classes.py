@@ -18,18 +18,17 @@ before writing it (``rules.written``): this module knows the form, not the rules
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
 from labelpool.errors import InputError
 from labelpool.model import KNOWN_KEYS
-from labelpool.yamlfile import needs_quotes
+from labelpool.words import one_line
+from labelpool.yamlfile import id_text
 
 KEY = "relevant_classes"
 # a proposal: (members, method, score, comment); an empty comment writes no comment line
 Proposal = tuple[Sequence[str], str, float, str]
 
-_PLAIN = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./#+@=~-]*$")
 _TOP_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?: |$)")
 _ITEM = re.compile(r"^( *)- ")
 MAX_COMMENT = 400  # characters of one comment line, beyond which it is cut
@@ -41,9 +40,7 @@ class ClassesEditError(InputError):
 
 def quote(value: str) -> str:
     """``value`` as a scalar that reads back as itself in a flow list (YAML 1.1 and 1.2)."""
-    if _PLAIN.match(value) and not needs_quotes(value, flow=True):
-        return value
-    return "'" + value.replace("'", "''") + "'"
+    return id_text(value)
 
 
 def score_text(score: float) -> str:
@@ -55,11 +52,7 @@ def score_text(score: float) -> str:
 def comment_text(comment: str) -> str:
     """``comment`` fit for one comment line: controls, bidi and format characters become
     spaces, runs of spaces one, at most :data:`MAX_COMMENT` characters."""
-    chars = [
-        " " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn") else c
-        for c in comment
-    ]
-    out = unicodedata.normalize("NFC", " ".join("".join(chars).split()))
+    out = one_line(comment)
     return out if len(out) <= MAX_COMMENT else out[: MAX_COMMENT - 3] + "..."
 
 

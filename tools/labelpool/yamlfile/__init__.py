@@ -29,7 +29,7 @@ from labelpool.yamlfile.errors import UnwritableError, YamlError
 from labelpool.yamlfile.events import EventScan, scan_events
 from labelpool.yamlfile.fast import ODD, KeyPath, PlainHook, PlainText
 from labelpool.yamlfile.guard import guard, load_fast, loads_checked, read_guarded, scan
-from labelpool.yamlfile.quoting import misread, needs_quotes, scalar
+from labelpool.yamlfile.quoting import id_text, misread, needs_quotes, scalar
 from labelpool.yamlfile.reading import (
     Reading,
     ambiguous_finding,
@@ -69,6 +69,7 @@ __all__ = [
     "ambiguous_finding",
     "dumps",
     "guard",
+    "id_text",
     "is_ambiguous",
     "load_fast",
     "load_roundtrip",

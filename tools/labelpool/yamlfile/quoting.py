@@ -100,6 +100,17 @@ _KEPT_STYLES = (
 )
 
 
+_PLAIN_ID = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./#+@=~-]*$")
+
+
+def id_text(value: str) -> str:
+    """``value`` written as text: plain where that reads back as itself in block and flow
+    context (YAML 1.1 and 1.2), else single-quoted (pool's batches, proposed classes)."""
+    if _PLAIN_ID.match(value) and not needs_quotes(value):
+        return value
+    return "'" + value.replace("'", "''") + "'"
+
+
 def scalar(s: str, flow: bool = False) -> str:
     """``s`` as a ruamel scalar for a label file: single-quoted when plain would be misread.
 

@@ -116,10 +116,11 @@ class Responses:
         data = b"".join(lines)
         with self._lock:
             self.file.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(self.file, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
             try:
                 # a line cut by an earlier kill must not swallow this one
-                if os.fstat(fd).st_size and not _ends_with_newline(self.file):
+                size = os.fstat(fd).st_size
+                if size and os.pread(fd, 1, size - 1) != b"\n":
                     data = b"\n" + data
                 view = memoryview(data)
                 while view:
@@ -129,9 +130,3 @@ class Responses:
                 os.close(fd)
             for k, obj in objs:
                 self._known[k] = obj
-
-
-def _ends_with_newline(path: Path) -> bool:
-    with open(path, "rb") as fh:
-        fh.seek(-1, os.SEEK_END)
-        return fh.read(1) == b"\n"
