@@ -55,3 +55,12 @@ def test_errors_name_path_and_line(tmp_path: Path, content: bytes, line: int, me
 def test_a_missing_file_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot read"):
         read_map(tmp_path / "absent.txt")
+
+
+def test_a_canonical_without_duplicates_is_a_group_of_one(tmp_path: Path) -> None:
+    """MARCO's README: "followed by a list of its duplicate document ids (0 or many)"."""
+    path = tmp_path / "map.txt"
+    path.write_bytes(b"D1:\nD2: \r\nD3:D4\n")
+    got = read_map(path)
+    assert got.groups == (("D1",), ("D2",), ("D3", "D4"))
+    assert (got.lines, got.ids) == (3, 4)

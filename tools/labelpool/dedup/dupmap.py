@@ -4,7 +4,8 @@ Two forms, told apart line by line: ``canonical:dup1,dup2,...`` (the MS MARCO ma
 CAsT, ``marco_duplicates.txt``) and two tab-separated columns ``a<TAB>b`` (a pair a line). A
 tab makes a line a pair, so an id may hold ``:`` there; in the first form the first ``:`` ends
 the canonical id. ``prefix`` is put before every id (MARCO's map lacks the ``MARCO_`` its
-runs carry). Blank lines are skipped; a line over 1 MiB, a line in neither form, an empty id
+runs carry). ``canonical:`` with no duplicate (MARCO's README: "0 or many") is a group of one,
+which joins nothing. Blank lines are skipped; a line over 1 MiB, a line in neither form, an empty id
 or bytes that are not UTF-8 are an :class:`~labelpool.errors.InputError` naming ``path:line``.
 """
 
@@ -39,7 +40,8 @@ def _group(line: str, path: Path, n: int, prefix: str) -> tuple[str, ...]:
         ids = [c.strip() for c in cells]
     elif ":" in line:
         canonical, _, rest = line.partition(":")
-        ids = [canonical.strip(), *(d.strip() for d in rest.split(","))]
+        dups = [d.strip() for d in rest.split(",")] if rest.strip() else []
+        ids = [canonical.strip(), *dups]  # `d0:` (no duplicate) is a group of one
     else:
         raise InputError(
             "expected canonical:dup1,dup2,... or two tab-separated ids", path=path, line=n
