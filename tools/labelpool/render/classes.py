@@ -7,7 +7,7 @@ import textwrap
 
 from labelpool.render import sanitize
 from labelpool.words import counted
-from labelpool.workflows.classes.propose import ProposeResult
+from labelpool.workflows.classes.propose import MAX_JOINING, ProposeResult
 from labelpool.workflows.importing.duplicates import DuplicatesResult
 
 __all__ = ["duplicates_json", "duplicates_text", "render_json", "text"]
@@ -37,8 +37,10 @@ def text(result: ProposeResult, verbose: bool = False, width: int | None = None)
         f"{counted(len(result.proposals), 'class', 'classes')} proposed",
     ]
     for p in result.proposals:
-        joining = f" (+{p.joining} in the corpus)" if p.joining else ""
-        lines += _wrapped(f"{p.question}: {', '.join(p.members)}{joining}", width, "  ", "    ")
+        joining = [f"{p.joining} from the corpus"] if p.joining else []
+        joining += [f"+{p.unnamed} in the corpus, not named"] if p.unnamed else []
+        said = f" ({'; '.join(joining)})" if joining else ""
+        lines += _wrapped(f"{p.question}: {', '.join(p.members)}{said}", width, "  ", "    ")
         differs = p.differs or "(nothing: the same words)"
         lines += _wrapped(f"{p.method} {p.score:.2f}; differ in: {differs}", width, "    ", "    ")
     lines.append(f"version pairs set aside: {result.version_pairs}")
@@ -46,8 +48,13 @@ def text(result: ProposeResult, verbose: bool = False, width: int | None = None)
         lines.append(f"unions not made (they would join two versions): {result.refused}")
     if result.extends:
         lines.append(f"classes that would extend an existing class (not written): {result.extends}")
+    if result.crowded:
+        lines.append(
+            f"classes of more than {MAX_JOINING} corpus documents (boilerplate), those not "
+            f"named: {result.crowded}"
+        )
     if result.skipped:
-        lines.append(f"documents without text, skipped: {len(result.skipped)}")
+        lines.append(f"documents skipped (no text, or an id no label holds): {len(result.skipped)}")
         if verbose:
             lines += [f"  {q or '-'}: {d}: {r}" for q, d, r in result.skipped]
     w = result.written

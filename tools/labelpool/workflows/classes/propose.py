@@ -8,8 +8,11 @@ candidates verified exactly (:func:`labelpool.dedup.pairs.across`). Pairs become
 (:func:`labelpool.dedup.group.grouped`), never two versions of one document in one class:
 ``linked(a, b)`` is the corpus's supersession (``versions.yaml`` and the version pattern,
 through chains, both directions). A class that would extend one the file has already is not
-written (counted: a person extends a class by hand); in ``--corpus`` mode a proposal names only
-the file's documents and counts the corpus documents that would join it. Each proposal's
+written (counted: a person extends a class by hand). In ``--corpus`` mode a proposal names the
+file's documents and the corpus documents that would join them (up to :data:`MAX_JOINING`; a
+larger group, a template's boilerplate, names the file's documents only and counts the rest):
+once accepted, a run that retrieves one of those unjudged documents finds it judged through the
+class, with the class's grade, so acceptance moves scores. Each proposal's
 comment line says what differs between the texts (:func:`labelpool.dedup.differ.differing`).
 Everything is written on a new branch in one commit (:mod:`.write`), so the pull request is the
 review: accepting is deleting a ``proposed:`` line, rejecting is deleting the entry.
@@ -28,6 +31,7 @@ from labelpool.errors import UsageError
 from labelpool.labelfile.classes import Proposal
 from labelpool.labelset import LabelSet
 from labelpool.model import Label
+from labelpool.rules.written import doc_id_problem
 from labelpool.words import counted
 from labelpool.workflows.classes.write import ClassesError, Written, land, proposal_texts
 from labelpool.workflows.pool.plan import today
@@ -35,6 +39,7 @@ from labelpool.workflows.pool.plan import today
 __all__ = ["ProposeResult", "Proposed", "documents_of", "propose"]
 
 Advance = Callable[[], None]
+MAX_JOINING = 20  # corpus documents a --corpus proposal names beyond the file's own
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,8 @@ class Proposed:
     method: str
     score: float
     differs: str  # the words the texts do not share (one line; "" for the same words)
-    joining: int = 0  # --corpus: corpus documents outside the file that would join it
+    joining: int = 0  # --corpus: corpus documents the file does not name, named in the class
+    unnamed: int = 0  # --corpus: corpus documents that would join, not named (over MAX_JOINING)
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,7 @@ class ProposeResult:
     skipped: tuple[tuple[str, str, str], ...]  # (question, document, reason): no text...
     questions: int  # questions compared
     documents: int  # documents compared
+    crowded: int = 0  # --corpus groups of more than MAX_JOINING corpus documents: not named
     written: Written = field(default_factory=Written)
 
     def to_dict(self) -> dict[str, object]:
@@ -72,6 +79,7 @@ class ProposeResult:
                     "score": p.score,
                     "differs": p.differs,
                     "joining": p.joining,
+                    "unnamed": p.unnamed,
                 }
                 for p in self.proposals
             ],
@@ -81,6 +89,7 @@ class ProposeResult:
             "skipped": [{"question": q, "document": d, "reason": r} for q, d, r in self.skipped],
             "questions": self.questions,
             "documents": self.documents,
+            "crowded": self.crowded,
             "written": [str(p) for p in self.written.files],
             "branch": self.written.branch,
             "commit": self.written.commit,
@@ -217,7 +226,7 @@ def _find(
             compared += len(with_text)
             advance()
     proposals: list[Proposed] = []
-    refused = extends = 0
+    refused = extends = crowded = 0
     for q in selected:
         label = labels[q]
         existing = [*label.relevant_classes, *(p.members for p in label.proposed_classes)]
@@ -228,14 +237,19 @@ def _find(
             if p.joins is not None:
                 extends += 1
                 continue
-            members = tuple(m for m in p.members if m in mine)
+            own = [m for m in p.members if m in mine]
+            named, unnamed, bad = _joiners([m for m in p.members if m not in mine])
+            skipped += [(q, d, f"document id {r}: not named in a class") for d, r in bad]
+            crowded += unnamed > 0
+            members = tuple(sorted([*own, *named]))
             if len(members) < 2:
                 continue
-            a, b = members[0], members[1]
+            a, b = own[0], (named or own[1:])[0]
             differs = differ.differing(_text(texts[a]), _text(texts[b]))
-            joining = len(p.members) - len(members)
             proposals.append(
-                Proposed(q, labels.paths[q], members, p.method, p.score, differs, joining)
+                Proposed(
+                    q, labels.paths[q], members, p.method, p.score, differs, len(named), unnamed
+                )
             )
     return ProposeResult(
         tuple(proposals),
@@ -245,7 +259,20 @@ def _find(
         tuple(sorted(skipped)),
         len(selected),
         compared,
+        crowded,
     )
+
+
+def _joiners(outside: list[str]) -> tuple[list[str], int, list[tuple[str, str]]]:
+    """Of the corpus documents a ``--corpus`` class would take in beyond the file's own: those
+    the proposal names (at most :data:`MAX_JOINING`, each an id a label file can hold), how
+    many it does not name (a larger group: a template's boilerplate, counted), and the ids
+    validate would refuse, with why."""
+    bad = [(d, why) for d in outside if (why := doc_id_problem(d)) is not None]
+    named = [d for d in outside if doc_id_problem(d) is None]
+    if len(named) > MAX_JOINING:
+        return [], len(named), bad
+    return named, 0, bad
 
 
 def _text(t: corpus.Text) -> str:
