@@ -19,6 +19,12 @@ Quality, at Jaccard 0.8 (containment 0.9):
   pairs with that one among the originals: Vaswani's own duplicates, counted apart). Precision
   counts the pairs that hold a copy; recall is given per kind of copy too.
 
+* **CAsT 2021** (``../shared/data/trec-cast-2021``): the official qrels imported (158 turns,
+  BM25 and ANCE runs), ``import duplicates --prefix MARCO_`` with the MS MARCO map, every
+  proposal accepted by a reviewer and merged; how many judged documents the map joins, and
+  ``compare`` BM25 vs ANCE before and after (``bench_cast_duplicates.py``; ``docs/cast.md``
+  says why nothing moves).
+
 Speed: each step is a fresh process (``bench_measure.measure``): ``floor`` reads the corpus and
 shingles every text once; ``within`` is the exact pairwise search over all of it (a question's
 batch: 1,335 generated passages, the size of a TREC CAsT 2021 judged batch); ``across`` is the
@@ -37,6 +43,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench_cast_duplicates import Quality, cast_quality
 from bench_goals import Goal
 from bench_measure import Measurement, measure
 
@@ -138,14 +145,6 @@ def read_jsonl(path: Path) -> Iterator[tuple[str, str]]:
 
 
 # --------------------------------------------------------------------------- quality
-
-
-@dataclass(frozen=True)
-class Quality:
-    name: str
-    precision: float | None
-    recall: float | None
-    detail: str
 
 
 def _unlinked(a: str, b: str) -> bool:
@@ -287,7 +286,7 @@ def run(work: Path, seed: int, repeat: int, quick: bool) -> Results:
         name = f"dedup {search}, {label}"
         steps[name] = (floor, measure(name, [*me, search, str(path)], work, repeat))
         print(f"  [dedup] {name}: {steps[name][1].seconds}", file=sys.stderr, flush=True)
-    quality = example_quality() + vaswani_quality(seed)
+    quality = example_quality() + vaswani_quality(seed) + cast_quality(work)
     return Results(steps, quality, passages)
 
 
