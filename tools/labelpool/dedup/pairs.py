@@ -4,8 +4,9 @@
 shingles once (as integers, :func:`labelpool.dedup.text.hashed_array`), indexes them, and
 probes the index with a prefix of each text's shingles, rarest first (prefix filtering: a pair
 whose Jaccard similarity is at least ``t`` shares one of the first ``|x| - ceil(t |x|) + 1``
-shingles of either side, whatever their order), so that it finds every pair at or above the
-thresholds that comparing all pairs finds, without comparing pairs that share nothing rare.
+shingles of either side, whatever their order; a pair whose containment is at least ``c``, of
+the smaller side only), so that it finds every pair at or above the thresholds that comparing
+all pairs finds, without comparing pairs that share nothing rare.
 
 :func:`across` finds candidates among all texts of a corpus with MinHash locality-sensitive
 hashing (``datasketch``, the ``dedup`` extra), keeps those with a side in ``targets``, and
@@ -126,13 +127,23 @@ def within(
     pairs: list[Pair] = []
     versions = 0
     candidates = 0
+    # Jaccard: either side's prefix finds the pair, so each text probes for later ones only.
+    # Containment: only the smaller side's prefix is sure to (the larger may hold many
+    # shingles the smaller lacks), so each probes for every other, once a pair ("seen").
+    both_ways = containment is not None
+    seen: set[tuple[int, int]] = set()
     for i, s in enumerate(sets):
         rare_first = sorted(s.tolist(), key=lambda h: (frequency[h], h))
         keep = len(rare_first) - max(1, math.ceil(bound * len(rare_first) - _EPS)) + 1
         others: set[int] = set()
         for h in rare_first[:keep]:
-            others.update(j for j in postings[h] if j > i)
+            others.update(j for j in postings[h] if j > i or (both_ways and j < i))
         for j in sorted(others):
+            if both_ways:
+                key = (i, j) if i < j else (j, i)
+                if key in seen:
+                    continue
+                seen.add(key)
             candidates += 1
             pair = judge_pair(ids[i], ids[j], s, sets[j], threshold, containment)
             if pair is None:
