@@ -54,7 +54,7 @@ from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.oracle import Oracle
 from labelpool.words import counted
-from labelpool.workflows.merge import accept
+from labelpool.workflows.merge import accept, carried
 from labelpool.workflows.merge import record as record_mod
 from labelpool.workflows.merge.collect import (
     UNKNOWN_TO_ORACLE,
@@ -100,6 +100,8 @@ class JudgeCommit:
     completed: int  # question batches fully resolved (pool entries added)
     oracle_missing: int = 0
     accepted: int = 0  # proposed classes this reviewer accepted (merge/accept.py)
+    # a commit of the verdicts classes carried (merge/carried.py): how many it records
+    carried: int | None = None
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,7 @@ def _merge(
     cache: Cache = {}
     with labelset.gc_paused():  # many small acyclic objects: the collector's passes find nothing
         _, decisions, unresolved = collect(cfg, me, oracle, oracle_missing, cache)
+    named = carried.before({p: c[2] for p, c in cache.items()})
     committed: dict[Path, str] = {}
     at_head: dict[str, tuple[str, str]] = {}
     if commit:
@@ -189,6 +192,7 @@ def _merge(
     steps = _fold_steps(plan, supersedes, dict(worktree), cache)
 
     if not commit:
+        steps += _carried_step(named, worktree, steps, me)
         final = {p: t for s in steps for p, t in s.changed.items()}
         atomic.refuse_unwritable(sorted({p.parent for p in final}))
         try:
@@ -201,6 +205,7 @@ def _merge(
         return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes), disputes)
     assert top is not None and base is not None
     steps = _carry_uncommitted(steps, me, worktree, committed)
+    steps += _carried_step(named, worktree, steps, me)
     current = {**worktree, **{p: t for s in steps for p, t in s.changed.items()}}
     texts, more = accept.gather(cfg.labels_dir, top, base, current)
     found, more2 = accept.find(top, base, texts)
@@ -209,6 +214,19 @@ def _merge(
     ids = _land(top, base, steps, oracle, oracle_missing, at_head)
     commits = tuple(s.info(ids.get(i)) for i, s in enumerate(steps))
     return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes), disputes)
+
+
+def _carried_step(
+    named: carried.Before, worktree: Mapping[Path, str], steps: list[_Step], me: Judge
+) -> list[_Step]:
+    """The verdicts classes carried (:mod:`.carried`): one step after the judges', by
+    whoever runs the merge; none when there is nothing to record."""
+    texts = {**worktree, **{p: t for s in steps for p, t in s.changed.items()}}
+    touched = sorted({p for s in steps for p in s.changed})
+    found = carried.record(named, texts, touched)
+    if not found.texts:
+        return []
+    return [_Step(me, (), found.texts, 0, carried=found.recorded)]
 
 
 def _dry_run(
@@ -302,6 +320,7 @@ class _Step:
     changed: Mapping[Path, str]
     completed: int
     accepted: int = 0
+    carried: int | None = None  # a step of the verdicts classes carried (merge/carried.py)
 
     def info(self, sha: str | None) -> JudgeCommit:
         mine = self.decisions
@@ -316,6 +335,7 @@ class _Step:
             self.completed,
             sum(1 for d in mine if d.oracle_missing),
             self.accepted,
+            self.carried,
         )
 
 
@@ -439,6 +459,8 @@ def _land(
         message = commit_message(s.info(None), oracle, oracle_missing)
         if s.accepted:
             message = accept.message(s.judge, s.accepted, len(files))
+        elif s.carried is not None:
+            message = carried.message(s.carried, len(files))
         chain.append(journal.Step(files, message, (s.judge.name, s.judge.email)))
         index.append(i)
     if not chain:
