@@ -13,13 +13,15 @@ so that merge never writes a line LP063 refuses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from labelpool import batch as batch_mod
 from labelpool import yamlfile
 from labelpool.workflows.merge.collect import read_label
+from labelpool.workflows.merge.fold import Judge
 from labelpool.workflows.pool import carry
 
 __all__ = ["Carried", "before", "message", "record"]
@@ -67,6 +69,20 @@ def record(named: Before, texts: Mapping[Path, str], touched: Sequence[Path]) ->
         recorded += written
         out[path] = new
     return Carried(out, recorded)
+
+
+def after(
+    named: Before, base: Mapping[Path, str], steps: Iterable[Any], me: Judge
+) -> list[tuple[Judge, tuple[()], Mapping[Path, str], int, int, int]]:
+    """:func:`record` after the fold ``steps`` (in order; each ``changed``: path -> text) of
+    the texts ``base``: the one step of the verdicts classes carried, as (author, decisions,
+    texts, batches completed, classes accepted, verdicts recorded), authored by whoever
+    merges (``me``, as committed); none when nothing changes."""
+    changes = [s.changed for s in steps]
+    texts = {**base, **{p: t for c in changes for p, t in c.items()}}
+    found = record(named, texts, sorted({p for c in changes for p in c}))
+    author = Judge(me.name, me.email)
+    return [(author, (), found.texts, 0, 0, found.recorded)] if found.texts else []
 
 
 def message(recorded: int, files: int) -> str:

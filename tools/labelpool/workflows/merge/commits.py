@@ -100,8 +100,7 @@ class JudgeCommit:
     completed: int  # question batches fully resolved (pool entries added)
     oracle_missing: int = 0
     accepted: int = 0  # proposed classes this reviewer accepted (merge/accept.py)
-    # a commit of the verdicts classes carried (merge/carried.py): how many it records
-    carried: int | None = None
+    carried: int | None = None  # verdicts classes carried, recorded (merge/carried.py)
 
 
 @dataclass(frozen=True)
@@ -191,8 +190,8 @@ def _merge(
     worktree = {p: cache[p][1] for p in cache}  # each file's text as read
     steps = _fold_steps(plan, supersedes, dict(worktree), cache)
 
+    steps += [_Step(*c) for c in carried.after(named, worktree, steps, me)]
     if not commit:
-        steps += _carried_step(named, worktree, steps, me)
         final = {p: t for s in steps for p, t in s.changed.items()}
         atomic.refuse_unwritable(sorted({p.parent for p in final}))
         try:
@@ -205,7 +204,6 @@ def _merge(
         return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes), disputes)
     assert top is not None and base is not None
     steps = _carry_uncommitted(steps, me, worktree, committed)
-    steps += _carried_step(named, worktree, steps, me)
     current = {**worktree, **{p: t for s in steps for p, t in s.changed.items()}}
     texts, more = accept.gather(cfg.labels_dir, top, base, current)
     found, more2 = accept.find(top, base, texts)
@@ -214,19 +212,6 @@ def _merge(
     ids = _land(top, base, steps, oracle, oracle_missing, at_head)
     commits = tuple(s.info(ids.get(i)) for i, s in enumerate(steps))
     return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes), disputes)
-
-
-def _carried_step(
-    named: carried.Before, worktree: Mapping[Path, str], steps: list[_Step], me: Judge
-) -> list[_Step]:
-    """The verdicts classes carried (:mod:`.carried`): one step after the judges', by
-    whoever runs the merge; none when there is nothing to record."""
-    texts = {**worktree, **{p: t for s in steps for p, t in s.changed.items()}}
-    touched = sorted({p for s in steps for p in s.changed})
-    found = carried.record(named, texts, touched)
-    if not found.texts:
-        return []
-    return [_Step(me, (), found.texts, 0, carried=found.recorded)]
 
 
 def _dry_run(
@@ -459,8 +444,7 @@ def _land(
         message = commit_message(s.info(None), oracle, oracle_missing)
         if s.accepted:
             message = accept.message(s.judge, s.accepted, len(files))
-        elif s.carried is not None:
-            message = carried.message(s.carried, len(files))
+        message = carried.message(s.carried, len(files)) if s.carried is not None else message
         chain.append(journal.Step(files, message, (s.judge.name, s.judge.email)))
         index.append(i)
     if not chain:
