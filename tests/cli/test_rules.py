@@ -150,6 +150,18 @@ CASES = {
         "labels/q1.yaml:15:15: LP062 relevant_classes[0]: proposed class doc-c#1, doc-d#1 "
         "waits for review (delete the `proposed:` line to accept it, the entry to reject it)",
     ),
+    "LP063 a carried verdict says the class's grade": (
+        VALID
+        + "relevant_classes:\n  - - doc-a#1\n    - doc-c#1\n"
+        + "verdicts:\n  doc-c#1:\n    - {class: doc-a#1, verdict: irrelevant}\n",
+        "labels/q1.yaml:18:33: LP063 verdicts.doc-c#1[0]: the class carried irrelevant from "
+        "doc-a#1, but its grade is relevant now (write `verdict: relevant`)",
+    ),
+    "LP063 a carried verdict of a class rejected": (
+        VALID + "verdicts:\n  doc-c#1:\n    - {class: doc-a#1, verdict: relevant}\n",
+        "labels/q1.yaml:15:7: LP063 verdicts.doc-c#1[0]: carried from doc-a#1, but no accepted "
+        "class holds doc-c#1 and doc-a#1 (the class was changed or rejected: delete the line)",
+    ),
     "LP020 a proposal's score": (
         VALID
         + "relevant_classes:\n  - members: [doc-c#1, doc-d#1]\n"

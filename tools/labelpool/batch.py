@@ -19,6 +19,11 @@ is written as text (not through a YAML dumper) in exactly this shape::
           #       (long chunk text wrapped into comment lines of at most ~100 characters)
           - {doc: tenant-acme#returns, verdict: null}
 
+``carried:`` (before ``docs``, only when there are some) names the documents of the pooled
+union that an accepted class judges already, each with the judged member whose verdict the
+class carries (``doc: member``, one a line): nobody is asked to judge them, and ``merge``
+records their verdicts once the batch is resolved.
+
 Each document is one line directly under its chunk text, so one diff hunk shows the question,
 the text and the verdict. ``full_depth: {system: k}`` is added when a budget (``--max-docs``)
 left part of a system's top ``depth`` out of the batch: ``k`` is the depth that the batch and
@@ -36,7 +41,7 @@ import random
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from labelpool.errors import InputError
@@ -121,6 +126,8 @@ class NewBatch(BatchHead):
     task: str | None = None  # ``second-opinion`` or ``adjudicate`` (None: judge the pool)
     seat: int | None = None  # 1..N when the batch is for N > 1 judges
     judge: str | None = None  # the seat's judge (``--assign``), else whoever claims it
+    # document -> judged member: the union's documents an accepted class judges already
+    carried: Mapping[str, str] | None = None
 
 
 def render(batch: NewBatch, question: str | None, texts: Mapping[str, str | None] | None) -> str:
@@ -148,6 +155,9 @@ def render(batch: NewBatch, question: str | None, texts: Mapping[str, str | None
         lines.append(f"    seat: {batch.seat}")
     if batch.judge is not None:
         lines.append(f"    judge: {judge_scalar(batch.judge)}")
+    if batch.carried:
+        lines.append("    carried:  # judged through their class: merge records the verdict")
+        lines += [f"      {quote(d)}: {quote(m)}" for d, m in sorted(batch.carried.items())]
     lines.append("    docs:")
     if question is not None:
         lines += comment_lines("question", question)
@@ -226,6 +236,7 @@ class PendingBatch:
     seat: int | None = None  # the seat of a batch for several judges
     judge: str | None = None  # the seat's judge, when assigned or claimed
     task: str | None = None  # ``second-opinion`` or ``adjudicate``
+    carried: Mapping[str, str] = field(default_factory=dict)  # document -> judged member
 
     @property
     def key(self) -> tuple[str, int | None]:
@@ -277,6 +288,7 @@ def read(data: Any, path: str, line_of: Any) -> list[PendingBatch]:
                 seat=_seat(b.get("seat")),
                 judge=None if b.get("judge") is None else str(b.get("judge")),
                 task=None if b.get("task") is None else str(b.get("task")),
+                carried={str(k): str(v) for k, v in (b.get("carried") or {}).items()},
             )
         )
     return out

@@ -146,6 +146,8 @@ class Batch(BatchHead):
 
 PERSON = "person"
 MACHINE = "machine"
+# a ``verdicts`` line a class carried: ``{class: MEMBER, verdict: V}`` (the member judged)
+CARRIED_KEY = "class"
 KINDS = (PERSON, MACHINE)
 
 
@@ -171,7 +173,7 @@ def record_from_data(data: Mapping[str, Any]) -> dict[str, tuple[JudgeVerdict, .
     for doc, entries in raw.items():
         items: list[JudgeVerdict] = []
         for e in entries or ():
-            if not isinstance(e, Mapping):
+            if not isinstance(e, Mapping) or CARRIED_KEY in e:  # a class's, not a judge's
                 continue
             adjudicator = "adjudicator" in e and "judge" not in e
             who = e.get("adjudicator") if adjudicator else e.get("judge")
@@ -187,7 +189,27 @@ def record_from_data(data: Mapping[str, Any]) -> dict[str, tuple[JudgeVerdict, .
                     adjudicator=adjudicator,
                 )
             )
-        out[str(doc)] = tuple(items)
+        if items or not any(isinstance(e, Mapping) and CARRIED_KEY in e for e in entries or ()):
+            out[str(doc)] = tuple(items)
+    return out
+
+
+def carried_from_data(data: Mapping[str, Any]) -> dict[str, tuple[str, Verdict]]:
+    """The verdicts classes carried, as ``merge`` recorded them: each document's line
+    ``{class: MEMBER, verdict: V}`` of ``verdicts`` (the first, LP063 allows one) as
+    (member, verdict). Never a judge's verdict: :func:`record_from_data` leaves them out."""
+    out: dict[str, tuple[str, Verdict]] = {}
+    raw = data.get("verdicts")
+    if not isinstance(raw, Mapping):
+        return out
+    for doc, entries in raw.items():
+        for e in entries if isinstance(entries, list) else ():
+            if isinstance(e, Mapping) and CARRIED_KEY in e and str(doc) not in out:
+                try:
+                    verdict = _verdict(e.get("verdict"))
+                except ValueError:
+                    verdict = None
+                out[str(doc)] = (str(e[CARRIED_KEY]), verdict)
     return out
 
 
@@ -208,6 +230,9 @@ class Label:
     judge_kind: str = "person"
     verdicts: Mapping[str, tuple[JudgeVerdict, ...]] = field(default_factory=dict)
     proposed_classes: tuple[ProposedClass, ...] = ()  # pending: never scored
+    # doc -> (member, verdict): the verdicts classes carried, as merge recorded them
+    # (``{class: MEMBER, verdict: V}`` lines); provenance only, never scored
+    class_verdicts: Mapping[str, tuple[str, Verdict]] = field(default_factory=dict)
 
     @cached_property
     def class_members(self) -> frozenset[str]:
@@ -256,7 +281,9 @@ class Label:
     @cached_property
     def carried(self) -> Mapping[str, str]:
         """Each class member not judged itself -> the judged member whose verdict the class
-        carries to it (the highest grade, then the first id): what ``pool`` need not ask."""
+        carries to it (the highest grade, then the first id): what ``pool`` need not ask.
+        Scoring gives each the class's grade already; ``merge`` records it as a
+        ``{class: MEMBER, verdict: V}`` line (:attr:`class_verdicts`)."""
         judged = frozenset(self.judged_ids)
         out: dict[str, str] = {}
         for cls in self.relevant_classes:
@@ -342,6 +369,7 @@ def label_from_data(data: Mapping[str, Any]) -> Label:
         judge=None if data.get("judge") is None else str(data["judge"]),
         judge_kind=str(data.get("judge_kind", PERSON)),
         verdicts=record_from_data(data),
+        class_verdicts=carried_from_data(data),
     )
 
 

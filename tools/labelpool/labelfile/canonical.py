@@ -83,13 +83,13 @@ def _class_key(cls: object) -> list[str]:
     return [str(m) for m in members] if isinstance(members, list) else [str(members)]
 
 
-LINE_KEYS = ("judge", "adjudicator", "kind", "verdict")
+LINE_KEYS = ("judge", "adjudicator", "class", "kind", "verdict")
 
 
 def _format_record(fix: Fixer, data: CommentedMap) -> None:
     """``judge`` and ``judge_kind`` quoted where needed (``judge_kind: person``, the default,
     dropped); ``verdicts`` in code-point order of its documents, one flow line per verdict,
-    keys ``judge``/``adjudicator``, ``kind`` (``kind: person`` dropped), ``verdict``, then
+    keys ``judge``/``adjudicator``/``class``, ``kind`` (``kind: person`` dropped), ``verdict``, then
     any unknown ones as written."""
     for key in ("judge", "judge_kind"):
         if key in data and isinstance(data[key], str):
@@ -114,7 +114,7 @@ def _format_record(fix: Fixer, data: CommentedMap) -> None:
 def _format_line(fix: Fixer, line: CommentedMap) -> None:
     if line.get("kind") == "person":
         del line["kind"]
-    for key in ("judge", "adjudicator", "kind"):
+    for key in ("judge", "adjudicator", "class", "kind"):
         if key in line and not isinstance(line[key], (CommentedMap, CommentedSeq)):
             fix.value(line, key)
     verdict = line.get("verdict")

@@ -25,14 +25,16 @@ from functools import lru_cache
 from typing import Any
 
 from labelpool.labelfile.edit import _insertion_point, _put_key
-from labelpool.model import PERSON, DuplicateOf, JudgeVerdict, Verdict
+from labelpool.model import CARRIED_KEY, PERSON, DuplicateOf, JudgeVerdict, Verdict
 from labelpool.yamlfile.quoting import needs_quotes, scalar
 from labelpool.yamlfile.textcheck import ESCAPE_RE
 from labelpool.yamlfile.tree import CommentedMap, CommentedSeq, new_map
 
 __all__ = [
     "add_verdict",
+    "remove_carried",
     "remove_verdicts",
+    "set_carried",
     "set_file_judge",
     "set_verdicts",
     "verdict_entry_text",
@@ -175,7 +177,44 @@ def set_verdicts(data: CommentedMap, doc: str, jvs: Sequence[JudgeVerdict]) -> b
     for node, jv in zip(nodes, jvs, strict=True):
         match = next((e for e in old if _same_seat(e, jv)), None)
         seq.append(_merged(match, node))
+    # a line a class carried is no judge's: it stays, after the judges' lines
+    seq.extend(e for e in old if isinstance(e, Mapping) and CARRIED_KEY in e)
     seq.fa.set_block_style()
+    return True
+
+
+def set_carried(data: CommentedMap, doc: str, member: str, verdict: Verdict) -> bool:
+    """Make ``{class: MEMBER, verdict: V}`` the line a class carried to ``doc`` (added after
+    its judges' lines, or the line there replaced). False when it was there already."""
+    node = CommentedMap()
+    node[CARRIED_KEY] = scalar(member, True)
+    node["verdict"] = _verdict_node(verdict)
+    node.fa.set_flow_style()
+    seq = _doc_seq(data, doc)
+    for i, entry in enumerate(seq):
+        if isinstance(entry, Mapping) and CARRIED_KEY in entry:
+            if _plain(entry) == _plain(node):
+                return False
+            seq[i] = node
+            return True
+    seq.append(node)
+    seq.fa.set_block_style()
+    return True
+
+
+def remove_carried(data: CommentedMap, doc: str) -> bool:
+    """Remove the line a class carried to ``doc`` (its entry too when no line is left)."""
+    mapping = data.get("verdicts")
+    seq = mapping.get(doc) if isinstance(mapping, CommentedMap) else None
+    if not isinstance(seq, CommentedSeq):
+        return False
+    kept = [e for e in seq if not (isinstance(e, Mapping) and CARRIED_KEY in e)]
+    if len(kept) == len(seq):
+        return False
+    if not kept:
+        return remove_verdicts(data, doc)
+    del seq[:]
+    seq.extend(kept)
     return True
 
 

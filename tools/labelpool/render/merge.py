@@ -43,6 +43,12 @@ def judge_lines(commits: Sequence[JudgeCommit]) -> list[str]:
     for c in commits:
         total = c.relevant + c.irrelevant + c.duplicates
         where = f"commit {c.commit[:12]}" if c.commit else "not committed"
+        if c.carried is not None:
+            recorded = counted(c.carried, "verdict", "verdicts")
+            lines.append(f"carried by classes: {recorded} recorded, {where}")
+            files = counted(len(c.files), "file", "files")
+            lines.append(f"  written as `{{class: MEMBER, verdict: V}}` lines; {files}")
+            continue
         if c.accepted:
             accepted = counted(c.accepted, "proposed class", "proposed classes")
             lines.append(f"{sanitize.text(c.judge)}: {accepted} accepted, {where}")

@@ -1,4 +1,4 @@
-"""LP043-LP047: the record of who judged (``judge``, ``judge_kind``, ``verdicts``).
+"""LP043-LP047, LP063: the record of who judged (``judge``, ``judge_kind``, ``verdicts``).
 
 * LP043: a judge gives at most one verdict per document, and a document has at most one
   adjudicator line;
@@ -7,7 +7,10 @@
   author); an adjudicator is a person;
 * LP046: ``relevant_doc_ids`` and ``grades`` say the verdict that counts (for an open dispute
   its lowest): the relevance, and the grade where either is 2 or more;
-* LP047 (warning): an open dispute (the judges who count disagree, no adjudicator).
+* LP047 (warning): an open dispute (the judges who count disagree, no adjudicator);
+* LP063: a line a class carried (``{class: MEMBER, verdict: V}``, written by ``merge``) names
+  another member of an accepted class that holds the document, says that class's grade, and
+  is the document's only such line.
 
 Run on schema-valid data only; a file without ``judge``, ``judge_kind`` and ``verdicts``
 costs one look at three keys. :func:`problems` is the data half, also asked by the writers'
@@ -22,7 +25,7 @@ from typing import Any
 
 from labelpool import verdicts
 from labelpool.findings import Finding, Severity
-from labelpool.model import KINDS, MACHINE, PERSON, Label, label_from_data
+from labelpool.model import CARRIED_KEY, KINDS, MACHINE, PERSON, Label, _verdict, label_from_data
 from labelpool.rules.view import KeyPath, View
 from labelpool.verdicts import is_person
 
@@ -56,6 +59,10 @@ def problems(data: Any) -> Iterator[Problem]:
     for doc, entries in raw.items():
         where = ("verdicts", doc)
         yield from _lines(str(doc), entries)
+        carried = list(_carried_lines(label, str(doc), entries))
+        yield from carried
+        if carried and str(doc) not in label.verdicts:
+            continue  # only lines a class carried: LP063 says what is wrong with them
         if str(doc) not in label.judged:
             yield Problem(
                 where,
@@ -89,11 +96,52 @@ def _not_person(where: str, who: str) -> str:
     )
 
 
+def _carried_lines(label: Label, doc: str, entries: Any) -> Iterator[Problem]:
+    """LP063 on the lines of ``doc`` a class carried (see the module doc)."""
+    seen = False
+    for i, entry in enumerate(entries if isinstance(entries, list) else ()):
+        if not isinstance(entry, Mapping) or CARRIED_KEY not in entry:
+            continue
+        at = ("verdicts", doc, i)
+        member = str(entry[CARRIED_KEY])
+        if seen:
+            yield Problem(at, "LP063", f"verdicts.{doc}[{i}]: a second line a class carried")
+            continue
+        seen = True
+        home = next((c for c in label.relevant_classes if doc in c), None)
+        if member == doc or home is None or member not in home:
+            yield Problem(
+                at,
+                "LP063",
+                f"verdicts.{doc}[{i}]: carried from {member}, but no accepted class holds "
+                f"{doc} and {member} (the class was changed or rejected: delete the line)",
+            )
+            continue
+        try:
+            grade = verdicts.verdict_grade(_verdict(entry.get("verdict")), label.gain.get)
+        except ValueError:
+            grade = None
+        want = label.gain.get(doc, 0)
+        if isinstance(entry.get("verdict"), Mapping) or grade != want:
+            yield Problem(
+                (*at, "verdict"),
+                "LP063",
+                f"verdicts.{doc}[{i}]: the class carried {_grade_text(grade or 0)} from "
+                f"{member}, but its grade is {_grade_text(want)} now (write "
+                f"`verdict: {as_verdict(want)}`)",
+            )
+
+
+def as_verdict(grade: int) -> str:
+    """A grade as a verdict line says it: ``irrelevant``, ``relevant``, or the grade."""
+    return "irrelevant" if grade == 0 else "relevant" if grade == 1 else str(grade)
+
+
 def _lines(doc: str, entries: Any) -> Iterator[Problem]:
     seen: set[str] = set()
     adjudicated = False
     for i, entry in enumerate(entries if isinstance(entries, list) else ()):
-        if not isinstance(entry, Mapping):
+        if not isinstance(entry, Mapping) or CARRIED_KEY in entry:
             continue
         at = ("verdicts", doc, i)
         if "adjudicator" in entry and "judge" not in entry:

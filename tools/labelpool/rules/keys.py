@@ -11,7 +11,7 @@ from labelpool.rules.view import View
 
 POOL_KEYS = ("system", "k", "date", "run")
 BATCH_KEYS = ("batch", "systems", "depth", "date", "task", "seat", "judge", "docs")
-VERDICT_KEYS = ("judge", "adjudicator", "kind", "verdict")
+VERDICT_KEYS = ("judge", "adjudicator", "class", "kind", "verdict")
 # words for a known key that no edit distance finds (the record of judges, issue 24)
 ALIASES = {
     "judged_by": "judge",

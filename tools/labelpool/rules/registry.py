@@ -8,7 +8,7 @@ from labelpool.findings import Severity
 from labelpool.yamlfile import SAFETY_RULES
 
 # Bump whenever a rule changes what it reports: cached per-file results are keyed by it.
-RULES_VERSION = "7"  # 7: proposed classes (LP061, LP062); LP029 asks for a judged member
+RULES_VERSION = "8"  # 8: verdicts a class carried (LP063); 7: proposed classes (LP061, LP062)
 
 
 @dataclass(frozen=True)
@@ -173,6 +173,13 @@ RULES: dict[str, Rule] = _rules(
         "error",
         "a proposed class waits for review (delete its `proposed:` line to accept it, the entry "
         "to reject it); allowed with --allow-pending on a proposals branch",
+    ),
+    (
+        "LP063",
+        "error",
+        "a verdict a class carried (`{class: MEMBER, verdict: V}` in `verdicts`) names another "
+        "member of an accepted class holding the document and says that class's grade; one a "
+        "document",
     ),
 )
 

@@ -24,6 +24,7 @@ __all__ = [
     "Fixer",
     "block_seq",
     "move_following_comments",
+    "move_tail_comments",
     "new_map",
     "sort_mapping",
     "sort_seq",
@@ -225,3 +226,27 @@ def sort_mapping(mapping: CommentedMap) -> None:
         mapping[k] = v
         if k in comments:
             mapping.ca.items[k] = comments[k]
+
+
+def move_tail_comments(src: CommentedSeq, dst: CommentedSeq) -> None:
+    """Comment lines stored after the last item of the nested list ``src`` precede the item
+    that followed ``src`` in its parent: when ``dst`` is inserted right after ``src``, they
+    move after ``dst``'s last item (so they still come right before the item they were
+    written above)."""
+    if not len(src) or not len(dst):
+        return
+    last = len(src) - 1
+    entry = src.ca.items.get(last)
+    if not entry or entry[0] is None:
+        return
+    eol, _, rest = entry[0].value.partition("\n")
+    if not rest.strip():
+        return
+    if eol.strip():
+        entry[0].value = eol + "\n"
+    else:
+        entry[0] = None
+        if not any(entry):
+            del src.ca.items[last]
+    token = CommentToken("\n" + rest, CommentMark(0), None)
+    dst.ca.items[len(dst) - 1] = [token, None, None, None]

@@ -16,6 +16,8 @@ def named(label: Label, doc: str) -> tuple[JudgeVerdict, ...]:
     a file from before labelpool recorded judges, whose history git alone tells)."""
     if label.judge is None and not label.verdicts:
         return ()
+    if doc in label.carried and doc not in label.verdicts:
+        return ()  # judged through its class, by no judge (a line the class carried is none)
     return verdicts.record(label, doc)
 
 

@@ -54,7 +54,7 @@ from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.oracle import Oracle
 from labelpool.words import counted
-from labelpool.workflows.merge import accept
+from labelpool.workflows.merge import accept, carried
 from labelpool.workflows.merge import record as record_mod
 from labelpool.workflows.merge.collect import (
     UNKNOWN_TO_ORACLE,
@@ -100,6 +100,7 @@ class JudgeCommit:
     completed: int  # question batches fully resolved (pool entries added)
     oracle_missing: int = 0
     accepted: int = 0  # proposed classes this reviewer accepted (merge/accept.py)
+    carried: int | None = None  # verdicts classes carried, recorded (merge/carried.py)
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,7 @@ def _merge(
     cache: Cache = {}
     with labelset.gc_paused():  # many small acyclic objects: the collector's passes find nothing
         _, decisions, unresolved = collect(cfg, me, oracle, oracle_missing, cache)
+    named = carried.before({p: c[2] for p, c in cache.items()})
     committed: dict[Path, str] = {}
     at_head: dict[str, tuple[str, str]] = {}
     if commit:
@@ -188,6 +190,7 @@ def _merge(
     worktree = {p: cache[p][1] for p in cache}  # each file's text as read
     steps = _fold_steps(plan, supersedes, dict(worktree), cache)
 
+    steps += [_Step(*c) for c in carried.after(named, worktree, steps, me)]
     if not commit:
         final = {p: t for s in steps for p, t in s.changed.items()}
         atomic.refuse_unwritable(sorted({p.parent for p in final}))
@@ -302,6 +305,7 @@ class _Step:
     changed: Mapping[Path, str]
     completed: int
     accepted: int = 0
+    carried: int | None = None  # a step of the verdicts classes carried (merge/carried.py)
 
     def info(self, sha: str | None) -> JudgeCommit:
         mine = self.decisions
@@ -316,6 +320,7 @@ class _Step:
             self.completed,
             sum(1 for d in mine if d.oracle_missing),
             self.accepted,
+            self.carried,
         )
 
 
@@ -439,6 +444,7 @@ def _land(
         message = commit_message(s.info(None), oracle, oracle_missing)
         if s.accepted:
             message = accept.message(s.judge, s.accepted, len(files))
+        message = carried.message(s.carried, len(files)) if s.carried is not None else message
         chain.append(journal.Step(files, message, (s.judge.name, s.judge.email)))
         index.append(i)
     if not chain:

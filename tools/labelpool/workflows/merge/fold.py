@@ -16,6 +16,7 @@ from typing import Any
 from labelpool import batch as batch_mod
 from labelpool import labelfile, yamlfile
 from labelpool.errors import StateError
+from labelpool.labelfile import accepted
 from labelpool.model import PERSON, DuplicateOf, JudgeVerdict, Label, Verdict, label_from_data
 from labelpool.rules import classes as classes_mod
 from labelpool.workflows.merge import record as record_mod
@@ -96,6 +97,7 @@ class State:
     judge: str | None = None
     judge_kind: str = PERSON
     record: dict[str, tuple[JudgeVerdict, ...]] = field(default_factory=dict)
+    proposed: frozenset[str] = frozenset()  # the members of proposals waiting for review
 
     def at(self, doc: str) -> str:
         """``path:line:col`` of the judgment of ``doc`` (for messages)."""
@@ -164,6 +166,7 @@ def _state(label: Label, where: dict[str, str], locate: Callable[[str], str | No
         judge=label.judge,
         judge_kind=label.judge_kind,
         record=dict(label.verdicts),
+        proposed=frozenset(d for p in label.proposed_classes for d in p.members),
     )
 
 
@@ -218,6 +221,12 @@ def _fold_first(
     cls = state.classes[ti] if ti is not None else [target]
     if d.doc in cls:
         return "same", None
+    waiting = [x for x in (d.doc, target) if x in state.proposed]
+    if waiting:  # a document sits in one class, accepted or proposed (LP030)
+        return "pending", (
+            f"duplicate-of {target}: {waiting[0]} is in a proposed class; accept or reject "
+            "the proposal first"
+        )
     if current == 0:
         return "error", (
             f"{here}: duplicate-of {target} for {d.doc} contradicts "
@@ -267,11 +276,9 @@ def write_state(data: Any, before: State, after: State) -> None:
         labelfile.remove_from_list(data, "pooled_unjudged_ids", d)
     if after.classes != before.classes:
         if any(not isinstance(c, list) for c in data.get("relevant_classes") or ()):
-            raise MergeError(
-                "a duplicate-of verdict changes relevant_classes, which holds a class "
-                "in the mapping form (a proposal, or an accepted one): accept or reject the "
-                "proposals and merge their branch first"
-            )
+            # the mapping form (a proposal, or a class accepted by deleting its line) stays
+            accepted.write_classes(data, before.classes, after.classes)
+            return
         text = "relevant_classes:\n" + "".join(
             "  - - " + "\n    - ".join(batch_mod.quote(m) for m in cls) + "\n"
             for cls in after.classes

@@ -2,6 +2,9 @@
 
 1. Take the union of the runs' top ``depth`` per question.
 2. Subtract what is judged (``judged_ids`` and class members) and what already waits in a batch.
+   A class member nobody judged is *carried*: its class's judged member's verdict stands for
+   it; the batch names it (``carried:``) and ``merge`` records that verdict once the batch is
+   resolved (a question without a batch gets the record at once).
 3. The remainder of each question is its part of the batch; a question whose remainder is
    empty gets a ``pool`` entry per system at once.
 4. The plan carries the cost (union, judged, remainder, each system's unjudged rate at depth).
@@ -196,7 +199,13 @@ def plan(
             if doc not in label.judged and doc not in label.pending_ids
         )
         rows.append((qid, remainder, len(best), judged, waiting))
-        carried[qid] = tuple(sorted((d, label.carried[d]) for d in best if d in label.carried))
+        carried[qid] = tuple(  # recorded by an earlier merge: carried once
+            sorted(
+                (d, label.carried[d])
+                for d in best
+                if d in label.carried and d not in label.class_verdicts
+            )
+        )
 
     chosen: set[tuple[str, str]] | None = None
     if max_docs is not None:

@@ -31,7 +31,7 @@ from labelpool.labelset import LabelSet
 from labelpool.model import label_from_data
 from labelpool.rules import written as written_rules
 from labelpool.workflows.pool import assign as assign_mod
-from labelpool.workflows.pool import tasks
+from labelpool.workflows.pool import carry, tasks
 from labelpool.workflows.pool.entries import add_pool_entries
 from labelpool.workflows.pool.plan import (
     PoolError,
@@ -141,11 +141,14 @@ def prepare(
             raise PoolError("the batch does not read back as written (a bug)", path=q.path)
         _refuse_invalid(cfg, q.path, old, text, data)
         changes.append((q.path, text))
-    for q in plan_.complete:
+    complete = {q.qid for q in plan_.complete}
+    for q in plan_.questions:
+        if q.docs or (q.qid not in complete and not q.carried):
+            continue  # a batch names its carried documents: merge records them
         doc = yamlfile.load_roundtrip(q.path)
-        if not add_pool_entries(
-            doc.data, [(s, plan_.depth, plan_.date, blobs[s]) for s in plan_.systems]
-        ):
+        entries = [(s, plan_.depth, plan_.date, blobs[s]) for s in plan_.systems]
+        added = q.qid in complete and add_pool_entries(doc.data, entries)
+        if not (carry.record(doc.data, q.carried) or added):
             continue
         text = yamlfile.dumps(doc.data, path=q.path)
         if text == doc.text:
@@ -170,6 +173,7 @@ def seats(plan_: PoolPlan, q: QuestionPlan, blobs: Mapping[str, str]) -> list[ba
         docs=q.docs,
         full_depth=q.full_depth,
         task=plan_.task,
+        carried=dict(q.carried) or None,
     )
     if plan_.judges == 1 and not plan_.assign:
         return [one]
