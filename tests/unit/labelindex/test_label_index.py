@@ -230,6 +230,11 @@ def test_outside_git_and_with_filters(repo: Path, cache: Path) -> None:
     git(repo, "add", "-A")
     assert blobids.known(repo / "labels").blobs == {}  # git could rewrite the bytes
     assert sorted(load(repo)) == ["q0", "q1", "q2"]
+    (repo / ".gitattributes").unlink()
+    git(repo, "config", "filter.lfs.clean", "git-lfs clean -- %f")  # a filter no file uses
+    assert len(blobids.known(repo / "labels").blobs) == 3
+    git(repo, "config", "core.autocrlf", "true")
+    assert blobids.known(repo / "labels").blobs == {}
 
 
 def test_a_corrupted_index_is_rebuilt(gitrepo: Path, cache: Path) -> None:

@@ -8,7 +8,7 @@ for is read and hashed here exactly as ``git hash-object --no-filters`` hashes i
 (``sha1("blob <size>\\0" + bytes)``, or SHA-256 in a SHA-256 repository): untracked files,
 dirty files, entries marked assume-unchanged or skip-worktree (git trusts them without
 looking), unmerged entries, symbolic links. Where git could change a file's bytes on the way
-in or out (``core.autocrlf``, a filter, an attributes file that applies to the folder), and
+in or out (``core.autocrlf``, an attributes file that applies to the folder), and
 outside a git work tree, every file is hashed here: a blob id is then always the hash of the
 bytes as they are.
 """
@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from labelpool.gitio import GitError, git, git_dir
+from labelpool.gitio import GitError, git
 
 SHA1 = "sha1"
 
@@ -53,17 +53,24 @@ def known(folder: Path) -> Known:
 
 def _known(folder: Path) -> Known:
     real = folder.resolve()
-    probe = git(real, "rev-parse", "--show-toplevel", "--show-object-format", check=False)
+    probe = git(
+        real,
+        "rev-parse",
+        "--show-toplevel",
+        "--git-common-dir",
+        "--show-object-format",
+        check=False,
+    )
     lines = os.fsdecode(probe).splitlines()
-    if len(lines) != 2:  # not a work tree (or a bare folder), or a git without the option
+    if len(lines) != 3:  # not a work tree (or a bare folder), or a git without the option
         return Known({})
-    top, algorithm = Path(lines[0]), lines[1].strip()
+    top, common, algorithm = Path(lines[0]), real / lines[1], lines[2].strip()
     if algorithm not in ("sha1", "sha256"):
         return Known({})
     rel = os.path.relpath(real, top)
     if rel == ".." or rel.startswith("../"):
         return Known({}, algorithm)
-    if _may_filter(top, real):
+    if _may_filter(top, real, common):
         return Known({}, algorithm)
     spec = "." if rel == "." else rel
     listed = git(top, "--literal-pathspecs", "ls-files", "-s", "-v", "-z", "--", spec)
@@ -85,15 +92,17 @@ def _known(folder: Path) -> Known:
     return Known(blobs, algorithm)
 
 
-def _may_filter(top: Path, folder: Path) -> bool:
+def _may_filter(top: Path, folder: Path, common: Path) -> bool:
     """Whether git could turn the folder's working-tree bytes into other blob bytes: an
-    end-of-line conversion or a filter in the config, or an attributes file that applies."""
+    end-of-line conversion in the config, or an attributes file that could apply (a filter or
+    ``text``/``eol`` attribute; a filter configured alone, as git-lfs installs, changes no
+    file without one)."""
     found = git(
         top,
         "config",
         "-z",
         "--get-regexp",
-        r"^(core\.autocrlf|core\.attributesfile|filter\..*)$",
+        r"^core\.(autocrlf|attributesfile)$",
         check=False,
     )
     for entry in found.split(b"\0"):
@@ -103,7 +112,7 @@ def _may_filter(top: Path, folder: Path) -> bool:
         if key:
             return True
     home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    attribute_files = [git_dir(top) / "info" / "attributes", home / "git" / "attributes"]
+    attribute_files = [common / "info" / "attributes", home / "git" / "attributes"]
     here = folder
     while True:
         attribute_files.append(here / ".gitattributes")
