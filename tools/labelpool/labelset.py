@@ -6,15 +6,15 @@ import contextlib
 import gc
 import hashlib
 import os
-import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from labelpool import cache, schemas, verdicts
+from labelpool import schemas, verdicts
 from labelpool.config import Config
 from labelpool.errors import InputError, UsageError
+from labelpool.labelindex import files
 from labelpool.model import MACHINE, Label, class_item, label_from_data
 from labelpool.rules import bounds, linebreaks, lists
 from labelpool.rules import schema as schema_rule
@@ -94,7 +94,7 @@ def read_guarded(
 
 
 def digest_of(entries: list[tuple[str, str]]) -> str:
-    """Hash over (file name, content sha256) pairs: changes when any label file does."""
+    """Hash over (file name, blob id) pairs: changes when any label file does."""
     h = hashlib.sha256()
     for name, sha in sorted(entries):
         h.update(f"{name}\0{sha}\n".encode())
@@ -244,27 +244,11 @@ def _load_files(
     labels: dict[str, Label] = {}
     where: dict[str, Path] = {}
     hashes: list[tuple[str, str]] = []
-    try:
-        if use_cache:  # the cache refuses a FIFO or a device before reading anything
-            by_folder: dict[Path, list[Path]] = {}
-            for path in paths:
-                by_folder.setdefault(path.parent, []).append(path)
-            entries = [
-                e
-                for folder_paths in by_folder.values()
-                for e in cache.read_files(
-                    folder_paths, parse, tag=f"labels:{max_bytes}:{max_depth}:LP041", native=True
-                )
-            ]
-        else:
-            for path in paths:  # a FIFO or a device would block the read or never end
-                _refuse_special(path)
-            entries = []
-            for path in paths:
-                raw = path.read_bytes()
-                entries.append(cache.Entry(path, cache.sha256(raw), parse(path, raw)))
-    except cache.NotRegularFile as exc:
-        raise LabelSetError(exc.message, path=exc.path, line=1, column=1) from None
+    try:  # the index refuses a FIFO or a device before reading anything
+        tag = f"labels:{max_bytes}:{max_depth}:LP041:{files.content_key(schema_file)}"
+        readings = files.read_all(paths, parse, tag=tag, use_index=use_cache)
+    except files.NotRegularFile as exc:
+        raise LabelSetError("not a regular file", path=exc.path, line=1, column=1) from None
     except YamlError as exc:  # LP021/LP039: a rule validate reports, with the others
         hint = f" ({_HINT})" if exc.rule in ("LP021", "LP039") else ""
         raise LabelSetError(f"{exc}{hint}") from None
@@ -272,34 +256,45 @@ def _load_files(
         raise LabelSetError(
             f"cannot read: {exc.strerror}", path=str(exc.filename), line=1, column=1
         ) from None
-    for entry in entries:
-        path, data = entry.path, entry.data
-        hashes.append((path.name, entry.sha))
-        label = _label_or_none(data, schema_file) or label_of(
-            data,
-            str(path),
-            _raw_or_none(path),
-            schema_file=schema_file,
-            max_bytes=max_bytes,
-            max_depth=max_depth,
-        )
-        _check_bounds(str(path), data, None)
-        if schema_file is not None:
-            _check_meaning(path, label, schema_file, max_bytes, max_depth)
-        if label.id in labels:
-            raise LabelSetError(_duplicate(path, label.id, where[label.id]))
-        labels[label.id] = label
-        where[label.id] = path
+    try:
+        for reading, entry in ((r, e) for r in readings for e in r.entries):
+            path = entry.path
+            hashes.append((path.name, entry.blob))
+            label = _checked_label(entry, schema_file, max_bytes, max_depth)
+            reading.mark_checked(entry)
+            if label.id in labels:
+                raise LabelSetError(_duplicate(path, label.id, where[label.id]))
+            labels[label.id] = label
+            where[label.id] = path
+    finally:  # what was parsed and checked is kept, also when a later file is refused
+        for reading in readings:
+            reading.save()
     return LabelSet(labels=labels, paths=where, digest=digest_of(hashes))
 
 
-def _refuse_special(path: Path) -> None:
-    try:
-        special = not stat.S_ISREG(path.stat().st_mode) and not path.is_dir()
-    except OSError:
-        return  # reading it reports the problem
-    if special:
-        raise LabelSetError("not a regular file", path=path, line=1, column=1)
+def _checked_label(
+    entry: files.Entry, schema_file: Path | None, max_bytes: int, max_depth: int
+) -> Label:
+    """The label of one file's data, refused as the checks refuse it. A blob whose checks
+    passed before (the index says so) is only built and held to its file name (LP022)."""
+    path, data = entry.path, entry.data
+    if entry.checked:
+        label = label_from_data(data)
+        if label.id != path.stem and schema_file is not None:
+            _check_meaning(path, label, schema_file, max_bytes, max_depth)
+        return label
+    label = _label_or_none(data, schema_file) or label_of(
+        data,
+        str(path),
+        _raw_or_none(path),
+        schema_file=schema_file,
+        max_bytes=max_bytes,
+        max_depth=max_depth,
+    )
+    _check_bounds(str(path), data, None)
+    if schema_file is not None:
+        _check_meaning(path, label, schema_file, max_bytes, max_depth)
+    return label
 
 
 def _label_or_none(data: Any, schema_file: Path | None) -> Label | None:

@@ -748,7 +748,7 @@ def test_labelset_cache_is_warm_correct_and_safe_to_break(
     cfg = config.load(repo)
     cold = labelset.load(cfg)
     assert sorted(cold) == [f"q{i}" for i in range(5)]
-    files = list(cache_home.glob("parsed-*.json"))
+    files = list(cache_home.glob("index-*.arrow"))
     assert len(files) == 1
     assert not list(repo.rglob("*.json"))  # nothing inside the label repository
     warm = labelset.load(cfg)
