@@ -180,7 +180,8 @@ def _absolute(results: Results, name: str, limit: float, text: str, size: int = 
         return Goal(text, "", "not measured")
     if m.seconds is None:
         return Goal(text, f"failed: {m.note}", "NO")
-    return Goal(text, f"{m.seconds:.3f} s", "yes" if m.seconds <= limit else "NO")
+    cpu = "" if m.cpu is None else f" (cpu {m.cpu:.3f} s)"
+    return Goal(text, f"{m.seconds:.3f} s{cpu}", "yes" if m.seconds <= limit else "NO")
 
 
 def _row(results: Results, n: int | None, name: str) -> str:
