@@ -355,7 +355,8 @@ def _no_worse(results: Results) -> Goal:
             continue
         seen += 1
         if m.seconds > old:
-            worse.append(f"{key[1]} {m.seconds:.2f} s > {old:.2f} s")
+            digits = 3 if old < 1 else 2  # 0.114 s > 0.11 s, not 0.11 s > 0.11 s
+            worse.append(f"{key[1]} {m.seconds:.{digits}f} s > {old:.2f} s")
     if not seen:
         return Goal(text, "", "not measured")
     return Goal(text, "; ".join(worse) or f"{seen} figures compared", "NO" if worse else "yes")
