@@ -136,22 +136,36 @@ def measure(
     after: Callable[[], None] | None = None,
     expect: Sequence[int] = (0,),
     timing_file: Path | None = None,
+    fill: bool = False,
+    prime: Sequence[str] | None = None,
 ) -> Measurement:
     """``repeat`` samples of ``cmd``; ``cold``: a fresh ``LABELPOOL_CACHE_DIR`` for each.
 
     ``before`` and ``after`` run around each sample (untimed), e.g. to put a repository back.
-    A sample whose exit code is not in ``expect`` ends the measurement (``ok`` False, with
-    the command's last stderr line as the note).
+    ``fill`` (with ``cold`` False): one untimed sample first, so that every measured one finds
+    the cache it left (the command run twice, the second measured). ``prime``: a command run
+    untimed with the sample's cache just before it (after ``before``), e.g. to fill a fresh
+    cache from the repository as it stands. A sample whose exit code is not in ``expect`` ends
+    the measurement (``ok`` False, with the command's last stderr line as the note).
     """
     samples: list[Sample] = []
     warm_cache = Path(tempfile.mkdtemp(prefix="lp-bench-cache-"))
     try:
-        for _ in range(repeat):
+        for i in range(repeat + (1 if fill and not cold else 0)):
             cache = Path(tempfile.mkdtemp(prefix="lp-bench-cache-")) if cold else warm_cache
             try:
                 if before is not None:
                     before()
                 full_env = {"LABELPOOL_CACHE_DIR": str(cache), **(env or {})}
+                if prime is not None:
+                    subprocess.run(
+                        list(prime),
+                        cwd=cwd,
+                        env={**os.environ, **full_env},
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                        check=False,
+                    )
                 one, _ = sample(cmd, cwd, full_env, timing_file)
                 if after is not None:
                     after()
@@ -160,7 +174,8 @@ def measure(
                     shutil.rmtree(cache, ignore_errors=True)
             if one.rc not in expect:
                 return Measurement(name, tuple(samples), ok=False, note=f"exit {one.rc}: {one.err}")
-            samples.append(one)
+            if not (fill and not cold and i == 0):
+                samples.append(one)
     finally:
         shutil.rmtree(warm_cache, ignore_errors=True)
     return Measurement(name, tuple(samples))

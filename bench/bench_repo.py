@@ -83,6 +83,7 @@ class RunShape:
 
 LARGE = {
     "L": RunShape("L", 6_980, 1_000, 4_830_000),
+    "10M": RunShape("10M", 10_000, 1_000, 6_920_000),  # 10,000,000 lines, about 330 MB
     "XL": RunShape("XL", 69_800, 1_000, 48_300_000),  # about 2.95 GB
 }
 

@@ -22,17 +22,24 @@ ROWS = {
     "write floor": None,
     "write+commit floor": None,
     "score 60 x 100": "(read)",
+    "score 60 x 100 (warm)": "(read)",
     "pytrec_eval 60 x 100": None,
     "compare bm25 dense": "(read)",
+    "compare bm25 dense (warm)": "(read)",
     "validate": "(read)",
     "validate (warm)": "(read)",
     "validate --provenance": "(read)",
     "bias": "(read)",
+    "bias (warm)": "(read)",
     "pool bm25 dense hybrid --depth 30": "(read + write+commit)",
+    "pool bm25 dense hybrid --depth 30 (warm)": "(read + write+commit)",
     "merge (one judge)": "(read + write+commit)",
+    "merge (one judge) (warm)": "(read + write+commit)",
     "merge (2 judges x 20 docs)": "(read + write+commit)",
     "diff base merged": "(read)",
+    "diff base merged (warm)": "(read)",
     "import trec (10 per question)": "(read + write)",
+    "loop: pool, one judge's verdicts committed, merge, compare (warm)": "(read + write+commit)",
     "score L 40 x 200": "(read)",
     "score L 40 x 200 tab-separated": "(read)",
     "agreement (2 judges x 20 docs)": None,
@@ -96,7 +103,10 @@ def test_quick_bench_runs_every_command(tmp_path: Path) -> None:
         goals,
     ), goals
     verdicts = re.findall(r"\| (yes|NO|not measured) \|$", goals, flags=re.MULTILINE)
-    assert len(verdicts) == goals.count("\n| ") - 1 == 32, goals
+    assert len(verdicts) == goals.count("\n| ") - 1 == 41, goals
+    # issue 27: the loop is measured at the quick size and judged at 100,000 only
+    assert re.search(r"the loop pool .*\| [\d.]+ s at 60 questions \| not measured \|", goals)
+    assert re.search(r"labelpool --help <= 0\.15 s \| [\d.]+ s \(cpu [\d.]+ s\) \|", goals)
     # a grouped run's bound and the tab/space comparison are computed in the quick run too
     assert re.search(r"tab-separated run .*\| \d\.\d\dx the space-separated run \|", goals)
     assert re.search(r"grouped run: .*\| \d+ MiB \(bound \d+: labels \d+\) \|", goals)

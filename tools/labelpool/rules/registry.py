@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from labelpool.findings import Severity
-from labelpool.yamlfile import SAFETY_RULES
 
 # Bump whenever a rule changes what it reports: cached per-file results are keyed by it.
 RULES_VERSION = "8"  # 8: verdicts a class carried (LP063); 7: proposed classes (LP061, LP062)
@@ -186,6 +185,9 @@ RULES: dict[str, Rule] = _rules(
 
 def all_rules() -> dict[str, Rule]:
     """The YAML safety rules of ``yamlfile`` (LP001-LP019) followed by these."""
+    # yamlfile imports PyYAML and ruamel: validate's warm path reads RULES_VERSION only
+    from labelpool.yamlfile import SAFETY_RULES
+
     out: dict[str, Rule] = {}
     for rid, doc in sorted(SAFETY_RULES.items()):
         out[rid] = Rule(rid, "error", doc)

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from labelpool.config import Config
 from labelpool.findings import Finding
-from labelpool.machine import definition
 from labelpool.workflows.validate.warm import display
 
 SUFFIXES = (".yaml", ".yml")
@@ -54,6 +53,11 @@ def every_file(cfg: Config) -> list[Path]:
 
 def check(files: Sequence[Path], cwd: Path | None = None) -> list[Finding]:
     """Every problem of each judge file, its path shown relative to ``cwd``."""
+    if not files:
+        return []
+    # the judge reader imports ruamel and PyYAML: a label file's validate (pre-commit) never pays
+    from labelpool.machine import definition
+
     found: list[Finding] = []
     for path in files:
         shown = display(path, cwd)
