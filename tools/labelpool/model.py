@@ -8,7 +8,8 @@ A :class:`Label` is built from the plain data of one schema-valid label file
   class's grade, the highest of its relevant members' grades, 0 for a class of judged-irrelevant
   documents (LP029: an accepted class holds a judged document);
 * ``proposed_classes``: classes a tool proposed that nobody accepted yet (the mapping form with
-  ``proposed``): read, listed, never scored;
+  ``proposed``; with ``extends``, new members for an accepted class): read, listed, never
+  scored; an accepted extension (its ``proposed`` deleted) is read as part of its class;
 * ``class_of``: the relevance target a relevant document belongs to (a class index, or the
   document itself), so that a class is retrieved once;
 * ``unjudged_marked``: documents that were pooled but not judged, or that wait in a pending batch.
@@ -57,11 +58,14 @@ QrelsRow: TypeAlias = tuple[str, str, int]  # (question id, document id, grade)
 
 @dataclass(frozen=True)
 class ProposedClass:
-    """A class entry waiting for review: ``{members: [...], proposed: {method, score}}``."""
+    """A class entry waiting for review: ``{members: [...], proposed: {method, score}}``, or
+    an extension of an accepted class (``extends``: a member of it), whose members join that
+    class once accepted."""
 
     members: tuple[str, ...]
     method: str
     score: float
+    extends: str | None = None
 
 
 def class_item(item: Any) -> tuple[list[Any], Mapping[str, Any] | None]:
@@ -80,26 +84,57 @@ def class_item(item: Any) -> tuple[list[Any], Mapping[str, Any] | None]:
     return [], None
 
 
+def class_extends(item: Any) -> Any:
+    """The ``extends`` of one item of ``relevant_classes`` (plain data): the member of an
+    accepted class that the item's members join; None for a class of its own."""
+    if isinstance(item, Mapping):
+        return item.get("extends")
+    return None
+
+
+def fold_accepted(raw: Any) -> list[list[Any]]:
+    """The members of every accepted class of a ``relevant_classes`` value (plain data), in
+    file order, each accepted extension's members folded into the class holding the member
+    it ``extends`` (one that names no member of an accepted class joins nothing: LP064)."""
+    classes: list[list[Any]] = []
+    extensions: list[tuple[Any, list[Any]]] = []
+    for item in raw if isinstance(raw, list) else ():
+        members, proposal = class_item(item)
+        if proposal is not None:
+            continue
+        target = class_extends(item)
+        if target is None:
+            classes.append(list(members))
+        else:
+            extensions.append((target, members))
+    for target, members in extensions:
+        home = next((c for c in classes if target in c), None)
+        if home is not None:
+            home.extend(m for m in members if m not in home)
+    return classes
+
+
 def split_classes(
     raw: Any,
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[ProposedClass, ...]]:
-    """The accepted classes and the proposals of a ``relevant_classes`` value (plain data)."""
-    accepted: list[tuple[str, ...]] = []
+    """The accepted classes (accepted extensions folded in: :func:`fold_accepted`) and the
+    proposals of a ``relevant_classes`` value (plain data)."""
+    accepted = tuple(_strs(c) for c in fold_accepted(raw))
     proposed: list[ProposedClass] = []
     for item in raw if isinstance(raw, list) else ():
         members, proposal = class_item(item)
-        if proposal is None:
-            accepted.append(_strs(members))
-        else:
+        if proposal is not None:
             score = proposal.get("score")
+            target = class_extends(item)
             proposed.append(
                 ProposedClass(
                     members=_strs(members),
                     method=str(proposal.get("method", "")),
                     score=float(score) if isinstance(score, int | float) else 0.0,
+                    extends=None if target is None else str(target),
                 )
             )
-    return tuple(accepted), tuple(proposed)
+    return accepted, tuple(proposed)
 
 
 @dataclass(frozen=True)

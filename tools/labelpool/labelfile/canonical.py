@@ -39,10 +39,13 @@ def format_label(data: CommentedMap, text: str | None = None) -> None:
                 fix.items(members)
                 sort_seq(members)
                 members.fa.set_flow_style()
+                if isinstance(cls.get("extends"), str):
+                    fix.value(cls, "extends")
                 proposed = cls.get("proposed")
                 if isinstance(proposed, CommentedMap):
                     fix.value(proposed, "method")
                     proposed.fa.set_flow_style()
+                _order_keys(cls, CLASS_KEYS)
         sort_seq(classes, key=_class_key)
         _block_when_filled(classes)
     pool = data.get("pool")
@@ -77,10 +80,25 @@ def format_label(data: CommentedMap, text: str | None = None) -> None:
                     fix.value(verdict, "duplicate-of")
 
 
-def _class_key(cls: object) -> list[str]:
-    """Classes sort by their members, a list or a mapping's ``members`` (a proposal)."""
+def _class_key(cls: object) -> tuple[int, list[str]]:
+    """Classes sort by their members, a list or a mapping's ``members`` (a proposal); the
+    extensions of a class (``extends``) after every class, by the member they name."""
     members = cls.get("members") if isinstance(cls, CommentedMap) else cls
-    return [str(m) for m in members] if isinstance(members, list) else [str(members)]
+    names = [str(m) for m in members] if isinstance(members, list) else [str(members)]
+    if isinstance(cls, CommentedMap) and "extends" in cls:
+        return 1, [str(cls["extends"]), *names]
+    return 0, names
+
+
+CLASS_KEYS = ("members", "extends", "proposed")
+
+
+def _order_keys(mapping: CommentedMap, known: tuple[str, ...]) -> None:
+    """The keys of ``mapping`` in the order of ``known``, then any unknown ones as written."""
+    order = [k for k in known if k in mapping] + [k for k in mapping if k not in known]
+    if list(mapping) != order:
+        for key in order:
+            mapping.move_to_end(key)
 
 
 LINE_KEYS = ("judge", "adjudicator", "class", "kind", "verdict")
@@ -123,10 +141,7 @@ def _format_line(fix: Fixer, line: CommentedMap) -> None:
     elif isinstance(verdict, CommentedMap) and "duplicate-of" in verdict:
         fix.value(verdict, "duplicate-of")
         verdict.fa.set_flow_style()
-    order = [k for k in LINE_KEYS if k in line] + [k for k in line if k not in LINE_KEYS]
-    if list(line) != order:
-        for key in order:
-            line.move_to_end(key)
+    _order_keys(line, LINE_KEYS)
     line.fa.set_flow_style()
 
 

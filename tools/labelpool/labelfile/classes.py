@@ -8,6 +8,13 @@ A proposal is a class entry in the mapping form, under its comment line::
       # proposed: tenant-acme#returns, tenant-initech#returns differ in: "Acme" / "Initech"
       - members: [tenant-acme#returns, tenant-initech#returns]
         proposed: {method: shingle-jaccard, score: 0.86}
+      # proposed: tenant-globex#returns joins the class of a-doc#1; differ in: "Globex" / "A"
+      - members: [tenant-globex#returns]
+        extends: a-doc#1
+        proposed: {method: shingle-jaccard, score: 0.9}
+
+The second is an extension: once accepted, its members join the accepted class that holds
+the member ``extends`` names (``merge`` then writes them into that class).
 
 The entries are appended at the end of the ``relevant_classes`` block (the key is made at its
 place among the known keys when absent); every other byte of the file stays as it was, so the
@@ -26,8 +33,9 @@ from labelpool.words import one_line
 from labelpool.yamlfile import id_text
 
 KEY = "relevant_classes"
-# a proposal: (members, method, score, comment); an empty comment writes no comment line
-Proposal = tuple[Sequence[str], str, float, str]
+# a proposal: (members, method, score, comment[, extends]); an empty comment writes no comment
+# line; ``extends`` (a member of an accepted class) makes it an extension of that class
+Proposal = tuple[Sequence[str], str, float, str] | tuple[Sequence[str], str, float, str, str]
 
 _TOP_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?: |$)")
 _ITEM = re.compile(r"^( *)- ")
@@ -58,10 +66,12 @@ def comment_text(comment: str) -> str:
 
 def entry_lines(proposal: Proposal, indent: int) -> list[str]:
     """The lines of one proposal, its dash at ``indent``."""
-    members, method, score, comment = proposal
+    members, method, score, comment = proposal[:4]
     pad = " " * indent
     out = [f"{pad}# {comment_text(comment)}\n"] if comment_text(comment) else []
     out.append(f"{pad}- members: [{', '.join(quote(m) for m in members)}]\n")
+    if len(proposal) > 4:
+        out.append(f"{pad}  extends: {quote(proposal[4])}\n")
     out.append(f"{pad}  proposed: {{method: {quote(method)}, score: {score_text(score)}}}\n")
     return out
 

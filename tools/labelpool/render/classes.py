@@ -34,20 +34,25 @@ def text(result: ProposeResult, verbose: bool = False, width: int | None = None)
     lines = [
         f"compared {counted(result.documents, 'document')} in "
         f"{counted(result.questions, 'question')}: "
-        f"{counted(len(result.proposals), 'class', 'classes')} proposed",
+        f"{counted(len(result.proposals), 'class', 'classes')} proposed"
+        + (f" ({result.extends} extending a class)" if result.extends else ""),
     ]
     for p in result.proposals:
         joining = [f"{p.joining} from the corpus"] if p.joining else []
         joining += [f"+{p.unnamed} in the corpus, not named"] if p.unnamed else []
         said = f" ({'; '.join(joining)})" if joining else ""
-        lines += _wrapped(f"{p.question}: {', '.join(p.members)}{said}", width, "  ", "    ")
+        joins = f" join the class of {p.extends}" if p.extends is not None else ""
+        lines += _wrapped(f"{p.question}: {', '.join(p.members)}{joins}{said}", width, "  ", "    ")
         differs = p.differs or "(nothing: the same words)"
-        lines += _wrapped(f"{p.method} {p.score:.2f}; differ in: {differs}", width, "    ", "    ")
+        pair = f"{p.matched} and {p.extends} " if p.extends is not None else ""
+        lines += _wrapped(
+            f"{p.method} {p.score:.2f}; {pair}differ in: {differs}", width, "    ", "    "
+        )
     lines.append(f"version pairs set aside: {result.version_pairs}")
     if result.refused:
         lines.append(f"unions not made (they would join two versions): {result.refused}")
-    if result.extends:
-        lines.append(f"classes that would extend an existing class (not written): {result.extends}")
+    if result.overlapping:
+        lines.append(f"left out, adding to a proposal waiting for review: {result.overlapping}")
     if result.crowded:
         lines.append(
             f"classes of more than {MAX_JOINING} corpus documents (boilerplate), those not "
@@ -76,11 +81,16 @@ def duplicates_text(result: DuplicatesResult) -> str:
     lines = [
         f"duplicate map: {counted(result.ids, 'id')} in {counted(result.groups, 'group')}; "
         f"ids no label names: {result.outside}",
-        f"{counted(len(result.proposals), 'class', 'classes')} proposed",
+        f"{counted(len(result.proposals), 'class', 'classes')} proposed"
+        + (f" ({result.extends} extending a class)" if result.extends else ""),
     ]
-    lines += [f"  {p.question}: {', '.join(p.members)}" for p in result.proposals]
+    lines += [
+        f"  {p.question}: {', '.join(p.members)}"
+        + (f" join the class of {p.extends}" if p.extends is not None else "")
+        for p in result.proposals
+    ]
     if result.overlapping:
-        lines.append(f"left out, overlapping a class or proposal: {result.overlapping}")
+        lines.append(f"left out, overlapping a proposal or two classes: {result.overlapping}")
     if result.version_pairs:
         lines.append(f"left out, two versions of one document: {result.version_pairs}")
     w = result.written

@@ -1,9 +1,12 @@
-"""LP029-LP031, LP061-LP062: relevance classes hold a judged document, do not overlap, never mix
-versions; a proposed class names two documents or more and waits for review.
+"""LP029-LP031, LP061-LP062, LP064: relevance classes hold a judged document, do not overlap,
+never mix versions; a proposed class names two documents or more and waits for review; an
+extension names a member of an accepted class.
 
 A class is a list of ids or a mapping with ``members`` (and ``proposed`` while it is a
-proposal: :func:`labelpool.model.class_item`); :func:`entries` gives both forms with the key
-path of their members, so that a finding names the member's own line.
+proposal: :func:`labelpool.model.class_item`); a mapping with ``extends: MEMBER`` is an
+extension: its members join the accepted class holding MEMBER (once its ``proposed`` line is
+deleted). :func:`entries` gives every form with the key path of its members, so that a
+finding names the member's own line.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from labelpool.findings import Finding
-from labelpool.model import class_item
+from labelpool.model import class_extends, class_item, fold_accepted
 from labelpool.rules.view import KeyPath, View
 
 if TYPE_CHECKING:  # a type only: corpus (and its jsonschema) stays off score's import path
@@ -28,6 +31,7 @@ class Entry:
     members: list[Any]
     path: KeyPath  # of the members' list
     proposed: bool
+    extends: Any = None  # an extension: the member of the accepted class it joins
 
 
 def members_path(item: Any, index: int) -> KeyPath:
@@ -41,12 +45,25 @@ def entries(raw: Any) -> Iterator[Entry]:
     """Every class of a ``relevant_classes`` value (plain data), accepted and proposed."""
     for c, item in enumerate(raw if isinstance(raw, list) else ()):
         members, proposal = class_item(item)
-        yield Entry(c, members, members_path(item, c), proposal is not None)
+        yield Entry(c, members, members_path(item, c), proposal is not None, class_extends(item))
 
 
 def accepted(raw: Any) -> list[list[Any]]:
-    """The members of every accepted class (what scoring reads)."""
-    return [e.members for e in entries(raw) if not e.proposed]
+    """The members of every accepted class (what scoring reads), accepted extensions folded
+    into their class."""
+    return fold_accepted(raw)
+
+
+def extended(all_entries: Sequence[Entry], entry: Entry) -> Entry | None:
+    """The accepted class (not an extension) that the extension ``entry`` joins, else None."""
+    return next(
+        (
+            e
+            for e in all_entries
+            if not e.proposed and e.extends is None and entry.extends in e.members
+        ),
+        None,
+    )
 
 
 def check(view: View) -> list[Finding]:
@@ -54,20 +71,29 @@ def check(view: View) -> list[Finding]:
     judged = relevant | set(view.get(("judged_ids",)) or ())
     out: list[Finding] = []
     home: dict[str, int] = {}
-    for entry in entries(view.get(("relevant_classes",))):
+    every = list(entries(view.get(("relevant_classes",))))
+    for entry in every:
         c, members = entry.index, entry.members
-        if entry.proposed and len(members) < 2:
+        if entry.proposed and entry.extends is None and len(members) < 2:
             line, col = view.pos(entry.path)
             message = f"relevant_classes[{c}]: a proposed class names two documents or more"
             out.append(Finding("", line, col, "LP061", message))
+        if entry.extends is not None:
+            out.extend(_extension(view, every, entry))
         if entry.proposed:
             line, col = view.pos(("relevant_classes", c, "proposed"))
+            what = (
+                f"proposed class {', '.join(map(str, members))}"
+                if entry.extends is None
+                else f"proposed extension {', '.join(map(str, members))} of the class of "
+                f"{entry.extends}"
+            )
             message = (
-                f"relevant_classes[{c}]: proposed class {', '.join(map(str, members))} waits "
+                f"relevant_classes[{c}]: {what} waits "
                 "for review (delete the `proposed:` line to accept it, the entry to reject it)"
             )
             out.append(Finding("", line, col, "LP062", message))
-        elif not judged.intersection(members):
+        elif entry.extends is None and not judged.intersection(members):
             line, col = view.pos(("relevant_classes", c))
             out.append(
                 Finding(
@@ -96,24 +122,48 @@ def check(view: View) -> list[Finding]:
     return out
 
 
+def _extension(view: View, every: Sequence[Entry], entry: Entry) -> list[Finding]:
+    """LP064: an extension's ``extends`` names a member of an accepted class (LP030 says
+    when one of its members is in that class already)."""
+    if extended(every, entry) is not None:
+        return []
+    line, col = view.pos(("relevant_classes", entry.index, "extends"))
+    message = (
+        f"relevant_classes[{entry.index}]: extends {entry.extends}, which no accepted class "
+        "holds (its class was changed or removed since the proposal: delete the entry, or "
+        "propose again)"
+    )
+    return [Finding("", line, col, "LP064", message)]
+
+
 def supersession(classes: Sequence[Any], versions: Versions, locate: Locate) -> list[Finding]:
     """LP031 for one file's classes, accepted and proposed, as written in its
-    ``relevant_classes`` (``locate`` gives a keypath's position in that file)."""
+    ``relevant_classes`` (``locate`` gives a keypath's position in that file); an extension's
+    members with every member of the class it extends too."""
     out: list[Finding] = []
-    for entry in entries(list(classes)):
+    every = list(entries(list(classes)))
+    for entry in every:
         c, members = entry.index, entry.members
+        others: list[Any] = list(members)
+        if entry.extends is not None:
+            home = extended(every, entry)
+            others += home.members if home is not None else []
         for i, newer in enumerate(members):
-            for older in members:
-                if newer != older and versions.supersedes(newer, older):
-                    line, col = locate((*entry.path, i))
-                    out.append(
-                        Finding(
-                            "",
-                            line,
-                            col,
-                            "LP031",
-                            f"relevant_classes[{c}]: {newer} supersedes {older}; "
-                            "a class must not mix versions (keep the current one)",
+            for older in others:
+                pairs = (
+                    ((newer, older), (older, newer)) if older not in members else ((newer, older),)
+                )
+                for a, b in pairs:
+                    if a != b and versions.supersedes(a, b):
+                        line, col = locate((*entry.path, i))
+                        out.append(
+                            Finding(
+                                "",
+                                line,
+                                col,
+                                "LP031",
+                                f"relevant_classes[{c}]: {a} supersedes {b}; "
+                                "a class must not mix versions (keep the current one)",
+                            )
                         )
-                    )
     return out

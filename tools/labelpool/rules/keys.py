@@ -12,6 +12,7 @@ from labelpool.rules.view import View
 POOL_KEYS = ("system", "k", "date", "run")
 BATCH_KEYS = ("batch", "systems", "depth", "date", "task", "seat", "judge", "docs")
 VERDICT_KEYS = ("judge", "adjudicator", "class", "kind", "verdict")
+CLASS_KEYS = ("members", "extends", "proposed")  # a class in the mapping form (issue 26)
 # words for a known key that no edit distance finds (the record of judges, issue 24)
 ALIASES = {
     "judged_by": "judge",
@@ -106,7 +107,11 @@ def check(view: View) -> list[Finding]:
         for doc, entries in record.items():
             for i, _ in enumerate(entries if isinstance(entries, list) else ()):
                 out.extend(_scan(view, ("verdicts", doc, i), VERDICT_KEYS, LINE_ALIASES))
-    for section, known in (("pool", POOL_KEYS), ("pending", BATCH_KEYS)):
+    for section, known in (
+        ("pool", POOL_KEYS),
+        ("pending", BATCH_KEYS),
+        ("relevant_classes", CLASS_KEYS),
+    ):
         items = view.get((section,))
         if isinstance(items, list):
             for i in range(len(items)):

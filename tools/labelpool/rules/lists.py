@@ -72,14 +72,15 @@ def order(view: View) -> list[Finding]:
                 f"{_label(keypath)}: {items[i]} comes before {items[i - 1]} in code-point order"
             )
             out.append(_unordered(view, (*keypath, i), message))
-    firsts = [c.members[0] if c.members else "" for c in entries(view.get(("relevant_classes",)))]
+    classes = [c for c in entries(view.get(("relevant_classes",))) if c.extends is None]
+    firsts = [c.members[0] if c.members else "" for c in classes]
     i = _first_descent(firsts)
     if i is not None:
         message = (
             f"relevant_classes: the class starting with {firsts[i]} comes before "
             f"the one starting with {firsts[i - 1]}"
         )
-        out.append(_unordered(view, ("relevant_classes", i), message))
+        out.append(_unordered(view, ("relevant_classes", classes[i].index), message))
     return out
 
 

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from labelpool.findings import Severity
 
 # Bump whenever a rule changes what it reports: cached per-file results are keyed by it.
-RULES_VERSION = "8"  # 8: verdicts a class carried (LP063); 7: proposed classes (LP061, LP062)
+# 9: extensions of a class (LP064); 8: verdicts a class carried (LP063); 7: proposed classes
+# (LP061, LP062)
+RULES_VERSION = "9"
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,8 @@ RULES: dict[str, Rule] = _rules(
     (
         "LP061",
         "error",
-        "a proposed class (`members` with `proposed: {method, score}`) names two documents or more",
+        "a proposed class (`members` with `proposed: {method, score}`) names two documents or "
+        "more (an extension, with `extends`, one or more)",
     ),
     (
         "LP062",
@@ -179,6 +182,12 @@ RULES: dict[str, Rule] = _rules(
         "a verdict a class carried (`{class: MEMBER, verdict: V}` in `verdicts`) names another "
         "member of an accepted class holding the document and says that class's grade; one a "
         "document",
+    ),
+    (
+        "LP064",
+        "error",
+        "an extension of a class (`members` with `extends: MEMBER`) names a member of an accepted "
+        "class of the file, whose members it joins once accepted",
     ),
 )
 

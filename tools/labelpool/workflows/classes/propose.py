@@ -7,8 +7,10 @@ For each question (``--questions``, default every label), the documents its file
 candidates verified exactly (:func:`labelpool.dedup.pairs.across`). Pairs become classes
 (:func:`labelpool.dedup.group.grouped`), never two versions of one document in one class:
 ``linked(a, b)`` is the corpus's supersession (``versions.yaml`` and the version pattern,
-through chains, both directions). A class that would extend one the file has already is not
-written (counted: a person extends a class by hand). In ``--corpus`` mode a proposal names the
+through chains, both directions). A group that takes in an accepted class of the file is
+written as an extension of it (``extends``: the class member its new members matched): its
+new members, which join the class once accepted; one that adds to a proposal waiting for
+review is counted, not written. In ``--corpus`` mode a proposal names the
 file's documents and the corpus documents that would join them (up to :data:`MAX_JOINING`; a
 larger group, a template's boilerplate, names the file's documents only and counts the rest):
 once accepted, a run that retrieves one of those unjudged documents finds it judged through the
@@ -30,13 +32,13 @@ from labelpool.dedup import differ, group, pairs
 from labelpool.errors import UsageError
 from labelpool.labelfile.classes import Proposal
 from labelpool.labelset import LabelSet
-from labelpool.model import Label
+from labelpool.model import Label, ProposedClass
 from labelpool.rules.written import doc_id_problem
 from labelpool.words import counted
 from labelpool.workflows.classes.write import ClassesError, Written, land, proposal_texts
 from labelpool.workflows.pool.plan import today
 
-__all__ = ["ProposeResult", "Proposed", "documents_of", "propose"]
+__all__ = ["ProposeResult", "Proposed", "documents_of", "entry", "propose"]
 
 Advance = Callable[[], None]
 MAX_JOINING = 20  # corpus documents a --corpus proposal names beyond the file's own
@@ -54,6 +56,8 @@ class Proposed:
     differs: str  # the words the texts do not share (one line; "" for the same words)
     joining: int = 0  # --corpus: corpus documents the file does not name, named in the class
     unnamed: int = 0  # --corpus: corpus documents that would join, not named (over MAX_JOINING)
+    extends: str | None = None  # an extension: the member of the accepted class it joins
+    matched: str | None = None  # an extension: its member most like ``extends`` (``differs``)
 
 
 @dataclass(frozen=True)
@@ -61,11 +65,12 @@ class ProposeResult:
     proposals: tuple[Proposed, ...]
     version_pairs: int  # pairs above the threshold set aside: versions of one another
     refused: int  # unions not made: they would put two versions in one class
-    extends: int  # classes that would extend a class the file has: not written
+    extends: int  # proposals that extend an accepted class of the file
     skipped: tuple[tuple[str, str, str], ...]  # (question, document, reason): no text...
     questions: int  # questions compared
     documents: int  # documents compared
     crowded: int = 0  # --corpus groups of more than MAX_JOINING corpus documents: not named
+    overlapping: int = 0  # groups that add to a proposal waiting for review: not written
     written: Written = field(default_factory=Written)
 
     def to_dict(self) -> dict[str, object]:
@@ -80,6 +85,8 @@ class ProposeResult:
                     "differs": p.differs,
                     "joining": p.joining,
                     "unnamed": p.unnamed,
+                    "extends": p.extends,
+                    "matched": p.matched,
                 }
                 for p in self.proposals
             ],
@@ -90,6 +97,7 @@ class ProposeResult:
             "questions": self.questions,
             "documents": self.documents,
             "crowded": self.crowded,
+            "overlapping": self.overlapping,
             "written": [str(p) for p in self.written.files],
             "branch": self.written.branch,
             "commit": self.written.commit,
@@ -104,9 +112,17 @@ def documents_of(label: Label) -> list[str]:
     return sorted(docs)
 
 
-def comment(members: Sequence[str], differs: str) -> str:
-    """The comment line above a proposal: its members and the words that differ."""
-    return f"proposed: {', '.join(members)} differ in: {differs or '(nothing: the same words)'}"
+def comment(p: Proposed) -> str:
+    """The comment line above a proposal: its members and the words that differ (for an
+    extension, between its member ``matched`` and the member of the class it matched)."""
+    differs = p.differs or "(nothing: the same words)"
+    if p.extends is None:
+        return f"proposed: {', '.join(p.members)} differ in: {differs}"
+    joins = "join" if len(p.members) > 1 else "joins"
+    return (
+        f"proposed: {', '.join(p.members)} {joins} the class of {p.extends}; "
+        f"{p.matched} and {p.extends} differ in: {differs}"
+    )
 
 
 def propose(
@@ -145,13 +161,18 @@ def propose(
             return result
         by_path: dict[Path, list[Proposal]] = {}
         for p in result.proposals:
-            by_path.setdefault(p.path, []).append(
-                (p.members, p.method, p.score, comment(p.members, p.differs))
-            )
+            by_path.setdefault(p.path, []).append(entry(p, comment(p)))
         changes = proposal_texts(cfg, by_path)
         name = branch or f"labelpool/classes-{today()}"
         written = land(cfg, changes, branch=name, message=_message(result), commit=commit)
     return replace(result, written=written)
+
+
+def entry(p: Proposed, text: str) -> Proposal:
+    """The entry written for ``p`` under the comment line ``text``."""
+    if p.extends is None:
+        return (p.members, p.method, p.score, text)
+    return (p.members, p.method, p.score, text, p.extends)
 
 
 def _message(result: ProposeResult) -> str:
@@ -226,41 +247,92 @@ def _find(
             compared += len(with_text)
             advance()
     proposals: list[Proposed] = []
-    refused = extends = crowded = 0
+    refused = overlapping = crowded = 0
     for q in selected:
         label = labels[q]
-        existing = [*label.relevant_classes, *(p.members for p in label.proposed_classes)]
-        grouping = group.grouped(found_by_q[q].pairs, linked, existing)
+        accepted = len(label.relevant_classes)
+        existing = [
+            *label.relevant_classes,
+            *(_pending_group(label, p) for p in label.proposed_classes),
+        ]
+        found_pairs = found_by_q[q].pairs
+        grouping = group.grouped(found_pairs, linked, existing)
         refused += grouping.refused
         mine = set(documents_of(label))
         for p in grouping.proposals:
-            if p.joins is not None:
-                extends += 1
+            if p.joins is not None and p.joins >= accepted:
+                overlapping += 1  # it adds to a proposal waiting for review
                 continue
-            own = [m for m in p.members if m in mine]
-            named, unnamed, bad = _joiners([m for m in p.members if m not in mine])
+            base = set(existing[p.joins]) if p.joins is not None else set()
+            new = [m for m in p.members if m not in base]
+            own = [m for m in new if m in mine]
+            named, unnamed, bad = _joiners([m for m in new if m not in mine])
             skipped += [(q, d, f"document id {r}: not named in a class") for d, r in bad]
             crowded += unnamed > 0
             members = tuple(sorted([*own, *named]))
-            if len(members) < 2:
+            if len(members) < (1 if base else 2):
                 continue
-            a, b = own[0], (named or own[1:])[0]
+            if base:
+                a, b = _matched(found_pairs, set(members), set(p.members) - base, base)
+                extends: str | None = b
+            else:
+                a, b = own[0], (named or own[1:])[0]
+                extends = None
             differs = differ.differing(_text(texts[a]), _text(texts[b]))
             proposals.append(
                 Proposed(
-                    q, labels.paths[q], members, p.method, p.score, differs, len(named), unnamed
+                    q,
+                    labels.paths[q],
+                    members,
+                    p.method,
+                    p.score,
+                    differs,
+                    len(named),
+                    unnamed,
+                    extends,
+                    a if base else None,
                 )
             )
     return ProposeResult(
         tuple(proposals),
         version_pairs,
         refused,
-        extends,
+        sum(p.extends is not None for p in proposals),
         tuple(sorted(skipped)),
         len(selected),
         compared,
         crowded,
+        overlapping,
     )
+
+
+def _pending_group(label: Label, p: ProposedClass) -> tuple[str, ...]:
+    """A proposal as an existing group: an extension with the class it extends."""
+    home = next((c for c in label.relevant_classes if p.extends in c), ())
+    return (*home, *p.members) if p.extends is not None else p.members
+
+
+def _matched(
+    found: Sequence[pairs.Pair], new: set[str], outside: set[str], base: set[str]
+) -> tuple[str, str]:
+    """(new member, class member) of the strongest pair joining a document
+    outside the class ``base`` to one of its members, one of the ``new`` members (those the
+    proposal names) first."""
+
+    def ours(p: pairs.Pair) -> tuple[str, str] | None:
+        if p.a in outside and p.b in base:
+            return p.a, p.b
+        if p.b in outside and p.a in base:
+            return p.b, p.a
+        return None
+
+    best = max(
+        (p for p in found if ours(p) is not None),
+        key=lambda p: (ours(p)[0] in new, p.score, p.a, p.b),  # type: ignore[index]
+    )
+    found_pair = ours(best)
+    assert found_pair is not None
+    return found_pair
 
 
 def _joiners(outside: list[str]) -> tuple[list[str], int, list[tuple[str, str]]]:

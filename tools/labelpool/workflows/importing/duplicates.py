@@ -6,8 +6,11 @@ id are one group. For each label file, the documents it names (judged, pending, 
 that one group holds become a proposal (method ``duplicate-map``, score 1.0), written as
 ``classes propose`` writes its own (:mod:`labelpool.workflows.classes.write`: on a new branch,
 one commit, all or nothing; each reviewed by deleting its ``proposed:`` line). Ids of the map
-that no label names are counted, not written; a group that would overlap a class or proposal
-the file has already, or hold two versions of one document, is counted and left out.
+that no label names are counted, not written. A group that takes in one accepted class of the
+file is written as an extension of it (``extends``: a member of the class the map names): the
+group's other documents, which join the class once accepted. A group that would overlap a
+proposal the file has, or two classes, or hold two versions of one document (with the class it
+extends too), is counted and left out.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from labelpool import corpus, gitio, journal, labelset, repolock
 from labelpool.config import Config
 from labelpool.dedup.dupmap import read_map
 from labelpool.labelfile.classes import Proposal
-from labelpool.workflows.classes.propose import Proposed, documents_of
+from labelpool.workflows.classes.propose import Proposed, documents_of, entry
 from labelpool.workflows.classes.write import ClassesError, Written, land, proposal_texts
 from labelpool.workflows.pool.plan import today
 
@@ -34,14 +37,20 @@ class DuplicatesResult:
     groups: int  # groups of the map (after joining groups that share an id)
     ids: int  # distinct ids of the map
     outside: int  # ids of the map no label file names: counted, not written
-    overlapping: int  # groups left out: they overlap a class or proposal of the file
+    overlapping: int  # groups left out: they overlap a proposal of the file, or two classes
     version_pairs: int  # groups left out: they hold two versions of one document
+    extends: int = 0  # proposals that extend an accepted class of the file
     written: Written = field(default_factory=Written)
 
     def to_dict(self) -> dict[str, object]:
         return {
             "proposals": [
-                {"question": p.question, "path": str(p.path), "members": list(p.members)}
+                {
+                    "question": p.question,
+                    "path": str(p.path),
+                    "members": list(p.members),
+                    "extends": p.extends,
+                }
                 for p in self.proposals
             ],
             "groups": self.groups,
@@ -49,6 +58,7 @@ class DuplicatesResult:
             "outside": self.outside,
             "overlapping": self.overlapping,
             "version_pairs": self.version_pairs,
+            "extends": self.extends,
             "written": [str(p) for p in self.written.files],
             "branch": self.written.branch,
             "commit": self.written.commit,
@@ -74,6 +84,15 @@ def _components(groups: tuple[tuple[str, ...], ...]) -> dict[str, str]:
             if r != first:
                 parent[r] = first
     return {x: find(x) for x in parent}
+
+
+def _mixes(versions: corpus.Versions, new: list[str], home: tuple[str, ...]) -> bool:
+    """Whether ``new``, with the class ``home`` it would join, holds two versions of one
+    document."""
+    every = [*new, *home]
+    return any(versions.supersedes(a, b) for a in new for b in every if a != b) or any(
+        versions.supersedes(b, a) for a in new for b in home
+    )
 
 
 def import_duplicates(
@@ -106,19 +125,34 @@ def import_duplicates(
             label = labels[qid]
             docs = documents_of(label)
             named.update(docs)
-            taken = label.class_members | {d for p in label.proposed_classes for d in p.members}
+            pending = {d for p in label.proposed_classes for d in p.members}
             found: dict[str, list[str]] = {}
             for d in docs:
                 if d in of:
                     found.setdefault(of[d], []).append(d)
             for members in sorted(sorted(m) for m in found.values() if len(m) >= 2):
-                if taken.intersection(members):
+                homes = [c for c in label.relevant_classes if set(c).intersection(members)]
+                home: tuple[str, ...] = homes[0] if len(homes) == 1 else ()
+                new = [m for m in members if m not in home]
+                if pending.intersection(members) or len(homes) > 1:
                     overlapping += 1
-                elif any(versions.supersedes(a, b) for a in members for b in members if a != b):
+                elif not new:
+                    continue  # the class says it already
+                elif _mixes(versions, new, home):
                     version_pairs += 1
                 else:
+                    extends = next((m for m in members if m in home), None)
                     proposals.append(
-                        Proposed(qid, labels.paths[qid], tuple(members), METHOD, 1.0, "")
+                        Proposed(
+                            qid,
+                            labels.paths[qid],
+                            tuple(new),
+                            METHOD,
+                            1.0,
+                            "",
+                            extends=extends,
+                            matched=new[0] if extends is not None else None,
+                        )
                     )
         result = DuplicatesResult(
             tuple(proposals),
@@ -127,13 +161,15 @@ def import_duplicates(
             sum(1 for x in of if x not in named),
             overlapping,
             version_pairs,
+            sum(p.extends is not None for p in proposals),
         )
         if not write or not proposals:
             return result
         by_path: dict[Path, list[Proposal]] = {}
         for p in proposals:
-            text = f"proposed: {', '.join(p.members)} from the duplicate map {path.name}"
-            by_path.setdefault(p.path, []).append((p.members, METHOD, 1.0, text))
+            joins = "" if p.extends is None else f" join the class of {p.extends}"
+            text = f"proposed: {', '.join(p.members)}{joins} from the duplicate map {path.name}"
+            by_path.setdefault(p.path, []).append(entry(p, text))
         changes = proposal_texts(cfg, by_path)
         message = (
             f"labelpool import duplicates: {len(proposals)} classes proposed from {path.name}\n\n"

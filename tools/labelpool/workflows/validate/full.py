@@ -24,7 +24,7 @@ from typing import Any
 from labelpool.config import Config
 from labelpool.corpus import CorpusError, CorpusTexts, load_versions
 from labelpool.findings import Finding
-from labelpool.model import class_item
+from labelpool.model import class_extends, class_item
 from labelpool.rules import check, corpus_ids, identity, schema
 from labelpool.rules.check import FileResult, check_bytes
 from labelpool.rules.classes import supersession
@@ -228,8 +228,9 @@ def _cross_file(
 
 
 def _several(item: Any) -> bool:
-    """Whether a class (either form) has two members or more: LP031 reads it."""
-    return len(class_item(item)[0]) > 1
+    """Whether a class (either form) has two members or more, or extends a class: LP031
+    reads it."""
+    return len(class_item(item)[0]) > 1 or class_extends(item) is not None
 
 
 def _clashing(ids: list[tuple[str, str, int, int]]) -> set[str]:
