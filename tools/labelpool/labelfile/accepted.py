@@ -7,17 +7,20 @@ proposal waiting for review, or a class accepted by deleting its ``proposed:`` l
 module edits the accepted classes in place so that every mapping, its comment line above it
 and its unknown keys stay as written: a new member goes into its class's list (in its sorted
 place when the class is sorted), a new class is a list-form entry in its place by first
-member when the entries are in that order, else at the end.
+member when the entries are in that order, else at the end. An extension (a mapping with
+``extends``) is not a class of its own here: its members are part of the class it extends
+(``model.fold_accepted``), and :func:`extend_classes` writes them into that class.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Sequence
 from typing import Any
 
 from labelpool.labelfile.edit import _put_key
-from labelpool.model import class_item
+from labelpool.model import class_extends, class_item, fold_accepted
 from labelpool.yamlfile.quoting import scalar
 from labelpool.yamlfile.tree import (
     CommentedMap,
@@ -27,7 +30,7 @@ from labelpool.yamlfile.tree import (
     move_tail_comments,
 )
 
-__all__ = ["write_classes"]
+__all__ = ["extend_classes", "write_classes"]
 
 KEY = "relevant_classes"
 
@@ -56,7 +59,11 @@ def write_classes(
     if not isinstance(seq, CommentedSeq):
         seq = block_seq([])
         _put_key(data, KEY, seq)
-    accepted = [i for i, item in enumerate(seq) if class_item(item)[1] is None]
+    accepted = [
+        i
+        for i, item in enumerate(seq)
+        if class_item(item)[1] is None and class_extends(item) is None
+    ]
     if len(accepted) != len(before):
         raise ValueError("the accepted classes of the tree are not the classes read from it")
     new: list[Sequence[str]] = []
@@ -68,9 +75,12 @@ def write_classes(
         members = _members(seq[accepted[j]])
         if members is None:
             raise ValueError(f"{KEY}[{accepted[j]}] holds no list of members to extend")
-        for pos, doc in enumerate(cls):
+        for doc in cls:
             if doc in before[j]:
                 continue
+            now = [str(m) for m in members]
+            ordered = all(a <= b for a, b in itertools.pairwise(now))
+            pos = bisect.bisect(now, doc) if ordered else len(now)
             members.insert(pos, scalar(doc))
             if pos > 0 and members.fa.flow_style() is False:
                 move_following_comments(members, pos - 1, pos)
@@ -84,3 +94,22 @@ def write_classes(
         if at > 0 and isinstance(seq[at - 1], CommentedSeq):
             move_tail_comments(seq[at - 1], item)
     seq.fa.set_block_style()
+
+
+def extend_classes(data: CommentedMap, joins: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """Write each ``(member, docs)`` of ``joins`` into the accepted class of ``data`` that
+    holds ``member`` (:func:`write_classes`: in place, every mapping kept); a ``member`` no
+    class holds is a ``ValueError``."""
+    before = [[str(d) for d in c] for c in fold_accepted(data.get(KEY))]
+    after = [list(c) for c in before]
+    for member, docs in joins:
+        home = next((c for c in after if member in c), None)
+        if home is None:
+            raise ValueError(f"no accepted class holds {member}")
+        ordered = all(a <= b for a, b in itertools.pairwise(home))
+        for doc in docs:
+            if doc not in home:
+                home.append(doc)
+        if ordered:
+            home.sort()
+    write_classes(data, before, after)
