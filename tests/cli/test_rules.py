@@ -150,6 +150,34 @@ CASES = {
         "labels/q1.yaml:15:15: LP062 relevant_classes[0]: proposed class doc-c#1, doc-d#1 "
         "waits for review (delete the `proposed:` line to accept it, the entry to reject it)",
     ),
+    "LP064 an extension of a class no accepted class holds": (
+        VALID
+        + "relevant_classes:\n  - members: [doc-c#1]\n    extends: doc-b#1\n"
+        + "    proposed: {method: m, score: 0.9}\n",
+        "labels/q1.yaml:15:14: LP064 relevant_classes[0]: extends doc-b#1, which no accepted "
+        "class holds (its class was changed or removed since the proposal: delete the entry, "
+        "or propose again)",
+    ),
+    "LP064 an accepted extension whose class was removed": (
+        VALID + "relevant_classes:\n  - members: [doc-c#1]\n    extends: doc-a#1\n",
+        "labels/q1.yaml:15:14: LP064 relevant_classes[0]: extends doc-a#1, which no accepted "
+        "class holds (its class was changed or removed since the proposal: delete the entry, "
+        "or propose again)",
+    ),
+    "LP030 an extension names a member of its class": (
+        VALID
+        + "relevant_classes:\n  - - doc-a#1\n    - doc-b#1\n"
+        + "  - members: [doc-b#1]\n    extends: doc-a#1\n",
+        "labels/q1.yaml:16:15: LP030 relevant_classes[1]: doc-b#1 is also in "
+        "relevant_classes[0]; merge the two classes",
+    ),
+    "LP031 an extension mixes versions with its class": (
+        VALID
+        + "relevant_classes:\n  - - doc-a#1\n    - policy-v2#1\n"
+        + "  - members: [policy-v3#1]\n    extends: doc-a#1\n",
+        "labels/q1.yaml:16:15: LP031 relevant_classes[1]: policy-v3#1 supersedes policy-v2#1; "
+        "a class must not mix versions (keep the current one)",
+    ),
     "LP063 a carried verdict says the class's grade": (
         VALID
         + "relevant_classes:\n  - - doc-a#1\n    - doc-c#1\n"
