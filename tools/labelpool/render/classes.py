@@ -7,7 +7,7 @@ import textwrap
 
 from labelpool.render import sanitize
 from labelpool.words import counted
-from labelpool.workflows.classes.propose import MAX_JOINING, ProposeResult
+from labelpool.workflows.classes.propose import MAX_JOINING, ProposeResult, joins
 from labelpool.workflows.importing.duplicates import DuplicatesResult
 
 __all__ = ["duplicates_json", "duplicates_text", "render_json", "text"]
@@ -84,11 +84,7 @@ def duplicates_text(result: DuplicatesResult) -> str:
         f"{counted(len(result.proposals), 'class', 'classes')} proposed"
         + (f" ({result.extends} extending a class)" if result.extends else ""),
     ]
-    lines += [
-        f"  {p.question}: {', '.join(p.members)}"
-        + (f" join the class of {p.extends}" if p.extends is not None else "")
-        for p in result.proposals
-    ]
+    lines += [f"  {p.question}: {', '.join(p.members)}" + joins(p) for p in result.proposals]
     if result.overlapping:
         lines.append(f"left out, overlapping a proposal or two classes: {result.overlapping}")
     if result.version_pairs:

@@ -38,7 +38,7 @@ from labelpool.words import counted
 from labelpool.workflows.classes.write import ClassesError, Written, land, proposal_texts
 from labelpool.workflows.pool.plan import today
 
-__all__ = ["ProposeResult", "Proposed", "documents_of", "entry", "propose"]
+__all__ = ["ProposeResult", "Proposed", "documents_of", "entry", "joins", "propose"]
 
 Advance = Callable[[], None]
 MAX_JOINING = 20  # corpus documents a --corpus proposal names beyond the file's own
@@ -118,11 +118,17 @@ def comment(p: Proposed) -> str:
     differs = p.differs or "(nothing: the same words)"
     if p.extends is None:
         return f"proposed: {', '.join(p.members)} differ in: {differs}"
-    joins = "join" if len(p.members) > 1 else "joins"
     return (
-        f"proposed: {', '.join(p.members)} {joins} the class of {p.extends}; "
+        f"proposed: {', '.join(p.members)}{joins(p)}; "
         f"{p.matched} and {p.extends} differ in: {differs}"
     )
+
+
+def joins(p: Proposed) -> str:
+    """`` joins the class of MEMBER`` for an extension (``join`` after several), else ``""``."""
+    if p.extends is None:
+        return ""
+    return f" {'join' if len(p.members) > 1 else 'joins'} the class of {p.extends}"
 
 
 def propose(

@@ -22,7 +22,7 @@ from labelpool import corpus, gitio, journal, labelset, repolock
 from labelpool.config import Config
 from labelpool.dedup.dupmap import read_map
 from labelpool.labelfile.classes import Proposal
-from labelpool.workflows.classes.propose import Proposed, documents_of, entry
+from labelpool.workflows.classes.propose import Proposed, documents_of, entry, joins
 from labelpool.workflows.classes.write import ClassesError, Written, land, proposal_texts
 from labelpool.workflows.pool.plan import today
 
@@ -167,8 +167,7 @@ def import_duplicates(
             return result
         by_path: dict[Path, list[Proposal]] = {}
         for p in proposals:
-            joins = "" if p.extends is None else f" join the class of {p.extends}"
-            text = f"proposed: {', '.join(p.members)}{joins} from the duplicate map {path.name}"
+            text = f"proposed: {', '.join(p.members)}{joins(p)} from the duplicate map {path.name}"
             by_path.setdefault(p.path, []).append(entry(p, text))
         changes = proposal_texts(cfg, by_path)
         message = (
