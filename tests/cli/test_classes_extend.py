@@ -12,7 +12,7 @@ import pytest
 
 from labelpool import yamlfile
 from labelpool.labelfile.classes import add_proposals
-from labelpool.model import label_from_data
+from labelpool.model import Label, label_from_data
 from pool_scenario import cli, committed_example, git, make_repo
 
 RITA = {"GIT_AUTHOR_NAME": "Rita Review", "GIT_AUTHOR_EMAIL": "rita@example.invalid"}
@@ -47,10 +47,10 @@ def extending(tmp_path: Path) -> Path:
     )
     path.write_text(text, encoding="utf-8")
     git(repo, "commit", "-q", "-am", "labelpool classes propose")
-    return repo
+    return Path(repo)
 
 
-def _label(repo: Path) -> object:
+def _label(repo: Path) -> Label:
     return label_from_data(yamlfile.load_fast(repo / FILE))
 
 
@@ -74,10 +74,10 @@ def test_two_extensions_of_one_class_fold_in_their_reviewers_commits(
     _accept(extending, PROPOSED_A, RITA, "acme's page is the handbook's")
     # accepted, not merged yet: scoring reads the larger class already
     label = _label(extending)
-    assert label.relevant_classes == (  # type: ignore[attr-defined]
+    assert label.relevant_classes == (
         ("handbook#returns", "policy-returns-v3#sec-2", "tenant-acme#returns"),
     )
-    assert label.gain["tenant-acme#returns"] == 1  # type: ignore[attr-defined]
+    assert label.gain["tenant-acme#returns"] == 1
     _accept(extending, PROPOSED_B, GUS, "the faq says the policy")
     capsys.readouterr()
     assert cli(extending, "merge") == 0
@@ -125,7 +125,7 @@ def test_an_extension_whose_class_was_removed_waits_with_why(
     assert git(extending, "rev-parse", "HEAD") == head
     assert path.read_text(encoding="utf-8") == before
     label = _label(extending)
-    assert "tenant-acme#returns" not in label.judged  # type: ignore[attr-defined]
+    assert "tenant-acme#returns" not in label.judged
 
 
 def test_propose_across_the_corpus_extends_the_class_with_its_twin(
