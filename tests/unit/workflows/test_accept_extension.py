@@ -68,6 +68,6 @@ def test_merge_writes_the_class_the_accepted_extension_was_read_as(
     assert after.proposed_classes == ()
     assert "extends:" not in after_text and "members:" not in after_text
     assert after_text.startswith("# kept\n") and after_text.endswith(TAIL)
-    for c in after.relevant_classes:
+    for members in after.relevant_classes:
         if sort:
-            assert list(c) == sorted(c)
+            assert list(members) == sorted(members)
