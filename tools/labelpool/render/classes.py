@@ -41,8 +41,9 @@ def text(result: ProposeResult, verbose: bool = False, width: int | None = None)
         joining = [f"{p.joining} from the corpus"] if p.joining else []
         joining += [f"+{p.unnamed} in the corpus, not named"] if p.unnamed else []
         said = f" ({'; '.join(joining)})" if joining else ""
-        joins = f" join the class of {p.extends}" if p.extends is not None else ""
-        lines += _wrapped(f"{p.question}: {', '.join(p.members)}{joins}{said}", width, "  ", "    ")
+        lines += _wrapped(
+            f"{p.question}: {', '.join(p.members)}{joins(p)}{said}", width, "  ", "    "
+        )
         differs = p.differs or "(nothing: the same words)"
         pair = f"{p.matched} and {p.extends} " if p.extends is not None else ""
         lines += _wrapped(
