@@ -189,3 +189,24 @@ def test_import_duplicates_extends_a_class_the_file_has(
         "    extends: faq-shipping#damaged\n"
         "    proposed: {method: duplicate-map, score: 1.0}\n"
     ) in text
+
+
+def test_fmt_writes_an_extensions_keys_in_their_order(
+    extending: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = extending / FILE
+    text = path.read_text(encoding="utf-8")
+    a = "  # proposed: a\n  - members: [tenant-acme#returns]\n    extends: handbook#returns\n"
+    b_start = text.index("  # proposed: b\n")
+    b = text[b_start : text.index("pool:\n")]
+    assert text[b_start - len(a + PROPOSED_A) : b_start] == a + PROPOSED_A
+    messy_a = (
+        "  # proposed: a\n  - proposed: {method: shingle-jaccard, score: 0.91}\n"
+        "    extends: handbook#returns\n    members: [tenant-acme#returns]\n"
+    )
+    messy = text.replace(a + PROPOSED_A + b, messy_a + b)
+    assert messy != text
+    path.write_text(messy, encoding="utf-8")
+    assert cli(extending, "fmt") == 0
+    assert path.read_text(encoding="utf-8") == text
+    assert cli(extending, "validate", "--allow-pending") == 0

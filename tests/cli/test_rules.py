@@ -274,6 +274,13 @@ def test_rule_reports_exact_position(
 
 
 WARNINGS = {
+    "LP036 a class mapping's key mistyped": (
+        VALID
+        + "relevant_classes:\n  - - doc-a#1\n    - doc-c#1\n"
+        + "  - members: [doc-b#1, doc-d#1]\n    extend: doc-a#1\n",
+        "labels/q1.yaml:17:5: LP036 warning: relevant_classes[1]: unknown key `extend`: did you "
+        "mean `extends`?",
+    ),
     "LP028 order": (
         VALID.replace("  - doc-a#1\n  - doc-b#1", "  - doc-b#1\n  - doc-a#1"),
         "labels/q1.yaml:8:5: LP028 warning: judged_ids: doc-a#1 comes before doc-b#1 in "
