@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
