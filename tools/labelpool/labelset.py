@@ -11,11 +11,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from labelpool import schemas, verdicts
+import pyarrow as pa
+
+from labelpool import columns, schemas, verdicts
+from labelpool.columns import Columns
 from labelpool.config import Config
 from labelpool.errors import InputError, UsageError
-from labelpool.labelindex import files
-from labelpool.model import MACHINE, Label, class_item, label_from_data
+from labelpool.labelindex import files, lazy
+from labelpool.model import MACHINE, Label, label_from_data, non_string_id
 from labelpool.rules import bounds, linebreaks, lists
 from labelpool.rules import schema as schema_rule
 from labelpool.rules.check import check_bytes
@@ -46,6 +49,8 @@ class LabelSet(Mapping[str, Label]):
     # set by :func:`resolved`: each question's documents that count on a machine's verdict
     # alone (no person's verdict counts beside it); empty when the set holds none
     machine_judged: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # what scoring reads of each label, aligned with ``labels`` (a read through the index)
+    columns: Columns | None = None
 
     def __getitem__(self, key: str) -> Label:
         return self.labels[key]
@@ -153,7 +158,7 @@ def label_of(
         problem = "not a label (a mapping with an `id`)"
     elif schema_file is not None and not schema_valid(data, schema_file):
         problem = "does not match the label schema"
-    elif _non_string_id(data):  # `- 15`, `doc: ~`: never read as the string "15" or "None"
+    elif non_string_id(data):  # `- 15`, `doc: ~`: never read as the string "15" or "None"
         problem = "an id is not a string"
     else:
         try:
@@ -165,31 +170,6 @@ def label_of(
             return label
     precise = first_problem(where, raw, schema_file, max_bytes=max_bytes, max_depth=max_depth)
     raise LabelSetError(f"{precise or f'{where}:1:1: {problem}'} ({_HINT})")
-
-
-_ID_LISTS = ("relevant_doc_ids", "judged_ids", "pooled_unjudged_ids")
-
-
-def _non_string_id(data: dict[str, Any]) -> bool:
-    """Whether a question or document id of ``data`` is not a string (an unquoted ``15`` or
-    ``~`` reads as an int or null in every reader; validate refuses it, LP021): no reader
-    turns it into the string ``"15"`` or ``"None"``."""
-    ids: list[Any] = [data.get("id")]
-    for key in _ID_LISTS:
-        value = data.get(key)
-        ids.extend(value if isinstance(value, list) else ())
-    for cls in data.get("relevant_classes") or ():
-        ids.extend(class_item(cls)[0])
-    pending = data.get("pending")
-    for batch in pending if isinstance(pending, list) else ():
-        docs = batch.get("docs") if isinstance(batch, dict) else None
-        for entry in docs if isinstance(docs, list) else ():
-            if isinstance(entry, dict):
-                ids.append(entry.get("doc"))
-                verdict = entry.get("verdict")
-                if isinstance(verdict, dict) and "duplicate-of" in verdict:
-                    ids.append(verdict["duplicate-of"])
-    return any(type(i) is not str for i in ids)
 
 
 def load_files(
@@ -241,12 +221,10 @@ def _load_files(
             raise YamlError.from_finding(replace(breaks[0], path=str(path)))
         return read_guarded(path, raw, max_bytes=max_bytes, max_depth=max_depth)
 
-    labels: dict[str, Label] = {}
-    where: dict[str, Path] = {}
-    hashes: list[tuple[str, str]] = []
     try:  # the index refuses a FIFO or a device before reading anything
         tag = f"labels:{max_bytes}:{max_depth}:LP041:{files.content_key(schema_file)}"
-        readings = files.read_all(paths, parse, tag=tag, use_index=use_cache)
+        extra = columns.SCHEMA if use_cache else None
+        readings = files.read_all(paths, parse, tag=tag, use_index=use_cache, extra=extra)
     except files.NotRegularFile as exc:
         raise LabelSetError("not a regular file", path=exc.path, line=1, column=1) from None
     except YamlError as exc:  # LP021/LP039: a rule validate reports, with the others
@@ -256,29 +234,42 @@ def _load_files(
         raise LabelSetError(
             f"cannot read: {exc.strerror}", path=str(exc.filename), line=1, column=1
         ) from None
-    try:
-        for reading, entry in ((r, e) for r in readings for e in r.entries):
-            path = entry.path
-            hashes.append((path.name, entry.blob))
-            label = _checked_label(entry, schema_file, max_bytes, max_depth)
-            reading.mark_checked(entry)
-            if label.id in labels:
-                raise LabelSetError(_duplicate(path, label.id, where[label.id]))
-            labels[label.id] = label
-            where[label.id] = path
-    finally:  # what was parsed and checked is kept, also when a later file is refused
-        for reading in readings:
-            reading.save()
-    return LabelSet(labels=labels, paths=where, digest=digest_of(hashes))
+    built: dict[str, Label] = {}
+    found: dict[str, tuple[files.Reading, int]] = {}
+    where: dict[str, Path] = {}
+
+    def check(path: Path, data: Any, checked: bool) -> Label:
+        return _checked_label(path, data, checked, schema_file, max_bytes, max_depth)
+
+    def duplicate(path: Path, qid: str) -> LabelSetError:
+        return LabelSetError(_duplicate(path, qid, where[qid]))
+
+    for reading in readings:
+        lazy.take(reading, (built, found, where), check, duplicate, stems=schema_file is not None)
+    hashes = [(n, b) for r in readings for n, b in zip(r.names, r.blobs, strict=True)]
+    table = None
+    if use_cache:  # what scoring reads of each label, in the labels' order
+        parts = [r.columns([i for r2, i in found.values() if r2 is r]) for r in readings]
+        table = pa.concat_tables(parts) if parts else columns.SCHEMA.empty_table()
+    return LabelSet(
+        labels=lazy.LazyLabels(found, built),
+        paths=where,
+        digest=digest_of(hashes),
+        columns=None if table is None else columns.Columns(table),
+    )
 
 
 def _checked_label(
-    entry: files.Entry, schema_file: Path | None, max_bytes: int, max_depth: int
+    path: Path,
+    data: Any,
+    checked: bool,
+    schema_file: Path | None,
+    max_bytes: int,
+    max_depth: int,
 ) -> Label:
     """The label of one file's data, refused as the checks refuse it. A blob whose checks
     passed before (the index says so) is only built and held to its file name (LP022)."""
-    path, data = entry.path, entry.data
-    if entry.checked:
+    if checked:
         label = label_from_data(data)
         if label.id != path.stem and schema_file is not None:
             _check_meaning(path, label, schema_file, max_bytes, max_depth)
@@ -407,11 +398,7 @@ def resolved(
     """
     if labels.resolved_by == (policy, judge, judges):
         return labels
-    if (
-        judge is None
-        and judges != "machines"
-        and not any(lab.verdicts or lab.judge_kind == MACHINE for lab in labels.labels.values())
-    ):
+    if judge is None and judges != "machines" and not _resolves(labels):
         return labels
     out: dict[str, Label] = {}
     disputed: dict[str, frozenset[str]] = {}
@@ -449,6 +436,13 @@ def resolved(
         resolved_by=(policy, judge, judges),
         machine_judged=machine,
     )
+
+
+def _resolves(labels: LabelSet) -> bool:
+    """Whether a label holds a record of judges or names a machine judge."""
+    if labels.columns is not None:
+        return labels.columns.resolves
+    return any(lab.verdicts or lab.judge_kind == MACHINE for lab in labels.labels.values())
 
 
 def scored(

@@ -408,6 +408,31 @@ def label_from_data(data: Mapping[str, Any]) -> Label:
     )
 
 
+_ID_LISTS = ("relevant_doc_ids", "judged_ids", "pooled_unjudged_ids")
+
+
+def non_string_id(data: dict[str, Any]) -> bool:
+    """Whether a question or document id of ``data`` is not a string (an unquoted ``15`` or
+    ``~`` reads as an int or null in every reader; validate refuses it, LP021): no reader
+    turns it into the string ``"15"`` or ``"None"``."""
+    ids: list[Any] = [data.get("id")]
+    for key in _ID_LISTS:
+        value = data.get(key)
+        ids.extend(value if isinstance(value, list) else ())
+    for cls in data.get("relevant_classes") or ():
+        ids.extend(class_item(cls)[0])
+    pending = data.get("pending")
+    for batch in pending if isinstance(pending, list) else ():
+        docs = batch.get("docs") if isinstance(batch, dict) else None
+        for entry in docs if isinstance(docs, list) else ():
+            if isinstance(entry, dict):
+                ids.append(entry.get("doc"))
+                verdict = entry.get("verdict")
+                if isinstance(verdict, dict) and "duplicate-of" in verdict:
+                    ids.append(verdict["duplicate-of"])
+    return any(type(i) is not str for i in ids)
+
+
 def qrels_rows(labels: Mapping[str, Label]) -> list[QrelsRow]:
     """(question, document, grade) for every judged document (its :attr:`Label.gain`) and
     every pooled-unjudged one (-1, trec_eval's "pooled, not judged"), sorted by question id,

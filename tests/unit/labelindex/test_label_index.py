@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labelpool import config, labelset
+from labelpool import columns, config, labelset
 from labelpool.labelindex import blobids, files, store
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -290,7 +290,7 @@ def test_deleting_the_index_changes_no_output(gitrepo: Path, cache: Path) -> Non
 FILL = """
 import sys
 from pathlib import Path
-from labelpool import config, labelset
+from labelpool import columns, config, labelset
 labels = labelset.load(config.load(Path(sys.argv[1])))
 print(len(labels), labels.digest)
 """
@@ -319,5 +319,5 @@ def test_two_processes_fill_the_index_at_once(gitrepo: Path, cache: Path) -> Non
     assert not [p for p in cache.iterdir() if p.name.startswith(".")]  # no temporary left
     (index,) = cache.glob("index-*.arrow")
     header = json.loads(index.read_bytes()[len(store.MAGIC) :].split(b"\n", 1)[0])
-    rows = store.load(index, header["tag"])  # intact: its CRC and header hold
+    rows = store.load(index, header["tag"], columns.SCHEMA)  # intact: CRC, header, columns
     assert len(rows.row_of) == 300 and bool(rows.checked.all())  # the checks' outcome kept

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
 from labelpool import cache
 from labelpool.labelindex import blobids, store
 
@@ -37,48 +39,118 @@ class Entry:
 
 @dataclass
 class Reading:
-    """What one :func:`read` found, and what :meth:`save` keeps."""
+    """What one :func:`read` found, file by file (``paths``, ``names``, ``blobs``, ``at``: each
+    file's row in the index, -1 for a file parsed here), and what :meth:`save` keeps."""
 
     file: Path
     tag: str
     rows: store.Rows
-    entries: list[Entry]
+    paths: list[Path] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    blobs: list[str] = field(default_factory=list)
+    at: list[int] = field(default_factory=list)
+    parsed: dict[int, Any] = field(default_factory=dict)  # file -> data parsed here
     new: dict[str, bytes] = field(default_factory=dict)  # blob -> JSON of parsed files
-    passed: set[str] = field(default_factory=set)  # blobs whose checks passed here
+    passed: dict[str, int] = field(default_factory=dict)  # blob -> its row in ``fresh``
+    fresh: pa.Table | None = None  # the reading's own columns of blobs that passed here
+    extra: pa.Schema | None = None  # the reading's own columns (store.schema_of)
     keep: bool = True  # False: read without the index, and never written to it
 
+    def checked(self, i: int) -> bool:
+        """Whether the reading's checks passed on file ``i``'s blob before."""
+        return self.at[i] >= 0 and bool(self.rows.checked[self.at[i]])
+
+    def data(self, i: int) -> Any:
+        """The plain data of file ``i`` (decoded from the index on each call)."""
+        at = self.at[i]
+        return self.parsed[i] if at < 0 else json.loads(self.rows.json_of(at))
+
+    @property
+    def entries(self) -> list[Entry]:
+        return [
+            Entry(p, b, self.data(i), self.checked(i))
+            for i, (p, b) in enumerate(zip(self.paths, self.blobs, strict=True))
+        ]
+
     def mark_checked(self, entry: Entry) -> None:
-        """Record that the reading's checks passed on ``entry``'s blob."""
+        """Record that the reading's checks passed on ``entry``'s blob (a reading without
+        columns of its own)."""
         if not entry.checked:
-            self.passed.add(entry.blob)
+            self.passed[entry.blob] = 0
+
+    def record(self, files: list[int], columns: pa.Table | None) -> None:
+        """Record that the checks passed on the blobs of ``files`` (indices), with their
+        columns (row ``j`` those of ``files[j]``; a reading with :attr:`extra`)."""
+        self.passed.update((self.blobs[i], j) for j, i in enumerate(files))
+        self.fresh = columns
+
+    def columns(self, files: list[int]) -> pa.Table:
+        """The reading's own columns of ``files`` (indices), one row each: the index's where
+        the checks passed before, else those :meth:`record` gave."""
+        assert self.extra is not None
+        parts = [] if self.rows.table is None else [self.rows.table.select(self.extra.names)]
+        before = len(parts[0]) if parts else 0
+        if self.fresh is not None:
+            parts.append(self.fresh)
+        if not parts:
+            return self.extra.empty_table()
+        rows = [
+            self.at[i] if self.checked(i) else before + self.passed[self.blobs[i]] for i in files
+        ]
+        return pa.concat_tables(parts).take(pa.array(rows, pa.int64()))
 
     def save(self) -> None:
         """Write the index when a blob was parsed or checked for the first time: the rows
         of every file read, then the rows of blobs no longer read, up to as many again."""
         if not self.keep or (not self.new and not self.passed):
             return
-        rows: list[tuple[str, bytes, bool]] = []
+        old, passed = self.rows, self.passed
+        keep: list[int] = []  # old rows as they are
+        update: list[int] = []  # old rows whose checks passed here
+        added: list[tuple[str, bytes, bool]] = []
         seen: set[str] = set()
-        old = self.rows
-        for e in self.entries:
-            if e.blob in seen:
+        for i, blob in enumerate(self.blobs):
+            if blob in seen:
                 continue
-            seen.add(e.blob)
-            at = old.row_of.get(e.blob)
-            raw = self.new.get(e.blob)
+            seen.add(blob)
+            at = self.at[i]
+            raw = self.new.get(blob)
             if raw is not None:
-                rows.append((e.blob, raw, e.blob in self.passed))
-            elif at is not None:
-                checked = bool(old.checked[at]) or e.blob in self.passed
-                rows.append((e.blob, old.json_of(at), checked))
-        room = int(len(rows) * KEEP_EXTRA)
+                added.append((blob, raw, blob in passed))
+            elif at >= 0:
+                (keep if old.checked[at] or blob not in passed else update).append(at)
+        room = int(len(seen) * KEEP_EXTRA)
         for blob, at in old.row_of.items():
             if room <= 0:
                 break
             if blob not in seen:
-                rows.append((blob, old.json_of(at), bool(old.checked[at])))
+                keep.append(at)
                 room -= 1
-        store.save(self.file, self.tag, rows)
+        parts = []
+        if old.table is not None:
+            parts.append(old.table.take(pa.array(keep, pa.int64())))
+            if update:
+                base = old.table.take(pa.array(update, pa.int64()))
+                blobs = base.column("blob").to_pylist()
+                checked = pa.array([True] * len(blobs))
+                columns = [base.column("blob"), base.column("data"), checked]
+                extra = self._extra([passed[b] for b in blobs])
+                parts.append(store.table_with(columns, extra))
+        if added:
+            parts.append(
+                store.table_of(added, self._extra([passed.get(b, -1) for b, _, _ in added]))
+            )
+        schema = store.schema_of(self.extra)
+        table = pa.concat_tables(parts) if parts else schema.empty_table()
+        store.save(self.file, self.tag, table)
+
+    def _extra(self, rows: list[int]) -> pa.Table | None:
+        """The reading's own columns of rows of :attr:`fresh` (-1: none, nulls)."""
+        if self.extra is None:
+            return None
+        if self.fresh is None:
+            return pa.table([pa.nulls(len(rows), f.type) for f in self.extra], schema=self.extra)
+        return self.fresh.take(pa.array([r if r >= 0 else None for r in rows], pa.int64()))
 
 
 class NotRegularFile(Exception):
@@ -100,7 +172,12 @@ def content_key(file: Path | None) -> str:
 
 
 def read_all(
-    paths: list[Path], parse: Callable[[Path, bytes], Any], *, tag: str, use_index: bool = True
+    paths: list[Path],
+    parse: Callable[[Path, bytes], Any],
+    *,
+    tag: str,
+    use_index: bool = True,
+    extra: pa.Schema | None = None,
 ) -> list[Reading]:
     """:func:`read` for each folder of ``paths``; ``use_index=False``: every file read and
     parsed, the index neither read nor written (blob ids as ``git hash-object`` gives them)."""
@@ -108,14 +185,18 @@ def read_all(
         by_folder: dict[Path, list[Path]] = {}
         for path in paths:
             by_folder.setdefault(path.parent, []).append(path)
-        return [read(p, parse, tag=tag) for p in by_folder.values()]
+        return [read(p, parse, tag=tag, extra=extra) for p in by_folder.values()]
     for path in paths:  # a FIFO or a device would block the read or never end
         _refuse_special(path)
-    entries = []
-    for path in paths:
+    reading = Reading(Path(), tag, store.Rows(), keep=False, extra=extra)
+    for i, path in enumerate(paths):
         raw = path.read_bytes()
-        entries.append(Entry(path, blobids.hash_bytes(raw), parse(path, raw), checked=False))
-    return [Reading(Path(), tag, store.Rows(), entries, keep=False)]
+        reading.paths.append(path)
+        reading.names.append(path.name)
+        reading.blobs.append(blobids.hash_bytes(raw))
+        reading.at.append(-1)
+        reading.parsed[i] = parse(path, raw)
+    return [reading]
 
 
 def _refuse_special(path: Path) -> None:
@@ -138,48 +219,48 @@ def read(
     *,
     tag: str,
     native: bool = True,
+    extra: pa.Schema | None = None,
 ) -> Reading:
     """Every file of ``paths`` (all in one folder) through the index of that folder and
-    ``tag`` (a reading: bounds, schema; another tag is another index). ``parse`` gives
-    JSON-native data (``native``; else data JSON cannot hold is parsed every time). A path
-    that is neither a regular file nor a folder raises :class:`NotRegularFile` before
-    anything is read; a folder or a missing file raises ``OSError`` as reading it does."""
+    ``tag`` (a reading: bounds, schema; another tag is another index), whose rows carry the
+    reading's own columns ``extra`` beside. ``parse`` gives JSON-native data (``native``;
+    else data JSON cannot hold is parsed every time). A path that is neither a regular file
+    nor a folder raises :class:`NotRegularFile` before anything is read; a folder or a
+    missing file raises ``OSError`` as reading it does."""
     if not paths:
-        return Reading(Path(), tag, store.Rows(), [])
+        return Reading(Path(), tag, store.Rows(), extra=extra)
     folder = paths[0].parent
     file = index_file(folder, tag)
     git_known = blobids.known(folder)
     vouched = git_known.blobs
-    for path in paths:
-        if path.name not in vouched:  # git vouches for a clean tracked regular file
+    names = [os.path.basename(p) for p in paths]
+    for path, name in zip(paths, names, strict=True):
+        if name not in vouched:  # git vouches for a clean tracked regular file
             mode = os.stat(path).st_mode  # (a missing file: OSError, as reading it)
             if not stat_mod.S_ISREG(mode) and not stat_mod.S_ISDIR(mode):
                 raise NotRegularFile(path)
-    rows = store.load(file, tag)
-    reading = Reading(file, tag, rows, [])
-    entries = reading.entries
-    parsed: dict[str, Any] = {}
-    for path in paths:
-        blob = vouched.get(path.name)
-        raw: bytes | None = None
-        if blob is None or blob not in rows.row_of:  # read: keyed by the bytes read
-            with open(path, "rb") as fh:
-                raw = fh.read()
-            blob = blobids.hash_bytes(raw, git_known.algorithm)
-        at = rows.row_of.get(blob)
-        if at is not None:
-            data = json.loads(rows.json_of(at))
-            entries.append(Entry(path, blob, data, bool(rows.checked[at])))
+    rows = store.load(file, tag, extra)
+    row_of = rows.row_of
+    blobs = [vouched.get(n, "") for n in names]
+    at = [row_of.get(b, -1) for b in blobs]
+    reading = Reading(file, tag, rows, paths, names, blobs, at, extra=extra)
+    parsed: dict[str, int] = {}  # blob -> the file it was parsed from
+    for i in (i for i, a in enumerate(at) if a < 0):  # read: keyed by the bytes read
+        path = paths[i]
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        blob = blobs[i] = blobids.hash_bytes(raw, git_known.algorithm)
+        found = at[i] = row_of.get(blob, -1)
+        if found >= 0:
             continue
         if blob in parsed:  # the same bytes twice in the folder: parsed once
-            entries.append(Entry(path, blob, _copy(parsed[blob]), False))
+            reading.parsed[i] = _copy(reading.parsed[parsed[blob]])
             continue
-        data = parse(path, raw or b"")
+        data = reading.parsed[i] = parse(path, raw)
         if native or _json_native(data):
             text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
             reading.new[blob] = text.encode("utf-8")
-            parsed[blob] = data
-        entries.append(Entry(path, blob, data, False))
+            parsed[blob] = i
     return reading
 
 

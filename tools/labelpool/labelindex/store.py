@@ -7,7 +7,9 @@ Arrow IPC stream of one record batch with the columns
 * ``blob``: the git blob id (hex) of the file's bytes;
 * ``data``: the plain data those bytes read to, as JSON (UTF-8);
 * ``checked``: whether the label checks of the reading (schema, bounds, id types, the
-  contradictions validate refuses) passed on it.
+  contradictions validate refuses) passed on it;
+* the reading's own columns after these (``extra``: for labels, :data:`labelpool.columns.SCHEMA`,
+  what scoring reads of the label), meaningful where ``checked`` holds.
 
 The file is read through a memory map and trusted only when every header field matches and
 the CRC-32 of the body is right; anything else (missing, torn, flipped bytes, another
@@ -23,6 +25,7 @@ import mmap
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -30,21 +33,28 @@ import pyarrow as pa
 from labelpool import __version__, atomic
 
 MAGIC = b"labelpool label index\n"
-FORMAT = 1
+FORMAT = 2
 SCHEMA = pa.schema([("blob", pa.string()), ("data", pa.large_binary()), ("checked", pa.bool_())])
 
 
 @dataclass
 class Rows:
-    """The index's rows: blob id -> row, the JSON of each row, whether it was checked."""
+    """The index's rows: blob id -> row, the JSON of each row, whether it was checked, and
+    the whole table (None for an empty index)."""
 
     row_of: dict[str, int] = field(default_factory=dict)
     offsets: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    data: bytes = b""
+    data: bytes | memoryview = b""
     checked: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    table: pa.Table | None = None
 
     def json_of(self, row: int) -> bytes:
-        return self.data[int(self.offsets[row]) : int(self.offsets[row + 1])]
+        return bytes(self.data[int(self.offsets[row]) : int(self.offsets[row + 1])])
+
+
+def schema_of(extra: pa.Schema | None) -> pa.Schema:
+    """The index's columns: :data:`SCHEMA`, then a reading's own."""
+    return SCHEMA if extra is None else pa.schema([*SCHEMA, *extra])
 
 
 def header_of(tag: str, size: int, crc: int) -> bytes:
@@ -52,21 +62,21 @@ def header_of(tag: str, size: int, crc: int) -> bytes:
     return json.dumps(fields, sort_keys=True).encode("utf-8") + b"\n"
 
 
-def load(file: Path, tag: str) -> Rows:
-    """The rows of ``file`` when it is an intact index of this format, version and tag;
-    else none."""
+def load(file: Path, tag: str, extra: pa.Schema | None = None) -> Rows:
+    """The rows of ``file`` when it is an intact index of this format, version, tag and
+    columns (:func:`schema_of` ``extra``); else none."""
     try:
         with open(file, "rb") as fh:
             mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):  # missing, unreadable, or empty (mmap refuses 0 bytes)
         return Rows()
     try:
-        return _parse(memoryview(mapped), tag)
+        return _parse(memoryview(mapped), tag, schema_of(extra))
     except (ValueError, TypeError, KeyError, IndexError, OSError, pa.ArrowException):
         return Rows()
 
 
-def _parse(view: memoryview, tag: str) -> Rows:
+def _parse(view: memoryview, tag: str, schema: pa.Schema) -> Rows:
     if bytes(view[: len(MAGIC)]) != MAGIC:
         return Rows()
     end = bytes(view[len(MAGIC) : len(MAGIC) + 512]).find(b"\n")
@@ -80,34 +90,43 @@ def _parse(view: memoryview, tag: str) -> Rows:
     ):
         return Rows()
     table = pa.ipc.open_stream(pa.py_buffer(body)).read_all()
-    if table.schema != SCHEMA:
+    if table.schema != schema:
         return Rows()
     table = table.combine_chunks()
     blobs = table.column("blob").to_pylist()
     data = table.column("data").chunk(0) if table.num_rows else pa.array([], pa.large_binary())
     buffers = data.buffers()
     offsets = np.frombuffer(buffers[1], dtype=np.int64, count=len(data) + 1, offset=data.offset * 8)
-    raw = buffers[2].to_pybytes() if buffers[2] is not None else b""
+    raw = memoryview(buffers[2]) if buffers[2] is not None else b""
     checked = table.column("checked").to_numpy(zero_copy_only=False).astype(bool)
     if any(not isinstance(b, str) for b in blobs) or len(set(blobs)) != len(blobs):
         return Rows()
-    return Rows({b: i for i, b in enumerate(blobs)}, offsets, raw, checked)
+    return Rows({b: i for i, b in enumerate(blobs)}, offsets, raw, checked, table)
 
 
-def save(file: Path, tag: str, rows: list[tuple[str, bytes, bool]]) -> None:
-    """Replace ``file`` atomically with an index of ``rows`` (blob id, JSON, checked). A
+def table_of(rows: list[tuple[str, bytes, bool]], extra: pa.Table | None = None) -> pa.Table:
+    """The table of ``rows`` (blob id, JSON, checked), with ``extra``'s columns beside."""
+    base = [
+        pa.array([r[0] for r in rows], pa.string()),
+        pa.array([r[1] for r in rows], pa.large_binary()),
+        pa.array([r[2] for r in rows], pa.bool_()),
+    ]
+    return table_with(base, extra)
+
+
+def table_with(base: list[Any], extra: pa.Table | None) -> pa.Table:
+    """The table of the three columns of :data:`SCHEMA` (``base``) and ``extra``'s beside."""
+    if extra is None:
+        return pa.table(base, schema=SCHEMA)
+    return pa.table([*base, *extra.columns], schema=schema_of(extra.schema))
+
+
+def save(file: Path, tag: str, table: pa.Table) -> None:
+    """Replace ``file`` atomically with an index of ``table`` (:func:`schema_of` columns). A
     cache that cannot be written is only a slower next read: nothing is raised."""
-    table = pa.table(
-        [
-            pa.array([r[0] for r in rows], pa.string()),
-            pa.array([r[1] for r in rows], pa.large_binary()),
-            pa.array([r[2] for r in rows], pa.bool_()),
-        ],
-        schema=SCHEMA,
-    )
     sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, SCHEMA) as writer:
-        writer.write_table(table)
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table.combine_chunks())
     body = sink.getvalue().to_pybytes()
     head = MAGIC + header_of(tag, len(body), zlib.crc32(body))
     try:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
@@ -32,9 +32,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from labelpool import atomic, cache, verdicts
+from labelpool import atomic, cache, columns, verdicts
+from labelpool.columns import Columns
 from labelpool.model import Label
-from labelpool.runs import arrow_strings, numpy_of
+from labelpool.runs import numpy_of
 
 UNJUDGED = -1  # grade code of a pooled-but-unjudged or pending document
 KEPT = 4  # label sets whose arrays stay in memory
@@ -66,7 +67,11 @@ _HELD: list[tuple[Mapping[str, Label], Qrels]] = []
 
 
 def scored_qids(labels: Mapping[str, Label]) -> np.ndarray:
-    """Judged questions of ``labels``, sorted by code point (the order of every result)."""
+    """Judged questions of ``labels``, sorted by code point (the order of every result);
+    from the label set's columns (:mod:`labelpool.columns`) when it carries them."""
+    cols = getattr(labels, "columns", None)
+    if isinstance(cols, Columns):
+        return cols.ids(cols.scored_rows)
     return np.array(sorted(q for q, lab in labels.items() if lab.is_judged), dtype=object)
 
 
@@ -98,43 +103,58 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
 
     The same judgments as :attr:`Label.gain`, :attr:`Label.class_of` and
     :attr:`Label.unjudged_marked` give one label at a time, without their per-document Python
-    loops: the labels' id lists are chained (C speed) into one dictionary-encoded column, and
-    grades, classes and marks are set on sorted (question, document) keys with numpy.
+    loops: the labels' columns (:mod:`labelpool.columns`: the label set's own, which a warm
+    read serves without building a label, else projected from the labels) give each id list
+    chained into one dictionary-encoded column, and grades, classes and marks are set on
+    sorted (question, document) keys with numpy. A set whose labels hold a record of judges
+    (open disputes) is read through its labels.
     """
-    labs = [labels[q] for q in qids]
-    nq = len(labs)
-    judged = _column(labs, lambda lab: lab.judged_ids)
-    relevant = _column(labs, lambda lab: lab.relevant_doc_ids)
-    graded = _column(labs, lambda lab: tuple(lab.grades))
-    graded_values = np.fromiter(
-        chain.from_iterable(lab.grades.values() for lab in labs), dtype=np.int64
-    )
-    marked = _column(labs, lambda lab: tuple(lab.unjudged_marked) if _has_marks(lab) else ())
-    # open disputes left unjudged and their highest grade ({} at once for a label without a
-    # record of judges: every label of a repository that never had two judges)
-    highest = [verdicts.open_highest(lab) for lab in labs]
+    cols = getattr(labels, "columns", None)
+    if isinstance(cols, Columns) and not cols.resolves:
+        table = cols.table.take(pa.array(cols.rows(qids), pa.int64()))
+        highest: list[dict[str, int]] = [{}] * len(qids)
+        not_judged = cols.not_judged()
+        label_ids = frozenset(cols.row_of)
+    else:
+        labs = [labels[q] for q in qids]
+        table = columns.of_labels(labs)
+        # open disputes left unjudged and their highest grade ({} at once for a label without
+        # a record of judges: every label of a repository that never had two judges)
+        highest = [verdicts.open_highest(lab) for lab in labs]
+        not_judged = sum(1 for lab in labels.values() if not lab.is_judged)
+        label_ids = frozenset(str(q) for q in labels)
+    return _build(table, qids, highest, not_judged, label_ids)
+
+
+def _build(
+    table: pa.Table,
+    qids: np.ndarray,
+    highest: list[dict[str, int]],
+    not_judged: int,
+    label_ids: frozenset[str],
+) -> Qrels:
+    nq = len(qids)
+    judged = columns.flat(table.column("judged"))
+    relevant = columns.flat(table.column("relevant"))
+    graded = columns.flat(table.column("graded"))
+    graded_values = numpy_of(columns.flat(table.column("grade"))[1])
+    marked = columns.flat(table.column("marked"))
     open_counts = np.fromiter(map(len, highest), dtype=np.int64, count=nq)
     open_q = np.repeat(np.arange(nq, dtype=np.int64), open_counts)
     open_g = np.fromiter(chain.from_iterable(h.values() for h in highest), dtype=np.int64)
-    open_column = (open_q, list(chain.from_iterable(highest)))
-    classes: list[tuple[int, int, tuple[str, ...]]] = []  # (question, class, members)
-    for i, lab in enumerate(labs):
-        for c, class_members in enumerate(lab.relevant_classes):
-            classes.append((i, c, class_members))
-    member_q = np.fromiter((i for i, _, m in classes for _ in m), dtype=np.int64)
-    member_class = np.fromiter(
-        (n for n, (_, _, m) in enumerate(classes) for _ in m), dtype=np.int64
-    )
-    member_column = (member_q, [d for _, _, m in classes for d in m])
-    columns = (judged, relevant, graded, marked, member_column, open_column)
-    docs = list(chain.from_iterable(col[1] for col in columns))
-    encoded = pc.dictionary_encode(arrow_strings(docs))
+    open_column = (open_q, pa.array(list(chain.from_iterable(highest)), pa.string()))
+    member_column = columns.flat(table.column("members"))
+    sizes = numpy_of(columns.flat(table.column("sizes"))[1])
+    n_classes = len(sizes)
+    member_class = np.repeat(np.arange(n_classes, dtype=np.int64), sizes)
+    cols = (judged, relevant, graded, marked, member_column, open_column)
+    encoded = pc.dictionary_encode(pa.concat_arrays([c[1] for c in cols]))
     vocab = encoded.dictionary
     codes = numpy_of(encoded.indices).astype(np.int64)
     width = max(len(vocab), 1)
     keys_of = []
     at = 0
-    for q_of, col_docs in columns:
+    for q_of, col_docs in cols:
         keys_of.append(q_of * width + codes[at : at + len(col_docs)])
         at += len(col_docs)
     k_judged, k_relevant, k_graded, k_marked, k_member, k_open = keys_of
@@ -144,7 +164,7 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
     found, where = _lookup(k_graded, k_relevant)
     grade_of_relevant[found] = graded_values[where[found]]
     # a class's grade: the highest of its relevant members' grades, else 0; every member has it
-    class_grade = np.full(len(classes), np.iinfo(np.int64).min, dtype=np.int64)
+    class_grade = np.full(n_classes, np.iinfo(np.int64).min, dtype=np.int64)
     found, where = _lookup(k_relevant, k_member)
     np.maximum.at(class_grade, member_class[found], grade_of_relevant[where[found]])
     class_grade[class_grade == np.iinfo(np.int64).min] = 0  # judged irrelevant (LP029)
@@ -171,7 +191,6 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
     ideal_rows = relevant_rows[first]
     all_keys = np.concatenate([keys, k_marked])
     order = np.argsort(all_keys, kind="stable")
-    not_judged = sum(1 for lab in labels.values() if not lab.is_judged)
     return Qrels(
         qids=qids,
         vocab=vocab,
@@ -180,9 +199,9 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
         target=np.concatenate([target, np.full(len(k_marked), -1, dtype=np.int64)])[order],
         ideal_q=keys[ideal_rows] // width,
         ideal_g=grade[ideal_rows],
-        pending_docs=sum(len(lab.pending_ids) for lab in labs if lab.pending),
+        pending_docs=int(pc.sum(table.column("pending")).as_py() or 0),
         not_judged=not_judged,
-        label_ids=frozenset(str(q) for q in labels),
+        label_ids=label_ids,
         lift=np.concatenate([np.zeros(len(keys), dtype=np.int64), lift_marked])[order],
         open_q=open_q,
         open_g=open_g,
@@ -196,20 +215,6 @@ def _unique(values: np.ndarray) -> np.ndarray:
     keep[1:] = ordered[1:] != ordered[:-1]
     out: np.ndarray = ordered[keep]
     return out
-
-
-def _has_marks(lab: Label) -> bool:
-    return bool(lab.pooled_unjudged_ids or lab.pending)
-
-
-def _column(
-    labs: list[Label], ids: Callable[[Label], tuple[str, ...]]
-) -> tuple[np.ndarray, list[str]]:
-    """(question index of each id, the ids) of one id list over every label, chained."""
-    lists = [ids(lab) for lab in labs]
-    counts = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
-    q_of = np.repeat(np.arange(len(lists), dtype=np.int64), counts)
-    return q_of, list(chain.from_iterable(lists))
 
 
 def _lookup(sorted_keys: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,103 @@
+"""Labels built when used: a mapping of question id -> :class:`~labelpool.model.Label` over
+the files of a reading (:mod:`.files`), each label built from its file's data on first use.
+
+A warm read of 100,000 label files thus builds none: what scoring reads of them is served
+from the index's columns (:mod:`labelpool.columns`), and only the labels a command looks at
+are decoded and built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from labelpool import columns
+from labelpool.labelindex.files import Reading
+from labelpool.model import Label, label_from_data
+
+Found = tuple[
+    dict[str, Label],  # the labels built
+    dict[str, tuple[Reading, int]],  # question id -> its reading and file
+    dict[str, Path],  # question id -> its file
+]
+
+
+class LazyLabels(Mapping[str, Label]):
+    """Question id -> label; ``where`` names each question's reading and file, ``built``
+    holds the labels built already (and receives each one built later)."""
+
+    def __init__(self, where: dict[str, tuple[Reading, int]], built: dict[str, Label]) -> None:
+        self._where = where
+        self._built = built
+
+    def __getitem__(self, qid: str) -> Label:
+        found = self._built.get(qid)
+        if found is None:
+            reading, i = self._where[qid]
+            found = self._built[qid] = label_from_data(reading.data(i))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+    def __contains__(self, qid: object) -> bool:
+        return qid in self._where
+
+    def __repr__(self) -> str:
+        return f"LazyLabels({len(self)} labels, {len(self._built)} built)"
+
+
+def take(
+    reading: Reading,
+    found: Found,
+    check: Callable[[Path, Any, bool], Label],
+    duplicate: Callable[[Path, str], Exception],
+    *,
+    stems: bool,
+) -> None:
+    """Every file of one reading into ``found``: ``check(path, data, checked)`` gives the
+    label of each file whose checks did not pass before (or raises), and with ``stems`` is
+    called on a file whose checks passed but whose name is not its question id (LP022); the
+    question id of a file whose checks passed comes from the index's ``id`` column, and no
+    label is built. ``duplicate(path, qid)`` is raised for a second file of one question.
+    What was parsed and checked is recorded and kept, also when a later file is refused."""
+    built, where_of, paths_of = found
+    table = reading.rows.table
+    known: list[str | None] = [None] * len(reading.at)
+    if table is not None and reading.extra is not None:
+        rows = pa.array([a if a >= 0 else None for a in reading.at], pa.int64())
+        known = table.column("id").take(rows).to_pylist()
+    fresh: list[int] = []
+    labels: list[Label] = []
+    try:
+        for i, name in enumerate(reading.names):
+            qid = known[i]
+            path = reading.paths[i]
+            if qid is None or not reading.checked(i):
+                label = check(path, reading.data(i), False)
+                qid = label.id
+                built[qid] = label
+                fresh.append(i)
+                labels.append(label)
+            elif stems and qid != _stem(name):
+                check(path, reading.data(i), True)
+            if qid in where_of:
+                raise duplicate(path, qid)
+            where_of[qid] = (reading, i)
+            paths_of[qid] = path
+    finally:
+        if reading.extra is not None:
+            reading.record(fresh, columns.of_labels(labels))
+        reading.save()
+
+
+def _stem(name: str) -> str:
+    """``Path(name).stem``."""
+    dot = name.rfind(".")
+    return name[:dot] if dot > 0 else name
