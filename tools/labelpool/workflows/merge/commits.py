@@ -326,7 +326,7 @@ def _check_against_head(
     ``HEAD`` by more than ``verdict:`` values of pending lines (``path:line`` of the first
     such line, nothing written); return the text at ``HEAD`` of each file whose working
     tree differs from it, and the ``(mode, blob)`` of every file under their folder there."""
-    rels = [_rel(top, p) for p in paths]
+    rels = gitio.relative_paths(top, paths)
     labels_rel = _common_folder(rels)
     at_head = gitio.tree_entries(top, base, labels_rel)
     staged = gitio.index_entries(top, labels_rel)
@@ -384,10 +384,6 @@ def _text(data: bytes | None) -> str:
     return (data or b"").decode("utf-8", "replace").replace("\r\n", "\n")
 
 
-def _rel(top: Path, path: Path) -> str:
-    return path.resolve().relative_to(top.resolve()).as_posix()
-
-
 def _common_folder(rels: list[str]) -> str:
     parts = [r.split("/")[:-1] for r in rels]
     common: list[str] = []
@@ -435,7 +431,8 @@ def _land(
     for i, s in enumerate(steps):
         if not s.changed:
             continue
-        files = {_rel(top, p): t.encode("utf-8") for p, t in s.changed.items()}
+        rels = gitio.relative_paths(top, list(s.changed))
+        files = {r: t.encode("utf-8") for r, t in zip(rels, s.changed.values(), strict=True)}
         message = commit_message(s.info(None), oracle, oracle_missing)
         if s.accepted:
             message = accept.message(s.judge, s.accepted, len(files))
