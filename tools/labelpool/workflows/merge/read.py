@@ -24,7 +24,7 @@ from labelpool import labelset, yamlfile
 from labelpool.errors import LabelpoolError
 from labelpool.rules import linebreaks, lists
 
-__all__ = ["pending_lines", "read_fast", "read_valid"]
+__all__ = ["pending_lines", "read_fast", "read_valid", "with_batches"]
 
 Reading = tuple[Any, str, list[batch_mod.PendingBatch]]
 
@@ -44,7 +44,7 @@ def read_fast(path: Path, text: str | None = None) -> Reading | None:
         data = yamlfile.loads_fast(text, path)
     except (OSError, UnicodeDecodeError, LabelpoolError):
         return None
-    return _with_batches(path, text, data)
+    return with_batches(path, text, data)
 
 
 def read_valid(
@@ -75,10 +75,12 @@ def read_valid(
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    return label.id, _with_batches(path, text, data)
+    return label.id, with_batches(path, text, data)
 
 
-def _with_batches(path: Path, text: str, data: Any) -> Reading | None:
+def with_batches(path: Path, text: str, data: Any) -> Reading | None:
+    """(data, text, batches) of ``text`` already read as ``data`` (the one reading), or None
+    when its ``pending`` block is not in the strict layout (or holds no batch)."""
     if not isinstance(data, dict):
         return None
     lines = pending_lines(text, data)
