@@ -251,41 +251,27 @@ def _fold_steps(
     texts: dict[Path, str],
     cache: Cache,
 ) -> list[_Step]:
-    """Each judge's fold, in commit order, into ``texts`` (each file's current text).
-
-    File by file, every judge of a file in turn: the reading of a judge's new text (its read
-    back) is the next judge's, and is let go once the file's last judge has folded, so that
-    no more than one file's readings are held beyond the ones read first."""
+    """Each judge's fold, in commit order, into ``texts`` (each file's current text); file by
+    file, so that a judge's read-back is the next judge's reading, let go after the last."""
     order = sorted(plan, key=lambda j: (j.order, j.co_authors))
-    by_file: list[dict[Path, list[Decision]]] = []
+    by_file: list[dict[Path, list[Decision]]] = [{} for _ in order]
     judges_of: dict[Path, list[int]] = {}  # each file's judges, in commit order
     for i, judge in enumerate(order):
-        mine: dict[Path, list[Decision]] = {}
         for d in plan[judge]:
-            mine.setdefault(d.path, []).append(d)
-        by_file.append(mine)
-        for path in mine:
-            judges_of.setdefault(path, []).append(i)
+            if d.path not in by_file[i]:
+                judges_of.setdefault(d.path, []).append(i)
+            by_file[i].setdefault(d.path, []).append(d)
     new: dict[tuple[int, Path], str] = {}
     completed = [0] * len(order)
     for path, ids in judges_of.items():
-        for n, i in enumerate(ids):
-            keep = n + 1 < len(ids)  # a later judge folds into this text: keep its reading
-            text, done = fold_file(
-                path, by_file[i][path], supersedes, texts[path], cache, keep=keep
-            )
+        for n, i in enumerate(ids):  # keep: a later judge folds into the new text
+            ds = by_file[i][path]
+            text, done = fold_file(path, ds, supersedes, texts[path], cache, keep=n < len(ids) - 1)
             completed[i] += done
             if text is not None:
                 texts[path] = new[(i, path)] = text
-    return [
-        _Step(
-            judge,
-            tuple(plan[judge]),
-            {p: new[(i, p)] for p in by_file[i] if (i, p) in new},
-            completed[i],
-        )
-        for i, judge in enumerate(order)
-    ]
+    changed = [{p: new[(i, p)] for p in mine if (i, p) in new} for i, mine in enumerate(by_file)]
+    return [_Step(j, tuple(plan[j]), changed[i], completed[i]) for i, j in enumerate(order)]
 
 
 @dataclass(frozen=True)
