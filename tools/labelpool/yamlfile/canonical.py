@@ -387,6 +387,10 @@ def _scalar(s: str, depth: int, max_depth: int, plain: PlainText, suspect: Suspe
     return plain(text, False) if suspect(text) else text
 
 
+# what a simple plain flow item never holds: an indicator, a quote, or a comment's `` #``
+_FLOW_BAD = re.compile(r"[:\[\]{}'\"]| #")
+
+
 def _flow_scalar(token: str, plain: PlainText, suspect: Suspect, is_key: bool = False) -> Any:
     """One item of a one-line flow collection: a whole quoted scalar or a simple plain one
     (``#`` only inside a word)."""
@@ -398,6 +402,6 @@ def _flow_scalar(token: str, plain: PlainText, suspect: Suspect, is_key: bool = 
             raise NotCanonical
         return quoted[0]
     # a ``#`` after a space starts a comment; inside a word (``doc#3``) it is the scalar's
-    if token[0] in _BAD_FIRST or any(c in token for c in ":[]{}'\"") or " #" in token:
+    if token[0] in _BAD_FIRST or _FLOW_BAD.search(token):
         raise NotCanonical
     return plain(token, is_key) if suspect(token) else token

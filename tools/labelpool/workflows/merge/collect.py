@@ -26,7 +26,6 @@ from typing import Any, Literal
 from labelpool import batch as batch_mod
 from labelpool import gitio, labelset, schemas, verdicts, yamlfile
 from labelpool.config import Config
-from labelpool.errors import LabelpoolError
 from labelpool.model import IRRELEVANT, MACHINE, PERSON, RELEVANT, DuplicateOf
 from labelpool.oracle import ORACLE_EMAIL, ORACLE_NAME, Oracle
 from labelpool.rules import written
@@ -117,22 +116,37 @@ def check_label(cfg: Config, path: Path) -> None:
         raise MergeError(str(exc)) from None
 
 
-def _all_valid(cfg: Config, paths: list[Path]) -> bool:
-    """True when every file matches the label schema (one pass: half the time of a check per
-    file at 10,000 files)."""
-    if not paths:
-        return True
-    try:
-        labelset.load_files(
-            paths,
+def _read_valid(
+    cfg: Config, paths: list[Path]
+) -> tuple[dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]], bool]:
+    """The fast reading of each file :func:`merge_read.read_valid` vouches for, and whether
+    it vouches for every file (the label set's checks, ids unique among them)."""
+    schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
+    out: dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]] = {}
+    ids: set[str] = set()
+    valid = True
+    for path in paths:
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            valid = False  # reading it again reports it
+            continue
+        found = merge_read.read_valid(
+            path,
+            raw,
+            schema_file=schema_file,
             max_bytes=cfg.max_file_bytes,
             max_depth=cfg.max_depth,
-            use_cache=False,  # some files only: do not replace the folder's cache entry
-            schema_file=schemas.schema_path(schemas.LABEL, cfg.root),
         )
-    except (LabelpoolError, OSError):  # the check per file reports it, in file order
-        return False
-    return True
+        if found is None or found[0] in ids:
+            valid = False
+            continue
+        ids.add(found[0])
+        if found[1] is not None:
+            data, text, batches = found[1]
+            data["pending"] = None  # read into ``batches``: no need to keep it in memory
+            out[path] = (data, text, batches)
+    return out, valid
 
 
 def refuse_shallow(root: Path) -> None:
@@ -202,13 +216,16 @@ def collect(
     entries that stay pending; ``attribute=False``: every decision is ``me``'s (no git)."""
     files: list[_File] = []
     paths = [p for p in labelset.label_files(cfg.labels_dir) if has_pending(p)]
-    valid = _all_valid(cfg, paths)  # else each file is checked in turn: the first error wins
+    # one parse of each file both checks it and reads it; a file it cannot vouch for, or a
+    # second file of one id, and every file is checked in turn: the first error wins
+    readings, valid = _read_valid(cfg, paths)
     for path in paths:
         try:
-            data, text, batches = read_label(path)
+            reading = readings.pop(path, None) or read_label(path)
         except (KeyError, TypeError, ValueError, AttributeError):  # a shape the schema explains
             check_label(cfg, path)
             raise
+        data, text, batches = reading
         if not valid:
             check_label(cfg, path)
         if not batches:

@@ -254,22 +254,27 @@ def _fold_steps(
     texts: dict[Path, str],
     cache: Cache,
 ) -> list[_Step]:
-    """Each judge's fold, in commit order, into ``texts`` (each file's current text)."""
-    steps: list[_Step] = []
-    for judge in sorted(plan, key=lambda j: (j.order, j.co_authors)):
-        mine = plan[judge]
-        by_file: dict[Path, list[Decision]] = {}
-        for d in mine:
-            by_file.setdefault(d.path, []).append(d)
-        changed: dict[Path, str] = {}
-        completed = 0
-        for path, ds in by_file.items():
-            new_text, done = fold_file(path, ds, supersedes, texts[path], cache)
-            completed += done
-            if new_text is not None:
-                texts[path] = changed[path] = new_text
-        steps.append(_Step(judge, tuple(mine), changed, completed))
-    return steps
+    """Each judge's fold, in commit order, into ``texts`` (each file's current text); file by
+    file, so that a judge's read-back is the next judge's reading, let go after the last."""
+    order = sorted(plan, key=lambda j: (j.order, j.co_authors))
+    by_file: list[dict[Path, list[Decision]]] = [{} for _ in order]
+    judges_of: dict[Path, list[int]] = {}  # each file's judges, in commit order
+    for i, judge in enumerate(order):
+        for d in plan[judge]:
+            if d.path not in by_file[i]:
+                judges_of.setdefault(d.path, []).append(i)
+            by_file[i].setdefault(d.path, []).append(d)
+    new: dict[tuple[int, Path], str] = {}
+    completed = [0] * len(order)
+    for path, ids in judges_of.items():
+        for n, i in enumerate(ids):  # keep: a later judge folds into the new text
+            ds = by_file[i][path]
+            text, done = fold_file(path, ds, supersedes, texts[path], cache, keep=n < len(ids) - 1)
+            completed[i] += done
+            if text is not None:
+                texts[path] = new[(i, path)] = text
+    changed = [{p: new[(i, p)] for p in mine if (i, p) in new} for i, mine in enumerate(by_file)]
+    return [_Step(j, tuple(plan[j]), changed[i], completed[i]) for i, j in enumerate(order)]
 
 
 @dataclass(frozen=True)
@@ -331,7 +336,7 @@ def _check_against_head(
     ``HEAD`` by more than ``verdict:`` values of pending lines (``path:line`` of the first
     such line, nothing written); return the text at ``HEAD`` of each file whose working
     tree differs from it, and the ``(mode, blob)`` of every file under their folder there."""
-    rels = [_rel(top, p) for p in paths]
+    rels = gitio.relative_paths(top, paths)
     labels_rel = _common_folder(rels)
     at_head = gitio.tree_entries(top, base, labels_rel)
     staged = gitio.index_entries(top, labels_rel)
@@ -389,10 +394,6 @@ def _text(data: bytes | None) -> str:
     return (data or b"").decode("utf-8", "replace").replace("\r\n", "\n")
 
 
-def _rel(top: Path, path: Path) -> str:
-    return path.resolve().relative_to(top.resolve()).as_posix()
-
-
 def _common_folder(rels: list[str]) -> str:
     parts = [r.split("/")[:-1] for r in rels]
     common: list[str] = []
@@ -440,7 +441,8 @@ def _land(
     for i, s in enumerate(steps):
         if not s.changed:
             continue
-        files = {_rel(top, p): t.encode("utf-8") for p, t in s.changed.items()}
+        rels = gitio.relative_paths(top, list(s.changed))
+        files = {r: t.encode("utf-8") for r, t in zip(rels, s.changed.values(), strict=True)}
         message = commit_message(s.info(None), oracle, oracle_missing)
         if s.accepted:
             message = accept.message(s.judge, s.accepted, len(files))

@@ -14,6 +14,7 @@ from typing import Any
 
 from labelpool import batch as batch_mod
 from labelpool import yamlfile
+from labelpool.workflows.merge import read as merge_read
 from labelpool.workflows.merge.collect import Cache, read_label, read_label_roundtrip
 from labelpool.workflows.merge.fold import (
     Decision,
@@ -91,10 +92,13 @@ def fold_file(
     cache: Cache,
     *,
     text_fold: bool = True,
+    keep: bool = False,
 ) -> tuple[str | None, int]:
     """Fold ``ds`` into one label file's ``text``: (the new text or None when unchanged,
     batches completed). ``cache`` holds what was read of the text read first; it is used
     only while the text is that one (a later judge folds into an earlier one's text).
+    ``keep``: a later judge folds into the new text, so what reading it back found goes
+    into ``cache`` for that fold (the text is read once, not twice).
     ``text_fold=False`` takes the round-trip path (the reference the tests hold to)."""
     cached = cache.get(path)
     if cached is not None and cached[1] == text:
@@ -115,7 +119,12 @@ def fold_file(
         new_text = fold_tree(path, data, text, batches, p)
     if new_text == text:
         return None, p.completed
-    yamlfile.loads_written(new_text, path)  # never write a file that would not read back
+    back = yamlfile.loads_written(new_text, path)  # never write a file that would not read back
+    if keep and text_fold and "\r" not in new_text:  # as read_label would read it
+        reading = merge_read.with_batches(path, new_text, back)
+        if reading is not None:
+            reading[0]["pending"] = None  # read into the batches
+            cache[path] = reading
     return new_text, p.completed
 
 

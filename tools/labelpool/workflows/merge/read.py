@@ -7,6 +7,11 @@ indent 2, keys at indent 4, one ``      - {doc: ...}`` line per entry under ``  
 Anything else (CRLF, a file the reading refuses, another layout of the block, a count that
 does not match the data) returns None: the caller reads the file round trip, which says
 what is wrong where.
+
+:func:`read_valid` is that reading with the label set's checks on the same data (one parse
+of each file where ``merge`` parsed it twice, once to check it and once to read it): it
+vouches for a file only when every check passes, and the caller checks any other file as
+:mod:`labelpool.labelset` does, which says what is wrong where.
 """
 
 from __future__ import annotations
@@ -15,17 +20,18 @@ from pathlib import Path
 from typing import Any
 
 from labelpool import batch as batch_mod
-from labelpool import yamlfile
+from labelpool import labelset, yamlfile
 from labelpool.errors import LabelpoolError
+from labelpool.rules import linebreaks, lists
 
-__all__ = ["pending_lines", "read_fast"]
+__all__ = ["pending_lines", "read_fast", "read_valid", "with_batches"]
+
+Reading = tuple[Any, str, list[batch_mod.PendingBatch]]
 
 Lines = dict[tuple[Any, ...], int]
 
 
-def read_fast(
-    path: Path, text: str | None = None
-) -> tuple[Any, str, list[batch_mod.PendingBatch]] | None:
+def read_fast(path: Path, text: str | None = None) -> Reading | None:
     """(plain data, text, batches) as :func:`merge_collect.read_label` gives them, or None."""
     try:
         if text is None:
@@ -38,6 +44,43 @@ def read_fast(
         data = yamlfile.loads_fast(text, path)
     except (OSError, UnicodeDecodeError, LabelpoolError):
         return None
+    return with_batches(path, text, data)
+
+
+def read_valid(
+    path: Path, raw: bytes, *, schema_file: Path, max_bytes: int, max_depth: int
+) -> tuple[str, Reading | None] | None:
+    """(the label's id, the reading :func:`read_fast` gives, or None when it gives none) of a
+    label file's bytes that :func:`labelpool.labelset.load_files` would load (the guarded
+    reading, LP041, the schema, LP042, LP022, LP025/LP027/LP040), from one parse; None when
+    any check fails or cannot tell (the caller checks the file as the label set does)."""
+    if linebreaks.check(raw):
+        return None
+    try:
+        data = labelset.read_guarded(path, raw, max_bytes=max_bytes, max_depth=max_depth)
+        label = labelset.label_of(
+            data, str(path), raw, schema_file=schema_file, max_bytes=max_bytes, max_depth=max_depth
+        )
+    except LabelpoolError:
+        return None
+    if label.id != path.stem or (
+        lists.unjudged_relevant(label.relevant_doc_ids, set(label.judged_ids))
+        or lists.graded_out_of_scope(label.grades, label.relevant_doc_ids, label.relevant_classes)
+        or lists.judged_pooled_unjudged(label.pooled_unjudged_ids, label.judged)
+    ):
+        return None
+    if b"\r" in raw or len(raw) > yamlfile.MAX_BYTES or not isinstance(data, dict):
+        return label.id, None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return label.id, with_batches(path, text, data)
+
+
+def with_batches(path: Path, text: str, data: Any) -> Reading | None:
+    """(data, text, batches) of ``text`` already read as ``data`` (the one reading), or None
+    when its ``pending`` block is not in the strict layout (or holds no batch)."""
     if not isinstance(data, dict):
         return None
     lines = pending_lines(text, data)

@@ -402,18 +402,6 @@ def _run(
     )
 
 
-def _relative(path: Path, top: Path, folders: dict[Path, Path]) -> str:
-    """``path.resolve()`` relative to the resolved ``top``, as posix; a file that is not a
-    symlink resolves to its resolved folder and its name (one ``resolve`` per folder, kept
-    in ``folders``, not per file: 0.4 s at 10,000 files)."""
-    if path.is_symlink() or path.name in ("", ".", ".."):
-        return path.resolve().relative_to(top).as_posix()
-    folder = folders.get(path.parent)
-    if folder is None:
-        folder = folders[path.parent] = path.parent.resolve()
-    return (folder / path.name).relative_to(top).as_posix()
-
-
 def _land(
     cfg: Config, top: Path, name: str, the_plan: PoolPlan, changes: Sequence[tuple[Path, str]]
 ) -> str | None:
@@ -423,8 +411,8 @@ def _land(
     if base is None:
         raise PoolError("no commit yet: commit the label files first", path=cfg.root)
     ref = f"refs/heads/{name}"
-    top_resolved, folders = top.resolve(), dict[Path, Path]()
-    files = {_relative(p, top_resolved, folders): t.encode() for p, t in changes}
+    rels = gitio.relative_paths(top, [p for p, _ in changes])
+    files = {r: t.encode() for r, (_, t) in zip(rels, changes, strict=True)}
     labels_rel = cfg.labels_dir.resolve().relative_to(top.resolve()).as_posix()
     step = journal.Step(files, commit_message(the_plan))
     todo = journal.build(
