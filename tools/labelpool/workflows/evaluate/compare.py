@@ -301,6 +301,7 @@ def compare(
 
     partials: list[_Partial] = []
     base_run = by_name[base_name]
+    qid_rank = _ranks(qids)
     for chal_run in (r for r in runs if r.name != base_name):
         pool_cmd_paths = _pool_args(cfg, shown, (base_run, chal_run))
         noise = _noise_floors(
@@ -328,10 +329,7 @@ def compare(
                 if depth == cutoff
                 else delta_vector.cost(tops(base_name, depth), tops(chal_run.name, depth))
             )
-            order = sorted(range(len(qids)), key=lambda i: (-abs(deltas[i]), qids[i]))
-            most = tuple(
-                (qids[i], float(deltas[i])) for i in order[:MOST_CHANGED] if abs(deltas[i]) > TIE
-            )
+            most = _most_changed(deltas, qids, qid_rank)
             rd = reading(b_unj, c_unj, cfg.readings)
             fields: dict[str, Any] = {
                 "baseline": base_name,
@@ -430,23 +428,38 @@ def _noise_floors(
 ) -> list[tuple[stats.TestResult, tuple[float, float]]]:
     """The sign-flip test and the bootstrap interval of each measure's deltas.
 
-    The bootstrap draws its seeded resamples once for every measure; the tests and that one
-    bootstrap job run on two threads (numpy's gathers and sums release the GIL; each job has
-    its own seeded generator, so the results are those of one call after another).
+    Each statistic draws its seeded samples once for every measure; the bootstrap and the
+    test's batches of draws are counted on two threads (numpy's gathers and sums release the
+    GIL; each statistic has its own seeded generator, drawn in order, so the results are
+    those of one call after another).
     """
-
-    def test(d: np.ndarray) -> stats.TestResult:
-        return stats.paired_randomization(d, samples=samples, seed=seed)
 
     def intervals() -> list[tuple[float, float]]:
         return stats.bootstrap_ci_many(deltas, resamples=resamples, seed=seed)
 
-    if len(deltas) < 2 or len(deltas[0]) <= stats.EXACT_MAX_N:
-        return list(zip([test(d) for d in deltas], intervals(), strict=True))
+    if not deltas or len(deltas[0]) <= stats.EXACT_MAX_N:
+        tests = stats.paired_randomization_many(deltas, samples=samples, seed=seed)
+        return list(zip(tests, intervals(), strict=True))
     with ThreadPoolExecutor(max_workers=2) as pool:
         cis = pool.submit(intervals)
-        tests = list(pool.map(test, deltas))
+        tests = stats.paired_randomization_many(deltas, samples=samples, seed=seed, pool=pool)
         return list(zip(tests, cis.result(), strict=True))
+
+
+def _ranks(qids: Sequence[str]) -> np.ndarray:
+    """Each question id's place in the ids sorted as Python sorts strings."""
+    out = np.empty(len(qids), dtype=np.int64)
+    out[sorted(range(len(qids)), key=qids.__getitem__)] = np.arange(len(qids))
+    return out
+
+
+def _most_changed(
+    deltas: np.ndarray, qids: Sequence[str], qid_rank: np.ndarray
+) -> tuple[tuple[str, float], ...]:
+    """The questions whose delta moved most (ties: by id), at most ``MOST_CHANGED``."""
+    moved = np.flatnonzero(np.abs(deltas) > TIE)
+    order = moved[np.lexsort((qid_rank[moved], -np.abs(deltas[moved])))]
+    return tuple((qids[i], float(deltas[i])) for i in order[:MOST_CHANGED])
 
 
 def _missing_note(system: str, missing: int, total: int) -> str:
