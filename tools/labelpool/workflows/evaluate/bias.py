@@ -61,6 +61,7 @@ from labelpool.model import Label
 from labelpool.runs import Run
 from labelpool.scoring import score as score_run
 from labelpool.scoring.measures import Measure
+from labelpool.workflows.evaluate import contributions as contributions_mod
 from labelpool.workflows.validate.provenance import EntryTop, PooledRuns, committed_runs
 
 
@@ -313,8 +314,8 @@ def audit(
         )
 
     pooled_runs = PooledRuns(cfg, runs)
-    pooled, unattributed = pooled_tops(pooled_runs.entry_tops(labels))
-    contributions = unique_contributions(labels, pooled)
+    # unique_contributions(labels, pooled_tops(pooled_runs.entry_tops(labels))), over arrays
+    contributions, unattributed = contributions_mod.contributions(labels, pooled_runs)
 
     score = scorer or default_scorer(measure, k, relevance_level, pooled_runs.loaded)
     names = sorted(runs)
