@@ -9,9 +9,7 @@ deltas ``challenger - baseline`` of one measure and is deterministic for a given
   statistic are detected with scipy's relative tolerance (100 machine epsilons of the observed
   mean); exact (all ``2**n`` sign assignments) for ``n <= 20``, else Monte Carlo with
   ``samples`` seeded draws and the ``+1`` correction.
-  :func:`paired_randomization_many` tests several measures' deltas on one set of draws.
-* :func:`bootstrap_ci`: paired percentile bootstrap of the mean delta
-  (:func:`bootstrap_ci_many`: several measures on one set of resamples).
+* :func:`bootstrap_ci`: paired percentile bootstrap of the mean delta.
 * :func:`holm`: Holm's step-down adjusted p-values.
 * :func:`mde`: minimum detectable effect ``(z_{1-alpha/2} + z_power) * sd / sqrt(n)``, with the
   sample standard deviation (``ddof=1``).
@@ -21,7 +19,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -32,7 +29,6 @@ _CHUNK_ELEMENTS = 1 << 22  # rows x questions per batch (32 MiB of float64)
 # rows x columns of the temporary arrays summed at once: they stay in the CPU cache (measured
 # 2.5-4.5x faster than a whole batch at 10,000 questions; the sums are the same)
 _CACHE_ELEMENTS = 1 << 18
-_IN_FLIGHT = 4  # batches of sign draws handed to a pool and not yet counted
 
 
 @dataclass(frozen=True)
@@ -93,93 +89,42 @@ def paired_randomization(
     deltas: np.ndarray, *, samples: int = 100_000, seed: int = 0
 ) -> TestResult:
     """Two-sided paired sign-flip test of the mean delta (see the module docstring)."""
-    return paired_randomization_many([deltas], samples=samples, seed=seed)[0]
-
-
-def paired_randomization_many(
-    deltas: Sequence[np.ndarray],
-    *,
-    samples: int = 100_000,
-    seed: int = 0,
-    pool: Executor | None = None,
-) -> list[TestResult]:
-    """:func:`paired_randomization` of several measures' deltas over the same questions, each
-    equal to ``paired_randomization(d, samples=samples, seed=seed)``: the seeded sign draws
-    are made once and read by every measure (each measure's sums in the same order, so the
-    same p-values to the bit). With ``pool``, the batches of draws are counted on its threads
-    (drawn here in order; counts add up in any order)."""
-    ds = _same_length([_as_deltas(d) for d in deltas])
-    if not ds:
-        return []
-    n = int(ds[0].size)
+    d = _as_deltas(deltas)
+    n = int(d.size)
     if n == 0:
-        return [TestResult(p_value=1.0, method="exact", n=0, samples=1) for _ in ds]
+        return TestResult(p_value=1.0, method="exact", n=0, samples=1)
     if n <= EXACT_MAX_N:
-        return [_exact(d) for d in ds]
+        return _exact(d)
     if samples < 1:
         raise ValueError("samples must be at least 1")
+    observed = np.mean(d)  # scipy's observed statistic: the contiguous (pairwise) mean
+    gamma = abs(np.finfo(np.float64).eps * 100 * observed)
     rng = np.random.default_rng(seed)
-    count = _FlipCounter(ds)
+    d_sum = float(np.sum(d))
+    table = _byte_sums(d)
+    width = (n + 7) // 8
+    base = (np.arange(width, dtype=np.int32) * 256)[None, :]
+    n_less = 0
+    n_greater = 0
     # Draws in batches of rows as before the table (rng.bytes drops a partial 4-byte word:
-    # the same batches give the same draws). One random bit per question flips its sign
-    # (bit 7 of byte j: question 8j, as numpy's unpackbits reads it).
+    # the same batches give the same draws), summed in cache-sized parts. One random bit per
+    # question flips its sign (bit 7 of byte j: question 8j, as numpy's unpackbits reads it);
+    # the 8 flips of a byte are summed by one lookup: 0.5 s of CPU for 100,000 draws over
+    # 10,000 questions, against 3.9 s unpacking every bit into a float matrix.
     rows = max(1, _CHUNK_ELEMENTS // n)
-    totals = np.zeros((2, len(ds)), dtype=np.int64)
-    pending = []
+    part = max(1, _CACHE_ELEMENTS // width)
     for start in range(0, samples, rows):
         size = min(samples, start + rows) - start
-        raw = np.frombuffer(rng.bytes(size * count.width), dtype=np.uint8)
-        raw = raw.reshape(size, count.width)
-        if pool is None:
-            totals += count(raw)
-        else:
-            pending.append(pool.submit(count, raw))
-            if len(pending) > _IN_FLIGHT:  # memory stays bounded by the batches in flight
-                totals += pending.pop(0).result()
-    for job in pending:
-        totals += job.result()
-    out = []
-    for less, greater in totals.T.tolist():
-        p_less = (less + 1) / (samples + 1)
-        p_greater = (greater + 1) / (samples + 1)
-        p = min(1.0, 2.0 * min(p_less, p_greater))
-        out.append(TestResult(p_value=float(p), method="monte-carlo", n=n, samples=samples))
-    return out
-
-
-class _FlipCounter:
-    """Counts, for a batch of sign draws, how many null means of each measure fall at or
-    below (row 0) and at or above (row 1) its observed mean, within scipy's tolerance.
-
-    The 8 flips of a byte are summed by one lookup in a table of byte sums: 0.5 s of CPU for
-    100,000 draws over 10,000 questions, against 3.9 s unpacking every bit into a float
-    matrix; the lookup indices are made once for every measure, and summed in cache-sized
-    parts."""
-
-    def __init__(self, ds: Sequence[np.ndarray]) -> None:
-        n = int(ds[0].size)
-        self.n = n
-        self.width = (n + 7) // 8
-        # scipy's observed statistic: the contiguous (pairwise) mean
-        observed = [np.mean(d) for d in ds]
-        gammas = [abs(np.finfo(np.float64).eps * 100 * o) for o in observed]
-        self.low = [o + g for o, g in zip(observed, gammas, strict=True)]
-        self.high = [o - g for o, g in zip(observed, gammas, strict=True)]
-        self.sums = [float(np.sum(d)) for d in ds]
-        self.tables = [_byte_sums(d) for d in ds]
-        self.base = (np.arange(self.width, dtype=np.int32) * 256)[None, :]
-
-    def __call__(self, raw: np.ndarray) -> np.ndarray:
-        out = np.zeros((2, len(self.tables)), dtype=np.int64)
-        part = max(1, _CACHE_ELEMENTS // self.width)
-        for lo in range(0, len(raw), part):
-            idx = raw[lo : lo + part].astype(np.int32)
-            idx += self.base
-            for k, table in enumerate(self.tables):
-                null = (self.sums[k] - 2.0 * table[idx].sum(axis=1)) / self.n
-                out[0, k] += int(np.count_nonzero(null <= self.low[k]))
-                out[1, k] += int(np.count_nonzero(null >= self.high[k]))
-        return out
+        raw = np.frombuffer(rng.bytes(size * width), dtype=np.uint8).reshape(size, width)
+        for lo in range(0, size, part):
+            flipped = table[raw[lo : lo + part].astype(np.int32) + base].sum(axis=1)
+            null = (d_sum - 2.0 * flipped) / n
+            n_less += int(np.count_nonzero(null <= observed + gamma))
+            n_greater += int(np.count_nonzero(null >= observed - gamma))
+    p_less = (n_less + 1) / (samples + 1)
+    p_greater = (n_greater + 1) / (samples + 1)
+    p = min(1.0, 2.0 * min(p_less, p_greater))
+    return TestResult(p_value=float(p), method="monte-carlo", n=n, samples=samples)
 
 
 def _same_length(ds: list[np.ndarray]) -> list[np.ndarray]:

@@ -428,21 +428,22 @@ def _noise_floors(
 ) -> list[tuple[stats.TestResult, tuple[float, float]]]:
     """The sign-flip test and the bootstrap interval of each measure's deltas.
 
-    Each statistic draws its seeded samples once for every measure; the bootstrap and the
-    test's batches of draws are counted on two threads (numpy's gathers and sums release the
-    GIL; each statistic has its own seeded generator, drawn in order, so the results are
-    those of one call after another).
+    The bootstrap draws its seeded resamples once for every measure; the tests and that one
+    bootstrap job run on two threads (numpy's gathers and sums release the GIL; each job has
+    its own seeded generator, so the results are those of one call after another).
     """
+
+    def test(d: np.ndarray) -> stats.TestResult:
+        return stats.paired_randomization(d, samples=samples, seed=seed)
 
     def intervals() -> list[tuple[float, float]]:
         return stats.bootstrap_ci_many(deltas, resamples=resamples, seed=seed)
 
-    if not deltas or len(deltas[0]) <= stats.EXACT_MAX_N:
-        tests = stats.paired_randomization_many(deltas, samples=samples, seed=seed)
-        return list(zip(tests, intervals(), strict=True))
+    if len(deltas) < 2 or len(deltas[0]) <= stats.EXACT_MAX_N:
+        return list(zip([test(d) for d in deltas], intervals(), strict=True))
     with ThreadPoolExecutor(max_workers=2) as pool:
         cis = pool.submit(intervals)
-        tests = stats.paired_randomization_many(deltas, samples=samples, seed=seed, pool=pool)
+        tests = list(pool.map(test, deltas))
         return list(zip(tests, cis.result(), strict=True))
 
 
