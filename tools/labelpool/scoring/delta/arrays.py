@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Callable
 
 import numpy as np
@@ -55,8 +56,9 @@ def _shared(
     return _member(kb, kc), _member(kc, kb)
 
 
-# the last few (baseline vocabulary, challenger vocabulary, mapping, width)
-_COMMON: list[tuple[pa.Array, pa.Array, np.ndarray, int]] = []
+# the last few (baseline vocabulary, challenger vocabulary, mapping, width); weak references,
+# so that the runs' vocabularies are freed with their runs
+_COMMON: list[tuple[weakref.ref[pa.Array], weakref.ref[pa.Array], np.ndarray, int]] = []
 
 
 def _common_codes(b_vocab: pa.Array, c_vocab: pa.Array) -> tuple[np.ndarray, int]:
@@ -64,13 +66,13 @@ def _common_codes(b_vocab: pa.Array, c_vocab: pa.Array) -> tuple[np.ndarray, int
     ``len(b_vocab)`` + its own index), and the width of that code space: equal ids get equal
     codes, distinct ids distinct ones (both vocabularies hold distinct ids)."""
     for b_held, c_held, mapping, width in _COMMON:
-        if b_held is b_vocab and c_held is c_vocab:
+        if b_held() is b_vocab and c_held() is c_vocab:
             return mapping, width
     at = numpy_of(pc.index_in(c_vocab, value_set=b_vocab), fill=-1).astype(np.int64)
     own = len(b_vocab) + np.arange(len(c_vocab), dtype=np.int64)
     mapping = np.where(at >= 0, at, own)
     width = max(len(b_vocab) + len(c_vocab), 1)
-    _COMMON.append((b_vocab, c_vocab, mapping, width))
+    _COMMON.append((weakref.ref(b_vocab), weakref.ref(c_vocab), mapping, width))
     del _COMMON[:-2]
     return mapping, width
 
