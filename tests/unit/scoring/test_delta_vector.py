@@ -4,6 +4,7 @@ reference (:func:`labelpool.scoring.delta.question.delta_range`, itself held to 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,6 @@ def test_vectorised_equals_per_question(tmp_path: Path, seed: int) -> None:
         if depth:
             want_cost = judge_cost(labels, qids, lb, lc, depth)
             assert delta_vector.cost(tb, tc) == want_cost
+            # the documents matched by id strings, not the runs' integer codes: the same
+            by_id = replace(tb, codes=None), replace(tc, codes=None)
+            assert delta_vector.cost(*by_id) == want_cost

@@ -7,6 +7,8 @@ import math
 import numpy as np
 import pytest
 import scipy.stats
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from labelpool.config import Readings
 from labelpool.readings import MEANINGFUL, RELABEL, UNINTERPRETABLE, reading, why
@@ -222,9 +224,6 @@ def test_reading_follows_config_thresholds() -> None:
         reading(-0.1, 0.0, R)
 
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
 _deltas = st.lists(st.integers(-10, 10).map(lambda x: x / 10), min_size=1, max_size=12).map(
     np.array
 )
@@ -289,3 +288,33 @@ def test_bootstrap_of_several_measures_needs_the_same_questions() -> None:
     with pytest.raises(ValueError, match="same questions"):
         bootstrap_ci_many([np.zeros(3), np.zeros(4)])
     assert bootstrap_ci_many([]) == []
+
+
+def _plain_p(d: np.ndarray, samples: int, seed: int) -> float:
+    """The sign-flip p-value with every random bit unpacked into a float matrix, drawn in the
+    batches the test draws in (the reference the byte table is held to)."""
+    n = d.size
+    width = (n + 7) // 8
+    rows = max(1, (1 << 22) // n)
+    rng = np.random.default_rng(seed)
+    observed = np.mean(d)
+    gamma = abs(np.finfo(np.float64).eps * 100 * observed)
+    less = greater = 0
+    for start in range(0, samples, rows):
+        size = min(samples, start + rows) - start
+        raw = np.frombuffer(rng.bytes(size * width), dtype=np.uint8).reshape(size, width)
+        flips = np.unpackbits(raw, axis=1, count=n).astype(np.float64)
+        null = (d.sum() - 2.0 * (flips @ d)) / n
+        less += np.count_nonzero(null <= observed + gamma)
+        greater += np.count_nonzero(null >= observed - gamma)
+    return min(1.0, 2.0 * min((less + 1) / (samples + 1), (greater + 1) / (samples + 1)))
+
+
+def test_sign_flip_over_many_batches_equals_unpacked_bits() -> None:
+    """More draws than one batch holds: the byte table sees the draws of the plain version,
+    batch after batch."""
+    rng = np.random.default_rng(3)
+    n = 5000  # 838 draws a batch: 9 batches
+    for k in range(4):
+        d = _ir_like(rng, n, k)
+        assert paired_randomization(d, samples=7000, seed=1).p_value == _plain_p(d, 7000, 1)

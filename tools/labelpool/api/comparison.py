@@ -4,6 +4,7 @@ compare`` prints it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -91,10 +92,18 @@ def compare(
         raise UsageError(f"--seed must be >= 0, not {seed}")
     chosen = checked_measures(measures, k, relevance_level)
     cfg = with_judges(with_disputes(config_of(repo), disputes), judges)
-    loaded_labels = labels_of(repo, cfg)
-    labels = labelset.scored(cfg, loaded_labels, judge)
-    chosen_runs = run_args.select(cfg, specs(challenger), measures=measures).specs
-    loaded, base_name = compared.load_runs(cfg, chosen_runs, specs(baseline)[0])
+
+    def read_runs() -> tuple[list[Run], str]:
+        chosen_runs = run_args.select(cfg, specs(challenger), measures=measures).specs
+        return compared.load_runs(cfg, chosen_runs, specs(baseline)[0])
+
+    # pyarrow parses the runs (C++, which releases the GIL) while the labels load (Python):
+    # on a cold start they overlap. A problem with the labels is still the one raised first.
+    with ThreadPoolExecutor(max_workers=1) as background:
+        pending_runs = background.submit(read_runs)
+        loaded_labels = labels_of(repo, cfg)
+        labels = labelset.scored(cfg, loaded_labels, judge)
+        loaded, base_name = pending_runs.result()
 
     def compared_on(scored: LabelSet) -> CompareResult:
         return compare_workflow.compare(

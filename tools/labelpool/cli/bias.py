@@ -61,9 +61,14 @@ def bias(
     except _lazy.measures.MeasureError as exc:  # the prefix says which option
         usage_error(f"-m: {exc}")
     check_cutoff(f"the cut-off of {chosen.name}", chosen.depth(k))
-    labels = _lazy.labelset.scored(cfg)
     with progress("auditing"):
-        report = workflow.audit(cfg, labels, measure=chosen, k=k, relevance_level=relevance_level)
+        report = workflow.audit_loading(
+            cfg,
+            lambda: _lazy.labelset.scored(cfg),
+            measure=chosen,
+            k=k,
+            relevance_level=relevance_level,
+        )
     render = _lazy.bias_report
     if fmt == "json":
         sys.stdout.write(render.render_json(report))

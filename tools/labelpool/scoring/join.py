@@ -153,6 +153,10 @@ class TopRows:
     length: np.ndarray  # int64 per question: rows kept
     # int64: an unjudged open dispute's highest deciding grade (0: any other row)
     lift: np.ndarray | None = None
+    # int64: each row's document as an index into ``vocab`` (the run's distinct ids), so
+    # that two rankings' documents are matched as integers (None: only ``docs``)
+    codes: np.ndarray | None = None
+    vocab: pa.Array | None = None
 
 
 def top_rows(run: Run, qrels: Qrels, depth: int | None, qids: np.ndarray) -> TopRows:
@@ -199,4 +203,6 @@ def top_rows(run: Run, qrels: Qrels, depth: int | None, qids: np.ndarray) -> Top
         docs=run.doc_vocab.take(arrow_array(codes)),
         length=length,
         lift=lift,
+        codes=codes,
+        vocab=run.doc_vocab,
     )

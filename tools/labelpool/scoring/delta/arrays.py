@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Callable
 
 import numpy as np
@@ -40,12 +41,40 @@ def _shared(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which of the rows ``b_rows`` of ``b`` and ``c_rows`` of ``c`` hold a document the other
     side holds for the same question (two boolean masks)."""
-    docs = pa.concat_arrays([b.docs.take(arrow_array(b_rows)), c.docs.take(arrow_array(c_rows))])
-    codes = numpy_of(pc.dictionary_encode(docs).indices).astype(np.int64)
-    width = int(codes.max()) + 1 if len(codes) else 1
-    kb = b.qi[b_rows] * width + codes[: len(b_rows)]
-    kc = c.qi[c_rows] * width + codes[len(b_rows) :]
+    if b.codes is not None and c.codes is not None and b.vocab is not None and c.vocab is not None:
+        # one code space for both runs from their distinct ids (a hash lookup over the
+        # vocabularies, not a dictionary encoding of every row's string)
+        c_to_b, width = _common_codes(b.vocab, c.vocab)
+        codes_b, codes_c = b.codes[b_rows], c_to_b[c.codes[c_rows]]
+    else:
+        docs = [b.docs.take(arrow_array(b_rows)), c.docs.take(arrow_array(c_rows))]
+        codes = numpy_of(pc.dictionary_encode(pa.concat_arrays(docs)).indices).astype(np.int64)
+        width = int(codes.max()) + 1 if len(codes) else 1
+        codes_b, codes_c = codes[: len(b_rows)], codes[len(b_rows) :]
+    kb = b.qi[b_rows] * width + codes_b
+    kc = c.qi[c_rows] * width + codes_c
     return _member(kb, kc), _member(kc, kb)
+
+
+# the last few (baseline vocabulary, challenger vocabulary, mapping, width); weak references,
+# so that the runs' vocabularies are freed with their runs
+_COMMON: list[tuple[weakref.ref[pa.Array], weakref.ref[pa.Array], np.ndarray, int]] = []
+
+
+def _common_codes(b_vocab: pa.Array, c_vocab: pa.Array) -> tuple[np.ndarray, int]:
+    """Each of ``c_vocab``'s ids as a code of ``b_vocab`` (its index there, else
+    ``len(b_vocab)`` + its own index), and the width of that code space: equal ids get equal
+    codes, distinct ids distinct ones (both vocabularies hold distinct ids)."""
+    for b_held, c_held, mapping, width in _COMMON:
+        if b_held() is b_vocab and c_held() is c_vocab:
+            return mapping, width
+    at = numpy_of(pc.index_in(c_vocab, value_set=b_vocab), fill=-1).astype(np.int64)
+    own = len(b_vocab) + np.arange(len(c_vocab), dtype=np.int64)
+    mapping = np.where(at >= 0, at, own)
+    width = max(len(b_vocab) + len(c_vocab), 1)
+    _COMMON.append((weakref.ref(b_vocab), weakref.ref(c_vocab), mapping, width))
+    del _COMMON[:-2]
+    return mapping, width
 
 
 def _member(keys: np.ndarray, other: np.ndarray) -> np.ndarray:

@@ -50,17 +50,19 @@ from __future__ import annotations
 import math
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from labelpool import runs as runs_mod
 from labelpool.config import Config
-from labelpool.errors import InputError
+from labelpool.errors import InputError, LabelpoolError
 from labelpool.labelset import LabelSet
 from labelpool.model import Label
 from labelpool.runs import Run
 from labelpool.scoring import score as score_run
 from labelpool.scoring.measures import Measure
+from labelpool.workflows.evaluate import contributions as contributions_mod
 from labelpool.workflows.validate.provenance import EntryTop, PooledRuns, committed_runs
 
 
@@ -285,6 +287,31 @@ def default_scorer(
     return scorer
 
 
+def audit_loading(
+    cfg: Config,
+    load: Callable[[], LabelSet],
+    measure: Measure,
+    k: int = 10,
+    relevance_level: int = 1,
+) -> BiasReport:
+    """:func:`audit` of the labels ``load()`` gives, the committed run files parsed meanwhile
+    on a thread (pyarrow's C++ releases the GIL the Python label reader holds). Prefetching
+    is best effort: a run it cannot read is read again, and its error raised, where
+    :func:`audit` reads it, after any problem with the labels."""
+
+    def prefetch() -> dict[Path, Run]:
+        try:
+            return {path: runs_mod.read_run(path) for path in committed_runs(cfg).values()}
+        except LabelpoolError:
+            return {}
+
+    with ThreadPoolExecutor(max_workers=1) as background:
+        pending = background.submit(prefetch)
+        labels = load()
+        loaded = pending.result()
+    return audit(cfg, labels, measure, k, relevance_level, loaded=loaded)
+
+
 def audit(
     cfg: Config,
     labels: LabelSet,
@@ -292,8 +319,10 @@ def audit(
     k: int = 10,
     relevance_level: int = 1,
     scorer: Scorer | None = None,
+    loaded: Mapping[Path, Run] | None = None,
 ) -> BiasReport:
-    """Run the leave-one-system-out audit over every run in ``cfg.runs_dir``."""
+    """Run the leave-one-system-out audit over every run in ``cfg.runs_dir`` (``loaded``:
+    run files already read, by path)."""
     runs = committed_runs(cfg)
     pooled_names = sorted({p.system for lab in labels.values() for p in lab.pool if not p.unknown})
     missing = [s for s in pooled_names if s not in runs]
@@ -313,8 +342,9 @@ def audit(
         )
 
     pooled_runs = PooledRuns(cfg, runs)
-    pooled, unattributed = pooled_tops(pooled_runs.entry_tops(labels))
-    contributions = unique_contributions(labels, pooled)
+    pooled_runs.loaded.update(loaded or {})
+    # unique_contributions(labels, pooled_tops(pooled_runs.entry_tops(labels))), over arrays
+    contributions, unattributed = contributions_mod.contributions(labels, pooled_runs)
 
     score = scorer or default_scorer(measure, k, relevance_level, pooled_runs.loaded)
     names = sorted(runs)

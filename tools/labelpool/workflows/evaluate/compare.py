@@ -301,6 +301,7 @@ def compare(
 
     partials: list[_Partial] = []
     base_run = by_name[base_name]
+    qid_rank = _ranks(qids)
     for chal_run in (r for r in runs if r.name != base_name):
         pool_cmd_paths = _pool_args(cfg, shown, (base_run, chal_run))
         noise = _noise_floors(
@@ -328,10 +329,7 @@ def compare(
                 if depth == cutoff
                 else delta_vector.cost(tops(base_name, depth), tops(chal_run.name, depth))
             )
-            order = sorted(range(len(qids)), key=lambda i: (-abs(deltas[i]), qids[i]))
-            most = tuple(
-                (qids[i], float(deltas[i])) for i in order[:MOST_CHANGED] if abs(deltas[i]) > TIE
-            )
+            most = _most_changed(deltas, qids, qid_rank)
             rd = reading(b_unj, c_unj, cfg.readings)
             fields: dict[str, Any] = {
                 "baseline": base_name,
@@ -447,6 +445,22 @@ def _noise_floors(
         cis = pool.submit(intervals)
         tests = list(pool.map(test, deltas))
         return list(zip(tests, cis.result(), strict=True))
+
+
+def _ranks(qids: Sequence[str]) -> np.ndarray:
+    """Each question id's place in the ids sorted as Python sorts strings."""
+    out = np.empty(len(qids), dtype=np.int64)
+    out[sorted(range(len(qids)), key=qids.__getitem__)] = np.arange(len(qids))
+    return out
+
+
+def _most_changed(
+    deltas: np.ndarray, qids: Sequence[str], qid_rank: np.ndarray
+) -> tuple[tuple[str, float], ...]:
+    """The questions whose delta moved most (ties: by id), at most ``MOST_CHANGED``."""
+    moved = np.flatnonzero(np.abs(deltas) > TIE)
+    order = moved[np.lexsort((qid_rank[moved], -np.abs(deltas[moved])))]
+    return tuple((qids[i], float(deltas[i])) for i in order[:MOST_CHANGED])
 
 
 def _missing_note(system: str, missing: int, total: int) -> str:

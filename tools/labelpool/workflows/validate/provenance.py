@@ -26,7 +26,7 @@ a recorded blob read from git.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -123,26 +123,30 @@ class PooledRuns:
             return ("file", str(self.runs[entry.system]))
         return "no run"
 
-    def entry_tops(self, labels: Mapping[str, Label]) -> list[EntryTop]:
-        """Every pool entry of every label with its top ``k`` (reading each run once)."""
-        sources: list[tuple[str, int, PoolEntry, Source | str]] = []
+    def sources(self, labels: Mapping[str, Label]) -> Sourced:
+        """Every pool entry of every label with where its run as pooled lives (or why it
+        cannot be read), and the deepest ``k`` each source is read to."""
+        entries: list[tuple[str, int, PoolEntry, Source | str]] = []
         depth: dict[Source, int] = {}
         for qid, label in labels.items():
             for i, entry in enumerate(label.pool):
                 src = self.source(entry)
-                sources.append((qid, i, entry, src))
+                entries.append((qid, i, entry, src))
                 if not isinstance(src, str):
                     assert entry.k is not None
                     depth[src] = max(depth.get(src, 0), entry.k)
+        return Sourced(entries, depth)
 
-        blobs = sorted(s[1] for s in depth if s[0] == "blob")
+    def read(self, sourced: Sourced) -> Iterator[tuple[Source, Run]]:
+        """Each source's run, read once, in source order (a recorded blob git no longer has
+        is left out); not held past the next one unless kept."""
+        blobs = sorted(s[1] for s in sourced.depth if s[0] == "blob")
         contents: dict[str, bytes | None] = dict.fromkeys(blobs)
         if blobs:
             # Outside a git repository every recorded blob is missing.
             with contextlib.suppress(gitio.GitError):
                 contents.update(zip(blobs, gitio.cat_blobs(self.cfg.root, blobs), strict=True))
-        tops: dict[Source, dict[str, list[str]]] = {}
-        for src, k in sorted(depth.items()):
+        for src in sorted(sourced.depth):
             kind, where = src
             if kind == "file":
                 held = self.loaded.get(Path(where))
@@ -154,14 +158,20 @@ class PooledRuns:
                 if data is None:
                     continue
                 # a RunError names the blob and its system, not the temporary copy
-                systems = sorted({e.system for *_, e, sr in sources if sr == src})
+                systems = sorted({e.system for *_, e, sr in sourced.entries if sr == src})
                 described = f"git blob {where[:12]} (pooled run of {', '.join(systems)})"
                 run = runs_mod.read_run_bytes(data, described, name=where, file_name=f"{where}.run")
-            tops[src] = run.top(k)
-            del run  # not held past its tops unless kept
+            yield src, run
+            del run  # not held past its use unless kept
 
+    def entry_tops(self, labels: Mapping[str, Label]) -> list[EntryTop]:
+        """Every pool entry of every label with its top ``k`` (reading each run once)."""
+        sourced = self.sources(labels)
+        tops: dict[Source, dict[str, list[str]]] = {}
+        for source, run in self.read(sourced):
+            tops[source] = run.top(sourced.depth[source])
         out: list[EntryTop] = []
-        for qid, i, entry, src in sources:
+        for qid, i, entry, src in sourced.entries:
             if isinstance(src, str):
                 out.append(EntryTop(qid, i, entry, None, src))
             elif src not in tops:
@@ -171,6 +181,15 @@ class PooledRuns:
                 docs = tuple(tops[src].get(qid, ())[: entry.k])
                 out.append(EntryTop(qid, i, entry, docs))
         return out
+
+
+@dataclass(frozen=True)
+class Sourced:
+    """The pool entries of a label set with their sources (:meth:`PooledRuns.sources`)."""
+
+    # (question, entry's index in its label's pool, entry, source or why there is none)
+    entries: list[tuple[str, int, PoolEntry, Source | str]]
+    depth: dict[Source, int]  # the deepest k each source is read to
 
 
 @dataclass(frozen=True)
