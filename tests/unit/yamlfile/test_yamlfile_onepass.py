@@ -640,3 +640,22 @@ def test_the_byte_checks_prefilter_misses_no_character() -> None:
     for marker in ("<" * 7, "=" * 7, ">" * 7, "|" * 7):
         raw = f"id: q\n{marker} x\n".encode()
         assert yamlfile.guard(WHERE, raw) == guard_with_escapes(WHERE, raw) != []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'x: [&a "\\x1f"]\n',
+        'x: &a !!str "\\x1f"\n',
+        'x: !!str\n  "\\x1f"\n',
+        'x: &a # a comment\n  "\\x1f"\n',
+    ],
+)
+def test_an_escape_after_an_anchor_or_tag_is_cited_at_its_backslash(text: str) -> None:
+    """libyaml's scalar event starts at the node's properties: the finding still names the
+    escape and its column, as the reference guard does (hypothesis found `[&a "\\u001f"]`)."""
+    raw = text.encode("utf-8")
+    found = yamlfile.guard(WHERE, raw)
+    assert found == guard_with_escapes(WHERE, raw)
+    assert any(f.rule == "LP003" and "written as \\x1f" in f.message for f in found)
+    _agree(text)

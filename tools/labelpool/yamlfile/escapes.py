@@ -11,6 +11,7 @@ expression search): the escapes are then read again from the source to say where
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from labelpool.findings import Finding
@@ -58,6 +59,11 @@ def suspect(value: str) -> bool:
     return CONTROL_OR_BIDI_RE.search(value) is not None
 
 
+# the node properties before a scalar's opening quote (libyaml's event starts at them), with
+# the spaces, line breaks and comments that may separate them
+_PROPERTIES_RE = re.compile(r"(?:[&!][^\s]*(?:[ \t\r\n]|#[^\n]*)*)*")
+
+
 def escapes(source: str) -> list[tuple[int, str, str]]:
     """(index of the backslash, the escape as written, the character) of each escape in the
     source ``source`` of a double-quoted scalar (from its opening quote); an escaped line
@@ -91,6 +97,10 @@ def findings(where: str, text: str, event: Any, counts: dict[str, int], out: lis
     bom = 1 if text.startswith("\ufeff") else 0  # libyaml's marks do not count it
     start = event.start_mark.index + bom
     source = text[start : event.end_mark.index + bom]
+    skip = _PROPERTIES_RE.match(source)  # an anchor or a tag: the event starts there
+    if skip is not None and skip.end():
+        start += skip.end()
+        source = source[skip.end() :]
     found = escapes(source) if source.startswith('"') else []
     if not any(suspect(ch) for _, _, ch in found):  # never seen: cite the scalar itself
         match = CONTROL_OR_BIDI_RE.search(event.value)
