@@ -51,20 +51,27 @@ def move_following_comments(seq: CommentedSeq, before: int, new: int) -> None:
     """Comment lines stored after item ``before`` precede the item that followed it: when a new
     item is inserted in between, they move to the new item (so they still come right before
     the item they were written above)."""
-    entry = seq.ca.items.get(before)
+    rest = _take_following(seq, before)
+    if rest is not None:
+        seq.ca.items[new] = [CommentToken("\n" + rest, CommentMark(0), None), None, None, None]
+
+
+def _take_following(seq: CommentedSeq, index: int) -> str | None:
+    """Remove and return the comment lines stored after item ``index`` (those written above
+    the next item), keeping its end-of-line comment; None when there are none."""
+    entry = seq.ca.items.get(index)
     if not entry or entry[0] is None:
-        return
+        return None
     eol, _, rest = entry[0].value.partition("\n")
     if not rest.strip():
-        return
+        return None
     if eol.strip():
         entry[0].value = eol + "\n"
     else:
         entry[0] = None
         if not any(entry):
-            del seq.ca.items[before]
-    token = CommentToken("\n" + rest, CommentMark(0), None)
-    seq.ca.items[new] = [token, None, None, None]
+            del seq.ca.items[index]
+    return str(rest)
 
 
 def _plain_text(text: str | None, line: int, col: int, flow: bool, key: bool = False) -> str | None:
@@ -235,18 +242,11 @@ def move_tail_comments(src: CommentedSeq, dst: CommentedSeq) -> None:
     written above)."""
     if not len(src) or not len(dst):
         return
-    last = len(src) - 1
-    entry = src.ca.items.get(last)
-    if not entry or entry[0] is None:
-        return
-    eol, _, rest = entry[0].value.partition("\n")
-    if not rest.strip():
-        return
-    if eol.strip():
-        entry[0].value = eol + "\n"
-    else:
-        entry[0] = None
-        if not any(entry):
-            del src.ca.items[last]
-    token = CommentToken("\n" + rest, CommentMark(0), None)
-    dst.ca.items[len(dst) - 1] = [token, None, None, None]
+    rest = _take_following(src, len(src) - 1)
+    if rest is not None:
+        dst.ca.items[len(dst) - 1] = [
+            CommentToken("\n" + rest, CommentMark(0), None),
+            None,
+            None,
+            None,
+        ]
