@@ -42,6 +42,11 @@ def hash_bytes(raw: bytes, algorithm: str = SHA1) -> str:
     return h.hexdigest()
 
 
+def blob_id_like(text: str, like: str) -> str:
+    """The blob id of ``text`` (UTF-8) in the hash of the blob id ``like`` (SHA-1, SHA-256)."""
+    return hash_bytes(text.encode("utf-8"), "sha256" if len(like) == 64 else SHA1)
+
+
 def known(folder: Path) -> Known:
     """The blob ids git vouches for in ``folder`` (its own files, not subfolders'); none
     outside a git work tree, or where git could not be asked or could filter the bytes."""

@@ -22,6 +22,7 @@ from typing import Any
 import pyarrow as pa
 
 from labelpool import cache
+from labelpool.errors import InputError
 from labelpool.labelindex import blobids, store
 
 KEEP_EXTRA = 1.0  # rows of blobs no longer present kept, as a share of the present ones
@@ -153,12 +154,11 @@ class Reading:
         return self.fresh.take(pa.array([r if r >= 0 else None for r in rows], pa.int64()))
 
 
-class NotRegularFile(Exception):
+class NotRegularFile(InputError):
     """A path is a FIFO, a device or a socket (reading it could block or never end)."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(str(path))
-        self.path = path
+        super().__init__("not a regular file", path=path, line=1, column=1)
 
 
 def content_key(file: Path | None) -> str:

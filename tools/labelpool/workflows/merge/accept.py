@@ -19,7 +19,6 @@ LP030), with the reason.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from pathlib import Path
 from labelpool import gitio, yamlfile
 from labelpool.labelfile.accepted import extend_classes
 from labelpool.labelfile.classes import quote
+from labelpool.labelindex import blobids
 from labelpool.rules import classes as classes_mod
 from labelpool.workflows.audit import attribution
 from labelpool.workflows.merge.fold import Judge
@@ -173,17 +173,11 @@ def gather(
             continue
         if "- members:" not in disk or not accepted_lines(disk):
             continue
-        if _blob_id(disk, blob) != blob:
+        if blobids.blob_id_like(disk, blob) != blob:
             notes.append(f"{rel}: changed since the last commit; its accepted classes wait")
             continue
         texts[path] = now.get(path, disk)
     return texts, notes
-
-
-def _blob_id(text: str, like: str) -> str:
-    data = text.encode("utf-8")
-    algo = hashlib.sha256 if len(like) == 64 else hashlib.sha1
-    return algo(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def find(top: Path, base: str, texts: Mapping[Path, str]) -> tuple[list[Accepted], list[str]]:

@@ -44,7 +44,6 @@ some files folded and others not, and a second ``merge --no-commit`` completes t
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +51,7 @@ from pathlib import Path
 from labelpool import atomic, corpus, gitio, journal, labelset, repolock
 from labelpool import batch as batch_mod
 from labelpool.config import Config
+from labelpool.labelindex import blobids
 from labelpool.oracle import Oracle
 from labelpool.words import counted
 from labelpool.workflows.merge import accept, carried
@@ -345,7 +345,7 @@ def _check_against_head(
         for p, r in zip(paths, rels, strict=True)
         if r in at_head
         and staged.get(r, at_head[r]) == at_head[r]
-        and _blob_id(cache[p][1], at_head[r][1]) == at_head[r][1]
+        and blobids.blob_id_like(cache[p][1], at_head[r][1]) == at_head[r][1]
     }
     specs = [at_head[r][1] for r in rels if r in at_head and r not in clean]
     specs += [staged[r][1] for r in rels if r in staged and staged[r] != at_head.get(r)]
@@ -381,13 +381,6 @@ def _check_against_head(
                     column=1,
                 )
     return committed, at_head
-
-
-def _blob_id(text: str, like: str) -> str:
-    """The git blob id of ``text`` (UTF-8) in the hash of the id ``like`` (SHA-1, SHA-256)."""
-    data = text.encode("utf-8")
-    algo = hashlib.sha256 if len(like) == 64 else hashlib.sha1
-    return algo(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def _text(data: bytes | None) -> str:
