@@ -101,9 +101,11 @@ def flat(column: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
 
 @dataclass(frozen=True, eq=False)
 class Columns:
-    """The columns of one label set: row ``i`` is the set's ``i``-th question."""
+    """The columns of one label set: row ``i`` is the set's ``i``-th question; ``blobs``, when
+    known, the git blob id of each row's file (what the arrays' cache patches by)."""
 
     table: pa.Table
+    blobs: np.ndarray | None = None  # str, aligned with the rows
 
     @cached_property
     def row_of(self) -> Mapping[str, int]:

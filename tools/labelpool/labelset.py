@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from labelpool import columns, schemas, verdicts
@@ -247,15 +248,18 @@ def _load_files(
     for reading in readings:
         lazy.take(reading, (built, found, where), check, duplicate, stems=schema_file is not None)
     hashes = [(n, b) for r in readings for n, b in zip(r.names, r.blobs, strict=True)]
-    table = None
+    cols = None
     if use_cache:  # what scoring reads of each label, in the labels' order
-        parts = [r.columns([i for r2, i in found.values() if r2 is r]) for r in readings]
+        files_of = [[i for r2, i in found.values() if r2 is r] for r in readings]
+        parts = [r.columns(f) for r, f in zip(readings, files_of, strict=True)]
         table = pa.concat_tables(parts) if parts else columns.SCHEMA.empty_table()
+        blobs = [r.blobs[i] for r, f in zip(readings, files_of, strict=True) for i in f]
+        cols = columns.Columns(table, np.array(blobs, dtype=str))
     return LabelSet(
         labels=lazy.LazyLabels(found, built),
         paths=where,
         digest=digest_of(hashes),
-        columns=None if table is None else columns.Columns(table),
+        columns=cols,
     )
 
 

@@ -1,0 +1,120 @@
+"""The judgment arrays of a label set patched from those of another that differs in a few
+questions (the arrays' cache, :mod:`labelpool.scoring.stored`, holds the last set's arrays).
+
+Each question's label is known by the blob id of its file (:attr:`Columns.blobs`): a question
+whose blob is the same keeps its rows; the rows of a question changed, added or removed are
+dropped and the changed and added questions' arrays are built alone (the same
+:func:`~labelpool.scoring.qrels.build_table` on those rows) and merged in. Documents new to the
+dictionary are appended to it (the codes of the others stay), and every key is re-keyed to the
+new width (``qi * len(vocab) + code``) and question order. A relevance target keeps its id;
+the new questions' targets take ids after every old one (ids are only compared for equality).
+The patched arrays give every score a fresh build gives: the same (question, document)
+judgments, the same targets up to their ids, the same ideal gains; the dictionary may hold
+documents no question labels any more, which no lookup finds under a question.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from labelpool.columns import Columns
+from labelpool.runs import numpy_of
+from labelpool.scoring.qrels import Qrels, build_table
+
+SHARE = 0.05  # patch while the questions changed are at most this share of the set's
+STALE = 0.25  # and the documents no question labels any more at most this share of the dictionary
+
+
+def patched(old: Qrels, old_blobs: np.ndarray, cols: Columns) -> Qrels | None:
+    """The arrays of the judged questions of ``cols`` patched from ``old`` (the arrays of the
+    questions ``old.qids`` whose files had the blob ids ``old_blobs``); None when too much
+    changed (a fresh build is then as quick) or the blob ids are unknown."""
+    if cols.blobs is None or cols.resolves or len(old_blobs) != len(old.qids):
+        return None
+    if len(old.open_q):  # arrays read through labels with a record of judges
+        return None
+    rows = cols.scored_rows
+    qids = cols.ids(rows)
+    blobs = cols.blobs[rows]
+    names = np.array([str(q) for q in qids], dtype=str)
+    old_names = np.array([str(q) for q in old.qids], dtype=str)
+    nq, old_nq = len(names), len(old_names)
+    at = np.minimum(np.searchsorted(old_names, names), max(old_nq - 1, 0))
+    same = np.zeros(nq, dtype=bool)
+    if old_nq:
+        same = (old_names[at] == names) & (old_blobs[at] == blobs)
+    fresh = np.flatnonzero(~same)
+    new_qi = np.full(old_nq + 1, -1, dtype=np.int64)  # old question -> new (-1: dropped)
+    new_qi[at[same]] = np.flatnonzero(same)
+    if len(fresh) + old_nq - int(same.sum()) > SHARE * max(nq, old_nq, 1):
+        return None
+    sub = build_table(
+        cols.table.take(pa.array(rows[fresh], pa.int64())),
+        qids[fresh],
+        [{}] * len(fresh),
+        0,
+        frozenset(),
+    )
+    # the dictionary: the old one, then the changed questions' documents it lacks
+    old_width = max(len(old.vocab), 1)
+    code_of = np.full(len(sub.vocab), -1, dtype=np.int64)
+    if len(sub.vocab):
+        wanted = sub.vocab.cast(old.vocab.type)
+        where = numpy_of(pc.index_in(old.vocab, value_set=wanted), fill=-1).astype(np.int64)
+        hits = np.flatnonzero(where >= 0)
+        code_of[where[hits]] = hits
+    missing = np.flatnonzero(code_of < 0)
+    code_of[missing] = len(old.vocab) + np.arange(len(missing), dtype=np.int64)
+    vocab = old.vocab
+    if len(missing):
+        vocab = pa.concat_arrays([old.vocab, sub.vocab.take(pa.array(missing)).cast(vocab.type)])
+    width = max(len(vocab), 1)
+    # the old rows of the questions kept, re-keyed (their order stays: both question orders
+    # are by code point, and codes are unchanged)
+    old_q, old_code = np.divmod(old.keys, old_width)
+    moved = new_qi[old_q]
+    keep = moved >= 0
+    kept_keys = moved[keep] * width + old_code[keep]
+    sub_width = max(len(sub.vocab), 1)
+    sub_q, sub_code = np.divmod(sub.keys, sub_width)
+    sub_keys = fresh[sub_q] * width + code_of[sub_code]
+    order = np.argsort(sub_keys, kind="stable")
+    sub_keys = sub_keys[order]
+    # where each new row goes among the kept ones (no key is in both: questions differ)
+    slot = np.searchsorted(kept_keys, sub_keys) + np.arange(len(sub_keys))
+    is_new = np.zeros(len(kept_keys) + len(sub_keys), dtype=bool)
+    is_new[slot] = True
+    top = int(old.target.max()) + 1 if len(old.target) else 0
+    sub_target = np.where(sub.target >= 0, sub.target + top, -1)
+
+    def merged(kept: np.ndarray, new: np.ndarray) -> np.ndarray:
+        out = np.empty(len(is_new), dtype=np.int64)
+        out[is_new] = new[order]
+        out[~is_new] = kept[keep]
+        return out
+
+    out = np.empty(len(is_new), dtype=np.int64)
+    out[is_new] = sub_keys
+    out[~is_new] = kept_keys
+    used = np.zeros(width, dtype=bool)
+    used[out % width] = True
+    if len(vocab) - int(used.sum()) > STALE * width:
+        return None
+    ideal_kept = new_qi[old.ideal_q] if len(old.ideal_q) else old.ideal_q
+    return Qrels(
+        qids=qids,
+        vocab=vocab,
+        keys=out,
+        grade=merged(old.grade, sub.grade),
+        target=merged(old.target, sub_target),
+        ideal_q=np.concatenate([ideal_kept[ideal_kept >= 0], fresh[sub.ideal_q]]),
+        ideal_g=np.concatenate([old.ideal_g[ideal_kept >= 0], sub.ideal_g]),
+        pending_docs=int(pc.sum(cols.table.column("pending").take(pa.array(rows))).as_py() or 0),
+        not_judged=cols.not_judged(),
+        label_ids=frozenset(cols.row_of),
+        lift=merged(old.lift, sub.lift),
+        open_q=old.open_q[:0],
+        open_g=old.open_g[:0],
+    )
