@@ -101,10 +101,61 @@ class Reading:
         return pa.concat_tables(parts).take(pa.array(rows, pa.int64()))
 
     def save(self) -> None:
-        """Write the index when a blob was parsed or checked for the first time: the rows
-        of every file read, then the rows of blobs no longer read, up to as many again."""
+        """Write the index when a blob was parsed or checked for the first time: the new rows
+        to its side file while that stays small (:data:`store.SIDE_SHARE`), else the whole
+        index: the rows of every file read, then the rows of blobs no longer read, up to as
+        many again."""
         if not self.keep or (not self.new and not self.passed):
             return
+        if not self._save_side():
+            self._save_whole()
+
+    def _save_side(self) -> bool:
+        """Write the rows new to the index (parsed, or checked for the first time) with the
+        side file's rows, when the index is intact and they stay few; whether it did."""
+        old, passed = self.rows, self.passed
+        if old.base is None or old.table is None:
+            return False
+        update: list[int] = []
+        added: list[tuple[str, bytes, bool]] = []
+        seen: set[str] = set()
+        for i, blob in enumerate(self.blobs):
+            at = self.at[i]
+            if blob in seen:
+                continue
+            seen.add(blob)
+            raw = self.new.get(blob)
+            if raw is not None:
+                added.append((blob, raw, blob in passed))
+            elif at >= 0 and blob in passed and not old.checked[at]:
+                update.append(at)
+        before = 0 if old.side is None or old.side.table is None else old.side.table.num_rows
+        if before + len(update) + len(added) > store.SIDE_SHARE * old.main_rows:
+            return False
+        parts = [] if old.side is None or old.side.table is None else [old.side.table]
+        parts += self._new_parts(update, added)
+        store.save_side(self.file, self.tag, old.base, pa.concat_tables(parts))
+        return True
+
+    def _new_parts(self, update: list[int], added: list[tuple[str, bytes, bool]]) -> list[Any]:
+        """The rows of old rows whose checks passed here (``update``) and of blobs parsed
+        here (``added``)."""
+        old, passed = self.rows, self.passed
+        parts = []
+        if update and old.table is not None:
+            base = old.table.take(pa.array(update, pa.int64()))
+            blobs = base.column("blob").to_pylist()
+            checked = pa.array([True] * len(blobs))
+            columns = [base.column("blob"), base.column("data"), checked]
+            extra = self._extra([passed[b] for b in blobs])
+            parts.append(store.table_with(columns, extra))
+        if added:
+            parts.append(
+                store.table_of(added, self._extra([passed.get(b, -1) for b, _, _ in added]))
+            )
+        return parts
+
+    def _save_whole(self) -> None:
         old, passed = self.rows, self.passed
         keep: list[int] = []  # old rows as they are
         update: list[int] = []  # old rows whose checks passed here
@@ -127,20 +178,8 @@ class Reading:
             if blob not in seen:
                 keep.append(at)
                 room -= 1
-        parts = []
-        if old.table is not None:
-            parts.append(old.table.take(pa.array(keep, pa.int64())))
-            if update:
-                base = old.table.take(pa.array(update, pa.int64()))
-                blobs = base.column("blob").to_pylist()
-                checked = pa.array([True] * len(blobs))
-                columns = [base.column("blob"), base.column("data"), checked]
-                extra = self._extra([passed[b] for b in blobs])
-                parts.append(store.table_with(columns, extra))
-        if added:
-            parts.append(
-                store.table_of(added, self._extra([passed.get(b, -1) for b, _, _ in added]))
-            )
+        parts = [] if old.table is None else [old.table.take(pa.array(keep, pa.int64()))]
+        parts += self._new_parts(update, added)
         schema = store.schema_of(self.extra)
         table = pa.concat_tables(parts) if parts else schema.empty_table()
         store.save(self.file, self.tag, table)
