@@ -42,14 +42,15 @@ def patched(old: Qrels, old_blobs: np.ndarray, cols: Columns) -> Qrels | None:
     old_names = np.array([str(q) for q in old.qids], dtype=str)
     nq, old_nq = len(names), len(old_names)
     at = np.minimum(np.searchsorted(old_names, names), max(old_nq - 1, 0))
-    same = np.zeros(nq, dtype=bool)
+    named = np.zeros(nq, dtype=bool)
     if old_nq:
-        same = (old_names[at] == names) & (old_blobs[at] == blobs)
+        named = old_names[at] == names
+    same = named & (old_blobs[at] == blobs) if old_nq else named
     fresh = np.flatnonzero(~same)
     new_qi = np.full(old_nq + 1, -1, dtype=np.int64)  # old question -> new (-1: dropped)
     new_qi[at[same]] = np.flatnonzero(same)
-    if len(fresh) + old_nq - int(same.sum()) > SHARE * max(nq, old_nq, 1):
-        return None
+    if len(fresh) + old_nq - int(named.sum()) > SHARE * max(nq, old_nq, 1):
+        return None  # questions changed, added and removed
     sub = build_table(
         cols.table.take(pa.array(rows[fresh], pa.int64())),
         qids[fresh],
