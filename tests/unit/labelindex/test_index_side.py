@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import labelpool
 from labelpool import config, labelset
 from labelpool.labelindex import files, store
 
@@ -131,7 +132,7 @@ def test_a_damaged_side_file_is_not_trusted(
     if damage == "version":  # a side file another labelpool wrote
         rows = store.load(main, "count")
         assert rows.base is not None and rows.side is not None and rows.side.table is not None
-        version = store.__version__
+        version = labelpool.__version__
         monkeypatch.setattr(store, "__version__", "0.0.0-other")
         store.save_side(main, "count", rows.base, rows.side.table)
         monkeypatch.setattr(store, "__version__", version)

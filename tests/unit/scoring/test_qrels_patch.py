@@ -41,7 +41,8 @@ def label_data(draw: st.DrawFn, qid: str) -> dict[str, Any]:
     if len(relevant) >= 2 and draw(st.booleans()):
         classes.append(relevant[:2] + rest[:1])
     irrelevant = [d for d in judged if d not in relevant]
-    if irrelevant and draw(st.booleans()):
+    irrelevant_class: bool = draw(st.booleans())
+    if irrelevant and irrelevant_class:
         classes.append({"members": [irrelevant[0], rest[1]]})
     if classes:
         data["relevant_classes"] = classes
@@ -168,13 +169,11 @@ def test_too_many_changes_build_afresh(tmp_path: Path) -> None:
         patch.patched(old, before.columns.blobs[before.columns.scored_rows], after.columns)
         is not None
     )
-    many = {q: {**d, "judged_ids": ["a", "c"]} for q, d in data.items()}
+    many = label_set({q: {**d, "judged_ids": ["a", "c"]} for q, d in data.items()})
+    assert many.columns is not None
     assert (
-        patch.patched(
-            old, before.columns.blobs[before.columns.scored_rows], label_set(many).columns
-        )
-        is None
-    )  # type: ignore[arg-type]
+        patch.patched(old, before.columns.blobs[before.columns.scored_rows], many.columns) is None
+    )
 
 
 @pytest.mark.parametrize("damage", ["flipped", "torn", "empty", "version"])

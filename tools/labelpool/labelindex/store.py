@@ -27,6 +27,7 @@ side would grow past :data:`SIDE_SHARE` of the main file's rows.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import mmap
 import zlib
@@ -181,10 +182,8 @@ def save(file: Path, tag: str, table: pa.Table) -> None:
     and remove its side file. A cache that cannot be written is only a slower next read:
     nothing is raised."""
     _write(file, tag, table, None)
-    try:
+    with contextlib.suppress(OSError):
         side_of(file).unlink(missing_ok=True)
-    except OSError:
-        pass
 
 
 def save_side(file: Path, tag: str, base: tuple[int, int], table: pa.Table) -> None:

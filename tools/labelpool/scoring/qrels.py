@@ -17,19 +17,16 @@ key, which the join searches.
 
 from __future__ import annotations
 
-import hashlib
-import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from labelpool import atomic, cache, columns, verdicts
+from labelpool import columns, verdicts
 from labelpool.columns import Columns
 from labelpool.model import Label
 from labelpool.runs import numpy_of
