@@ -362,7 +362,7 @@ def test_judgment_cache_follows_label_edits(
     args = ["score", "bm25", "--format", "json", "--repo", str(labelled)]
     code, first, _ = run_cli(capsys, *args)
     assert code == 0
-    assert list(private_cache.glob("score-qrels-*.npz"))  # written on the first run
+    assert list(private_cache.glob("score-qrels-*.bin"))  # written on the first run
     code, again, _ = run_cli(capsys, *args)
     assert code == 0 and again == first  # served from the cache: same numbers
     # judge new-doc relevant: the cache must not serve the old judgments
@@ -378,8 +378,8 @@ def test_judgment_cache_follows_label_edits(
     assert system["unjudged_rate"] == 0.0
     assert system["measures"]["P@10"]["raw"] == pytest.approx((0.1 + 0.2) / 2)
     # a corrupt cache file is rebuilt, not an error
-    for file in private_cache.glob("score-qrels-*.npz"):
-        file.write_bytes(b"not an npz")
+    for file in private_cache.glob("score-qrels-*.bin"):
+        file.write_bytes(b"not an arrays file")
     code, rebuilt, _ = run_cli(capsys, *args)
     assert code == 0 and rebuilt == edited
 

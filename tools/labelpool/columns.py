@@ -105,7 +105,7 @@ class Columns:
     known, the git blob id of each row's file (what the arrays' cache patches by)."""
 
     table: pa.Table
-    blobs: np.ndarray | None = None  # str, aligned with the rows
+    blobs: pa.Array | None = None  # strings, aligned with the rows
 
     @cached_property
     def row_of(self) -> Mapping[str, int]:

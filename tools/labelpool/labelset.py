@@ -11,7 +11,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 
 from labelpool import columns, schemas, verdicts
@@ -254,7 +253,7 @@ def _load_files(
         parts = [r.columns(f) for r, f in zip(readings, files_of, strict=True)]
         table = pa.concat_tables(parts) if parts else columns.SCHEMA.empty_table()
         blobs = [r.blobs[i] for r, f in zip(readings, files_of, strict=True) for i in f]
-        cols = columns.Columns(table, np.array(blobs, dtype=str))
+        cols = columns.Columns(table, pa.array(blobs, pa.string()))
     return LabelSet(
         labels=lazy.LazyLabels(found, built),
         paths=where,

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -78,7 +78,9 @@ def label_set(data: dict[str, Any]) -> LabelSet:
     blobs = [hashlib.sha1(json.dumps(data[q], sort_keys=True).encode()).hexdigest() for q in data]
     table = columns.of_labels(labels.values())
     digest = hashlib.sha256("".join(blobs).encode()).hexdigest()
-    return LabelSet(labels, {}, digest, columns=columns.Columns(table, np.array(blobs, str)))
+    return LabelSet(
+        labels, {}, digest, columns=columns.Columns(table, pa.array(blobs, pa.string()))
+    )
 
 
 def facts(q: qrels.Qrels) -> dict[str, Any]:
@@ -121,13 +123,16 @@ def test_patched_arrays_hold_what_a_fresh_build_holds(
     before, after = (label_set(d) for d in pair)
     old = qrels.build(before, qrels.scored_qids(before))
     assert before.columns is not None and after.columns is not None
-    old_blobs = before.columns.blobs[before.columns.scored_rows]  # type: ignore[index]
+    assert before.columns.blobs is not None and after.columns.blobs is not None
+    old_blobs = before.columns.blobs.take(pa.array(before.columns.scored_rows))
     patched = patch.patched(old, old_blobs, after.columns)
     assert patched is not None
     fresh = qrels.build(after, qrels.scored_qids(after))
     assert facts(patched) == facts(fresh)
     # patched again from the patched arrays (a chain of edits), and back
-    again = patch.patched(patched, after.columns.blobs[after.columns.scored_rows], before.columns)  # type: ignore[index]
+    again = patch.patched(
+        patched, after.columns.blobs.take(pa.array(after.columns.scored_rows)), before.columns
+    )
     assert again is not None and facts(again) == facts(old)
 
 
@@ -166,13 +171,18 @@ def test_too_many_changes_build_afresh(tmp_path: Path) -> None:
     after = label_set(one)
     assert after.columns is not None
     assert (
-        patch.patched(old, before.columns.blobs[before.columns.scored_rows], after.columns)
+        patch.patched(
+            old, before.columns.blobs.take(pa.array(before.columns.scored_rows)), after.columns
+        )
         is not None
     )
     many = label_set({q: {**d, "judged_ids": ["a", "c"]} for q, d in data.items()})
     assert many.columns is not None
     assert (
-        patch.patched(old, before.columns.blobs[before.columns.scored_rows], many.columns) is None
+        patch.patched(
+            old, before.columns.blobs.take(pa.array(before.columns.scored_rows)), many.columns
+        )
+        is None
     )
 
 

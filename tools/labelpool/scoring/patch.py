@@ -27,7 +27,7 @@ SHARE = 0.05  # patch while the questions changed are at most this share of the 
 STALE = 0.25  # and the documents no question labels any more at most this share of the dictionary
 
 
-def patched(old: Qrels, old_blobs: np.ndarray, cols: Columns) -> Qrels | None:
+def patched(old: Qrels, old_blobs: pa.Array, cols: Columns) -> Qrels | None:
     """The arrays of the judged questions of ``cols`` patched from ``old`` (the arrays of the
     questions ``old.qids`` whose files had the blob ids ``old_blobs``); None when too much
     changed (a fresh build is then as quick) or the blob ids are unknown."""
@@ -37,15 +37,17 @@ def patched(old: Qrels, old_blobs: np.ndarray, cols: Columns) -> Qrels | None:
         return None
     rows = cols.scored_rows
     qids = cols.ids(rows)
-    blobs = cols.blobs[rows]
-    names = np.array([str(q) for q in qids], dtype=str)
-    old_names = np.array([str(q) for q in old.qids], dtype=str)
-    nq, old_nq = len(names), len(old_names)
-    at = np.minimum(np.searchsorted(old_names, names), max(old_nq - 1, 0))
-    named = np.zeros(nq, dtype=bool)
+    ids = cols.table.column("id").take(pa.array(rows, pa.int64())).combine_chunks()
+    blobs = cols.blobs.take(pa.array(rows, pa.int64()))
+    old_ids = pa.array([str(q) for q in old.qids], pa.string())
+    nq, old_nq = len(ids), len(old_ids)
+    at = numpy_of(pc.index_in(ids, value_set=old_ids), fill=-1).astype(np.int64)
+    named = at >= 0
+    same = named.copy()
     if old_nq:
-        named = old_names[at] == names
-    same = named & (old_blobs[at] == blobs) if old_nq else named
+        old_blob = old_blobs.cast(pa.string()).take(pa.array(np.maximum(at, 0)))
+        equal = pc.equal(old_blob, blobs.cast(pa.string())).cast(pa.int8())
+        same &= numpy_of(equal, fill=0).astype(bool)
     fresh = np.flatnonzero(~same)
     new_qi = np.full(old_nq + 1, -1, dtype=np.int64)  # old question -> new (-1: dropped)
     new_qi[at[same]] = np.flatnonzero(same)

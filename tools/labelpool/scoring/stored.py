@@ -46,7 +46,7 @@ class Stored:
 
     digest: str
     qrels: Qrels
-    blobs: np.ndarray
+    blobs: pa.Array
 
 
 def prepare(labels: Mapping[str, Label], cache_file: Path | None) -> None:
@@ -65,9 +65,9 @@ def prepare(labels: Mapping[str, Label], cache_file: Path | None) -> None:
         hold(labels, stored.qrels)
         return
     cols = getattr(labels, "columns", None)
-    blobs = np.zeros(0, dtype=str)
+    blobs = pa.array([], pa.string())
     if isinstance(cols, Columns) and cols.blobs is not None and not cols.resolves:
-        blobs = cols.blobs[cols.scored_rows]
+        blobs = cols.blobs.take(pa.array(cols.scored_rows, pa.int64()))
         if stored is not None:
             patched = patch.patched(stored.qrels, stored.blobs, cols)
             if patched is not None:
@@ -82,40 +82,34 @@ def cache_file_for(labels_dir: Path) -> Path:
 
 
 def _texts(values: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets, UTF-8 bytes) of strings."""
-    array = pa.array([str(v) for v in values], pa.large_string())
+    """(offsets, UTF-8 bytes) of strings (a string array, or any values): int32 offsets
+    where they fit (the run's ids are ``pa.string``: the dictionary's type matches)."""
+    array = values if isinstance(values, pa.Array) else pa.array([str(v) for v in values])
+    array = array.cast(pa.large_string())
     buffers = array.buffers()
-    offsets = np.frombuffer(buffers[1], dtype=np.int64, count=len(array) + 1)
+    offsets = np.frombuffer(
+        buffers[1], dtype=np.int64, count=len(array) + 1, offset=array.offset * 8
+    )
     data = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None else None
-    raw = np.zeros(0, np.uint8) if data is None else data[: int(offsets[-1])]
-    return offsets, raw
+    raw = np.zeros(0, np.uint8) if data is None else data[int(offsets[0]) : int(offsets[-1])]
+    offsets = offsets - offsets[0]
+    return (offsets.astype(np.int32) if int(offsets[-1]) < 2**31 else offsets), raw
 
 
 def _strings(offsets: np.ndarray, raw: np.ndarray) -> pa.Array:
-    small = int(offsets[-1]) < 2**31  # the run's ids are pa.string: match the type
+    kind = pa.string() if offsets.dtype == np.int32 else pa.large_string()
     return pa.Array.from_buffers(
-        pa.string() if small else pa.large_string(),
-        len(offsets) - 1,
-        [None, pa.py_buffer(offsets.astype(np.int32) if small else offsets), pa.py_buffer(raw)],
+        kind, len(offsets) - 1, [None, pa.py_buffer(offsets), pa.py_buffer(raw)]
     )
 
 
-def save(cache_file: Path, digest: str, q: Qrels, blobs: np.ndarray) -> None:
+def save(cache_file: Path, digest: str, q: Qrels, blobs: pa.Array) -> None:
     """Replace ``cache_file`` atomically with ``q`` (the arrays of the label set ``digest``,
     whose judged questions' files have the blob ids ``blobs``, or none). A cache that cannot
     be written only costs time: nothing is raised."""
     arrays: dict[str, np.ndarray] = {n: getattr(q, n) for n in NUMBERS}
-    vocab = q.vocab.cast(pa.large_string())
-    buffers = vocab.buffers()
-    offsets = np.frombuffer(
-        buffers[1], dtype=np.int64, count=len(vocab) + 1, offset=vocab.offset * 8
-    )
-    data = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None else None
-    arrays["vocab_offsets"] = offsets - offsets[0]
-    arrays["vocab_data"] = (
-        np.zeros(0, np.uint8) if data is None else data[int(offsets[0]) : int(offsets[-1])]
-    )
-    for name, values in (("qids", q.qids), ("label_ids", sorted(q.label_ids)), ("blobs", blobs)):
+    arrays["vocab_offsets"], arrays["vocab_data"] = _texts(q.vocab)
+    for name, values in (("qids", q.qids), ("label_ids", list(q.label_ids)), ("blobs", blobs)):
         arrays[f"{name}_offsets"], arrays[f"{name}_data"] = _texts(values)
     places = []
     at = 0
@@ -195,5 +189,4 @@ def _parse(view: memoryview) -> Stored | None:
         label_ids=frozenset(texts["label_ids"].to_pylist()),
         **{n: a[n] for n in NUMBERS},
     )
-    blobs = np.array(texts["blobs"].to_pylist(), dtype=str)
-    return Stored(str(fields["digest"]), q, blobs)
+    return Stored(str(fields["digest"]), q, texts["blobs"])
