@@ -74,50 +74,69 @@ def patched(old: Qrels, old_blobs: pa.Array, cols: Columns) -> Qrels | None:
     if len(missing):
         vocab = pa.concat_arrays([old.vocab, sub.vocab.take(pa.array(missing)).cast(vocab.type)])
     width = max(len(vocab), 1)
-    # the old rows of the questions kept, re-keyed (their order stays: both question orders
-    # are by code point, and codes are unchanged)
-    old_q, old_code = np.divmod(old.keys, old_width)
-    moved = new_qi[old_q]
-    keep = moved >= 0
-    kept_keys = moved[keep] * width + old_code[keep]
+    # each new question's rows: an old question's block as it was (codes unchanged), or
+    # its block of the arrays built here; runs of consecutive blocks are copied as one slice
+    old_start = np.searchsorted(old.keys, np.arange(old_nq + 1, dtype=np.int64) * old_width)
     sub_width = max(len(sub.vocab), 1)
     sub_q, sub_code = np.divmod(sub.keys, sub_width)
-    sub_keys = fresh[sub_q] * width + code_of[sub_code]
-    order = np.argsort(sub_keys, kind="stable")
-    sub_keys = sub_keys[order]
-    # where each new row goes among the kept ones (no key is in both: questions differ)
-    slot = np.searchsorted(kept_keys, sub_keys) + np.arange(len(sub_keys))
-    is_new = np.zeros(len(kept_keys) + len(sub_keys), dtype=bool)
-    is_new[slot] = True
+    sub_code = code_of[sub_code]
+    order = np.lexsort((sub_code, sub_q))
+    sub_q, sub_code = sub_q[order], sub_code[order]
+    sub_start = np.searchsorted(sub_q, np.arange(len(fresh) + 1, dtype=np.int64))
+    counts = np.empty(nq, dtype=np.int64)
+    counts[same] = np.diff(old_start)[at[same]]
+    counts[fresh] = np.diff(sub_start)
+    pieces = _pieces(same, at, old_start, sub_start)
+    old_code = old.keys - (old.keys // old_width) * old_width
     top = int(old.target.max()) + 1 if len(old.target) else 0
-    sub_target = np.where(sub.target >= 0, sub.target + top, -1)
+    sub_target = np.where(sub.target >= 0, sub.target + top, -1)[order]
 
     def merged(kept: np.ndarray, new: np.ndarray) -> np.ndarray:
-        out = np.empty(len(is_new), dtype=np.int64)
-        out[is_new] = new[order]
-        out[~is_new] = kept[keep]
-        return out
+        parts = [(kept if from_old else new)[a:b] for from_old, a, b in pieces]
+        return np.concatenate(parts) if parts else kept[:0]
 
-    out = np.empty(len(is_new), dtype=np.int64)
-    out[is_new] = sub_keys
-    out[~is_new] = kept_keys
+    code = merged(old_code, sub_code)
     used = np.zeros(width, dtype=bool)
-    used[out % width] = True
+    used[code] = True
     if len(vocab) - int(used.sum()) > STALE * width:
         return None
+    out = np.repeat(np.arange(nq, dtype=np.int64), counts) * width + code
     ideal_kept = new_qi[old.ideal_q] if len(old.ideal_q) else old.ideal_q
     return Qrels(
         qids=qids,
         vocab=vocab,
         keys=out,
-        grade=merged(old.grade, sub.grade),
+        grade=merged(old.grade, sub.grade[order]),
         target=merged(old.target, sub_target),
         ideal_q=np.concatenate([ideal_kept[ideal_kept >= 0], fresh[sub.ideal_q]]),
         ideal_g=np.concatenate([old.ideal_g[ideal_kept >= 0], sub.ideal_g]),
         pending_docs=int(pc.sum(cols.table.column("pending").take(pa.array(rows))).as_py() or 0),
         not_judged=cols.not_judged(),
         label_ids=frozenset(cols.row_of),
-        lift=merged(old.lift, sub.lift),
+        lift=merged(old.lift, sub.lift[order]),
         open_q=old.open_q[:0],
         open_g=old.open_g[:0],
     )
+
+
+def _pieces(
+    same: np.ndarray, at: np.ndarray, old_start: np.ndarray, sub_start: np.ndarray
+) -> list[tuple[bool, int, int]]:
+    """The slices (of the old arrays, or of those built here) whose concatenation gives the
+    rows of the new questions in order: one slice per run of questions taken from one side
+    in a row (an old run: old questions consecutive too)."""
+    nq = len(same)
+    if not nq:
+        return []
+    brk = np.ones(nq, dtype=bool)
+    brk[1:] = (same[1:] != same[:-1]) | (same[1:] & (at[1:] != at[:-1] + 1))
+    firsts = np.flatnonzero(brk)
+    lasts = np.append(firsts[1:], nq) - 1
+    sub_of = np.cumsum(~same) - 1  # each fresh question's index among the fresh ones
+    out = []
+    for first, last in zip(firsts.tolist(), lasts.tolist(), strict=True):
+        if same[first]:
+            out.append((True, int(old_start[at[first]]), int(old_start[at[last] + 1])))
+        else:
+            out.append((False, int(sub_start[sub_of[first]]), int(sub_start[sub_of[last] + 1])))
+    return out
