@@ -124,3 +124,34 @@ def test_the_app_built_for_its_arguments_prints_what_the_whole_app_prints(
     whole = typer.main.get_command(_common.app)
     expected = _printed(lambda: whole(args, prog_name="labelpool", standalone_mode=True))
     assert _printed(lambda: main(args)) == expected
+
+
+PROGRAM = """
+import json, sys
+from labelpool.cli import main
+sys.argv = ["labelpool", *json.loads(sys.argv[1])]
+code = main()
+print(json.dumps([code, sorted(m for m in sys.modules if sys.modules[m] is not None)]))
+"""
+
+
+def test_score_run_as_the_program_never_imports_pandas(tmp_path: Path) -> None:
+    """pyarrow imports pandas (when installed) to ask whether an argument is a DataFrame:
+    0.15 s of start-up the program keeps out; the score is the one it gives in-process."""
+    args = ["score", "runs/bm25.trec", "-m", "nDCG@10,AP", "--format", "json"]
+    env = {**os.environ, "LABELPOOL_CACHE_DIR": str(tmp_path / "cache")}
+    for _ in range(2):  # cold, then warm (the label index filled)
+        done = subprocess.run(
+            [sys.executable, "-c", PROGRAM, json.dumps(args)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+            env=env,
+        )
+        *printed, last = done.stdout.splitlines()
+        code, modules = json.loads(last)
+        assert code == 0
+        assert not any(m == "pandas" or m.startswith("pandas.") for m in modules)
+    expected = _printed(lambda: main([*args, "--repo", str(ROOT)]))
+    assert json.loads("\n".join(printed)) == json.loads(str(expected[1]))

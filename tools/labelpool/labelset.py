@@ -207,6 +207,12 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def index_tag(max_bytes: int, max_depth: int, schema_file: Path | None) -> str:
+    """The label index's tag of a reading of label files (its bounds, LP041, the schema):
+    the one index the working tree's reads and a revision's (``diff``) share."""
+    return f"labels:{max_bytes}:{max_depth}:LP041:{files.content_key(schema_file)}"
+
+
 def _load_files(
     paths: list[Path],
     *,
@@ -222,7 +228,7 @@ def _load_files(
         return read_guarded(path, raw, max_bytes=max_bytes, max_depth=max_depth)
 
     try:  # the index refuses a FIFO or a device before reading anything
-        tag = f"labels:{max_bytes}:{max_depth}:LP041:{files.content_key(schema_file)}"
+        tag = index_tag(max_bytes, max_depth, schema_file)
         extra = columns.SCHEMA if use_cache else None
         readings = files.read_all(paths, parse, tag=tag, use_index=use_cache, extra=extra)
     except files.NotRegularFile as exc:

@@ -13,11 +13,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from labelpool import gitio, labelset, schemas
+from labelpool import columns, gitio, labelset, schemas
 from labelpool.config import Config
 from labelpool.errors import InputError
+from labelpool.labelindex import stored
 from labelpool.model import Label
+from labelpool.rules import linebreaks
 from labelpool.yamlfile import YamlError, loads_checked
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -131,6 +134,55 @@ def labels_at(cfg: Config, rev: str | None, only: set[str] | None = None) -> dic
         specs = [blobs[n] for n in names]
     except gitio.GitError as exc:
         raise RevisionError(str(exc)) from None
-    contents = gitio.cat_blobs(place.top, specs)
-    by_name = {f"{rev}:{n}": c for n, c in zip(names, contents, strict=True) if c is not None}
-    return {label.id: label for label in parse_many(by_name).values()}
+    every = [b for n, b in blobs.items() if _is_label_file(place, n)]
+    where = {b: f"{rev}:{n}" for n, b in reversed(list(zip(names, specs, strict=True)))}
+    with labelset.gc_paused():
+        data = _data_of(cfg, place, specs, every, where)
+        out: dict[str, Label] = {}
+        for blob, found in zip(specs, data, strict=True):
+            if found is not None:
+                label = _label(place, found, blob, where[blob])
+                out[label.id] = label
+    return out
+
+
+def _data_of(
+    cfg: Config, place: GitPlace, blobs: list[str], every: list[str], where: dict[str, str]
+) -> list[Any]:
+    """The plain data of ``blobs`` through the label index the working tree's reads fill
+    (:mod:`labelpool.labelindex.stored`): only blobs it has not seen are read from git and
+    parsed, by the working tree's reader and bounds, and those LP041 does not refuse are
+    added to it."""
+    max_bytes, max_depth = cfg.max_file_bytes, cfg.max_depth
+
+    def parse(blob: str, raw: bytes) -> tuple[Any, bool]:
+        try:
+            data = loads_checked(raw, where[blob], max_bytes=max_bytes, max_depth=max_depth)
+        except YamlError as exc:
+            raise RevisionError(
+                f"{exc.rule} {exc.message}", path=exc.path, line=exc.line, column=exc.column
+            ) from None
+        return data, not linebreaks.check(raw)
+
+    def fetch(wanted: list[str]) -> list[bytes | None]:
+        return gitio.cat_blobs(place.top, wanted)
+
+    schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
+    tag = labelset.index_tag(max_bytes, max_depth, schema_file)
+    return stored.data_of(
+        cfg.labels_dir, blobs, fetch, parse, tag=tag, extra=columns.SCHEMA, present=every
+    )
+
+
+def _label(place: GitPlace, data: Any, blob: str, where: str) -> Label:
+    """The label of one blob's data; refused as :func:`parse_label` refuses it (positions
+    from the blob's bytes, read again only then)."""
+    try:
+        return labelset.label_of(data, where)
+    except labelset.LabelSetError:
+        pass
+    raw = gitio.cat_blobs(place.top, [blob])[0]
+    try:
+        return labelset.label_of(data, where, raw)
+    except labelset.LabelSetError as exc:
+        raise RevisionError(str(exc)) from None

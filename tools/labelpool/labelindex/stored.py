@@ -1,0 +1,69 @@
+"""The plain data of files named by their blob ids (a commit's files, from its tree): taken
+from the label index where it holds the blob, else fetched (``git cat-file --batch``), parsed
+and added to the index.
+
+A commit's tree gives every file's blob id without reading a byte (``git ls-tree -r``), so
+the files of a revision the working tree held before, or an earlier command read, are never
+parsed again. :func:`data_of` is the index's entry point for such reads; the rows it adds
+carry the data only (``checked`` false, no reading's columns): a later read of the working
+tree runs its checks on them once, as on any row it did not check.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from labelpool.labelindex import files, store
+
+# (blob ids) -> their bytes, None for a blob that cannot be had
+Fetch = Callable[[list[str]], list[bytes | None]]
+# (blob id, bytes) -> (plain data, whether the index may keep it: the data is what the
+# index's reading gives those bytes)
+Parse = Callable[[str, bytes], tuple[Any, bool]]
+
+
+def data_of(
+    folder: Path,
+    blobs: Sequence[str],
+    fetch: Fetch,
+    parse: Parse,
+    *,
+    tag: str,
+    extra: pa.Schema | None = None,
+    present: Iterable[str] = (),
+) -> list[Any]:
+    """The plain data of each of ``blobs`` (None for a blob ``fetch`` cannot give), through
+    the index of ``folder`` and ``tag`` (:func:`files.index_file`; ``extra``: its reading's
+    own columns). Blobs the index does not hold are fetched at once and parsed, and what
+    ``parse`` lets keep is written back, beside the rows of ``present`` (blob ids still in
+    use: a revision's other files) and, as :meth:`files.Reading.save` does, as many rows
+    again of other blobs. ``parse`` raising stops the read; nothing is written then."""
+    file = files.index_file(folder, tag)
+    rows = store.load(file, tag, extra)
+    row_of = rows.row_of
+    unseen = list(dict.fromkeys(b for b in blobs if b not in row_of))
+    fetched = dict(zip(unseen, fetch(unseen), strict=True)) if unseen else {}
+    parsed: dict[str, Any] = {}
+    new: dict[str, bytes] = {}
+    for blob, raw in fetched.items():
+        if raw is None:
+            continue
+        data, keep = parse(blob, raw)
+        parsed[blob] = data
+        if keep:
+            new[blob] = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    if new:
+        kept = list(dict.fromkeys([*blobs, *present]))
+        at = [row_of.get(b, -1) for b in kept]
+        reading = files.Reading(file, tag, rows, blobs=kept, at=at, new=new, extra=extra)
+        reading.save()
+    out: list[Any] = []
+    for blob in blobs:
+        row = row_of.get(blob, -1)
+        out.append(json.loads(rows.json_of(row)) if row >= 0 else parsed.get(blob))
+    return out
