@@ -73,7 +73,7 @@ def test_pools_from_columns_equal_the_labels(
 
 def test_a_warm_read_counts_pools_without_building_a_label(repo: Path, cache: Path) -> None:
     for i in range(4):
-        pool = [("bm25", 10), ("dense", 5 + i)] if i else [("unknown", 10)]
+        pool: list[Entry] = [("bm25", 10), ("dense", 5 + i)] if i else [("unknown", 10)]
         (repo / "labels" / f"q{i}.yaml").write_text(text(f"q{i}", True, pool))
     cfg = config.load(repo)
     labelset.load(cfg)
