@@ -15,7 +15,9 @@ set's questions (row ``i`` is the ``i``-th question), with the questions scoring
 * ``pending``: how many documents wait in a pending batch;
 * ``is_judged``: :attr:`Label.is_judged`;
 * ``resolves``: whether resolving verdicts could change the label (a record of judges, or a
-  machine judge): a set where any row says so is scored through its labels.
+  machine judge): a set where any row says so is scored through its labels;
+* ``pool_system``, ``pool_k``: each pool entry's system and depth (null: ``k: null``), in the
+  file's order (``compare``'s pool counts, ``bias``'s pooled systems).
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ SCHEMA = pa.schema(
         ("pending", pa.int64()),
         ("is_judged", pa.bool_()),
         ("resolves", pa.bool_()),
+        ("pool_system", IDS),
+        ("pool_k", pa.list_(pa.int64())),
     ]
 )
 
@@ -57,7 +61,10 @@ def marked(label: Label) -> tuple[str, ...]:
     return tuple(dict.fromkeys(chain(label.pooled_unjudged_ids, pending)))
 
 
-def _lists(values: list[tuple[str, ...]] | list[tuple[int, ...]], kind: pa.DataType) -> pa.Array:
+def _lists(
+    values: list[tuple[str, ...]] | list[tuple[int, ...]] | list[tuple[int | None, ...]],
+    kind: pa.DataType,
+) -> pa.Array:
     counts = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
     offsets = np.zeros(len(values) + 1, dtype=np.int32)
     np.cumsum(counts, out=offsets[1:])
@@ -82,6 +89,8 @@ def of_labels(labels: Iterable[Label]) -> pa.Table:
             pa.array([len(lab.pending_ids) if lab.pending else 0 for lab in labs], pa.int64()),
             pa.array([lab.is_judged for lab in labs], pa.bool_()),
             pa.array([bool(lab.verdicts) or lab.judge_kind == MACHINE for lab in labs]),
+            _lists([tuple(p.system for p in lab.pool) for lab in labs], pa.string()),
+            _lists([tuple(p.k for p in lab.pool) for lab in labs], pa.int64()),
         ],
         schema=SCHEMA,
     )

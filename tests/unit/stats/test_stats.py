@@ -10,6 +10,7 @@ import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from labelpool import stats
 from labelpool.config import Readings
 from labelpool.readings import MEANINGFUL, RELABEL, UNINTERPRETABLE, reading, why
 from labelpool.stats import bootstrap_ci, bootstrap_ci_many, holm, mde, paired_randomization
@@ -318,3 +319,13 @@ def test_sign_flip_over_many_batches_equals_unpacked_bits() -> None:
     for k in range(4):
         d = _ir_like(rng, n, k)
         assert paired_randomization(d, samples=7000, seed=1).p_value == _plain_p(d, 7000, 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 5000), min_size=1, max_size=5), st.integers(0, 2**32 - 1))
+def test_random_bytes_are_the_generators_bytes(lengths: list[int], seed: int) -> None:
+    """The sign-flip's draws: ``rng.bytes`` call after call, odd lengths too (the partial
+    last word of one call is not carried to the next)."""
+    plain, fast = np.random.default_rng(seed), np.random.default_rng(seed)
+    for length in lengths:
+        assert stats._random_bytes(fast, length).tobytes() == plain.bytes(length)

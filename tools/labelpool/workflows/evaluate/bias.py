@@ -63,6 +63,7 @@ from labelpool.runs import Run
 from labelpool.scoring import score as score_run
 from labelpool.scoring.measures import Measure
 from labelpool.workflows.evaluate import contributions as contributions_mod
+from labelpool.workflows.evaluate import pooled as pools
 from labelpool.workflows.validate.provenance import EntryTop, PooledRuns, committed_runs
 
 
@@ -324,7 +325,7 @@ def audit(
     """Run the leave-one-system-out audit over every run in ``cfg.runs_dir`` (``loaded``:
     run files already read, by path)."""
     runs = committed_runs(cfg)
-    pooled_names = sorted({p.system for lab in labels.values() for p in lab.pool if not p.unknown})
+    pooled_names = pools.pooled_systems(labels)
     missing = [s for s in pooled_names if s not in runs]
     if missing:
         raise BiasError(

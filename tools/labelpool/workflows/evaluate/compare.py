@@ -21,7 +21,6 @@ count relevant documents neither system returned.
 from __future__ import annotations
 
 import shlex
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -51,6 +50,7 @@ from labelpool.scoring.join import TopRows, top_rows
 from labelpool.scoring.measures import Measure
 from labelpool.scoring.qrels import qrels_for
 from labelpool.workflows.evaluate import coverage as coverage_mod
+from labelpool.workflows.evaluate import pooled as pools
 from labelpool.workflows.evaluate.coverage import Coverage
 from labelpool.workflows.evaluate.robust import robust
 from labelpool.workflows.evaluate.verdict import ADJUDICATE, verdict_of
@@ -141,22 +141,6 @@ class _Partial:
     fields: dict[str, Any]
     p_value: float
     range_key: str
-
-
-def _pool_counts(labels: Mapping[str, Label], qids: Sequence[str]) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for q in qids:
-        for system in {p.system for p in labels[q].pool if not p.unknown}:
-            counts[system] += 1
-    return counts
-
-
-def _pooled_on(labels: Mapping[str, Label], qids: Sequence[str], system: str, cutoff: int) -> int:
-    return sum(
-        1
-        for q in qids
-        if any(p.system == system and p.k is not None and p.k >= cutoff for p in labels[q].pool)
-    )
 
 
 def _display_path(cfg: Config, path: Path) -> str:
@@ -292,10 +276,10 @@ def compare(
 
     def pooled_on(system: str, cutoff: int) -> int:
         if (system, cutoff) not in pooled_cache:
-            pooled_cache[(system, cutoff)] = _pooled_on(labels, qids, system, cutoff)
+            pooled_cache[(system, cutoff)] = pools.pooled_on(labels, qids, system, cutoff)
         return pooled_cache[(system, cutoff)]
 
-    counts = _pool_counts(labels, qids)
+    counts = pools.pool_counts(labels, qids)
     top_count = max(counts.values(), default=0)
     built_by = tuple(sorted(s for s, n in counts.items() if n == top_count and n > 0))
 
