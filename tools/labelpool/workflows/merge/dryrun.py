@@ -87,4 +87,6 @@ def dry_run(
         for doc in record_mod.disputes(state_of(cache[path][0], path, cache[path][1]), state)
     ]
     folded = {p: states[p] for p, j in judge_of.items() if j is not None}
+    for state in folded.values():
+        state.where = {}  # where each verdict is, for a message of a fold that is done
     return DryRun(plan, supersedes, tuple(sorted(disputes)), folded)
