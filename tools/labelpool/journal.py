@@ -199,7 +199,7 @@ def land(top: Path, journal: Journal, reason: str) -> None:
             raise exc from None  # the journal stays: the next run finishes or discards it
         _drop(top, journal, path)
         raise StagingFailed(f"{exc.message}; nothing changed") from None
-    _move(top, journal, path)
+    _move(top, journal, path, staged_now=True)
 
 
 def _headroom(top: Path) -> int:
@@ -299,19 +299,21 @@ def _point(top: Path, journal: Journal) -> None:
     gitio.set_index(top, [(m, new, p) for p, (m, _, new) in sorted(journal.paths.items())])
 
 
-def _move(top: Path, journal: Journal, path: Path) -> None:
+def _move(top: Path, journal: Journal, path: Path, *, staged_now: bool = False) -> None:
     """The new files into the working tree (the staged copies, else written from the
-    blobs), then the journal and the stage go."""
+    blobs), then the journal and the stage go. ``staged_now``: this process staged every
+    copy (:func:`_stage`, under the repository lock) and flushed it, so each is moved as it
+    is; a recovery reads a copy back and moves it only when it holds the new blob's bytes."""
     folder = _stage_dir(top, journal.kind)
     try:
         for i, p in enumerate(sorted(journal.paths)):
             staged = folder / str(i)
-            if staged.is_file() and staged.read_bytes() == journal.contents[p]:
+            if staged_now or (staged.is_file() and staged.read_bytes() == journal.contents[p]):
                 try:
                     atomic.move(staged, top / p, durable=False)
                     continue
                 except OSError as exc:
-                    if exc.errno != errno.EXDEV:
+                    if exc.errno not in (errno.EXDEV, errno.ENOENT):  # else write the bytes
                         raise
             atomic.write_bytes(top / p, journal.contents[p], durable=False)
     except OSError as exc:  # the branch has moved: say so, and how the next run finishes

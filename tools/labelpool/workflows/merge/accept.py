@@ -159,20 +159,22 @@ def gather(
     """The label files at ``base`` that may hold an accepted class in the mapping form, as
     ``current`` has them (else as the working tree does); a file changed since ``base`` is
     left out, with a note: a deletion not committed has no reviewer yet."""
-    now = {p.resolve(): t for p, t in current.items()}
+    now: dict[Path, str] | None = None  # ``current`` by resolved path, when first needed
     rel_dir = labels_dir.resolve().relative_to(top.resolve()).as_posix()
     texts: dict[Path, str] = {}
     notes: list[str] = []
     for rel, (_mode, blob) in sorted(gitio.tree_entries(top, base, rel_dir).items()):
-        path = (top / rel).resolve()
         if not rel.endswith(tuple(LABEL_SUFFIXES)):
             continue
         try:
-            disk = path.read_text(encoding="utf-8")
+            disk = (top / rel).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
         if "- members:" not in disk or not accepted_lines(disk):
-            continue
+            continue  # most files: no path resolved
+        path = (top / rel).resolve()
+        if now is None:
+            now = {p.resolve(): t for p, t in current.items()}
         if blobids.blob_id_like(disk, blob) != blob:
             notes.append(f"{rel}: changed since the last commit; its accepted classes wait")
             continue

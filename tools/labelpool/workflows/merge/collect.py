@@ -165,8 +165,12 @@ def judges(cfg: Config, wanted: dict[Path, list[int]], me: Judge) -> Judges:
         return {}
     top = top.resolve()
     rel: dict[str, Path] = {}
+    folders: dict[Path, Path] = {}  # one resolve per folder, not per file
     for path in wanted:
-        full = path.parent.resolve() / path.name
+        folder = folders.get(path.parent)
+        if folder is None:
+            folder = folders[path.parent] = path.parent.resolve()
+        full = folder / path.name
         if full.is_relative_to(top):  # outside the repository: nothing of it is committed
             rel[full.relative_to(top).as_posix()] = path
     if not rel:
@@ -339,7 +343,15 @@ def seat_credit(seat_judge: str | None, author: Judge) -> tuple[Judge, str | Non
 
 def commit_order(decisions: Sequence[Decision]) -> list[Decision]:
     """Commit order: judges (see module doc), then plain verdicts before duplicates."""
+    orders: dict[int, tuple[int, str, str]] = {}  # by judge object: a few judges, many lines
+
+    def order(judge: Judge) -> tuple[int, str, str]:
+        found = orders.get(id(judge))
+        if found is None:
+            found = orders[id(judge)] = judge.order
+        return found
+
     return sorted(
         decisions,
-        key=lambda d: (d.judge.order, d.duplicate_of is not None, str(d.path), d.line),
+        key=lambda d: (order(d.judge), d.duplicate_of is not None, str(d.path), d.line),
     )

@@ -48,32 +48,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from labelpool import atomic, corpus, gitio, journal, labelset, repolock
+from labelpool import atomic, gitio, journal, labelset, repolock
 from labelpool import batch as batch_mod
 from labelpool.config import Config
 from labelpool.labelindex import blobids
 from labelpool.oracle import Oracle
 from labelpool.words import counted
 from labelpool.workflows.merge import accept, carried
-from labelpool.workflows.merge import record as record_mod
 from labelpool.workflows.merge.collect import (
     UNKNOWN_TO_ORACLE,
     Cache,
     OracleMissing,
     Unresolved,
     collect,
-    commit_order,
     refuse_shallow,
 )
+from labelpool.workflows.merge.dryrun import DryRun, dry_run
 from labelpool.workflows.merge.file import fold_file
 from labelpool.workflows.merge.fold import (
     Decision,
     Judge,
     MergeError,
-    State,
-    Supersedes,
-    fold,
-    state_of,
 )
 
 __all__ = [
@@ -119,16 +114,6 @@ class MergeResult:
     def unknown_to_oracle(self) -> int:
         """Entries left pending because the oracle does not know their document."""
         return sum(1 for u in self.unresolved if u.reason == UNKNOWN_TO_ORACLE)
-
-
-def _supersedes(cfg: Config) -> Supersedes | None:
-    if cfg.versions is None and cfg.version_pattern is None:
-        return None
-    try:
-        versions = corpus.load_versions(cfg)
-    except corpus.CorpusError as exc:
-        raise MergeError(str(exc)) from None
-    return versions.supersedes
 
 
 def merge(
@@ -182,13 +167,14 @@ def _merge(
     if commit:
         assert top is not None and base is not None
         committed, at_head = _check_against_head(top, base, sorted(cache), cache)
-    plan, supersedes, disputes = _dry_run(cfg, decisions, unresolved, cache)
+    dry = dry_run(cfg, decisions, unresolved, cache)
+    plan, disputes = dry.plan, dry.disputes
     if any(j.uncommitted for j in plan):
         notes.append(
             f"verdict lines not committed yet are attributed to the current git user: {me}"
         )
     worktree = {p: cache[p][1] for p in cache}  # each file's text as read
-    steps = _fold_steps(plan, supersedes, dict(worktree), cache)
+    steps = _fold_steps(dry, dict(worktree), cache)
 
     steps += [_Step(*c) for c in carried.after(named, worktree, steps, me)]
     if not commit:
@@ -214,48 +200,11 @@ def _merge(
     return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes), disputes)
 
 
-def _dry_run(
-    cfg: Config, decisions: list[Decision], unresolved: list[Unresolved], cache: Cache
-) -> tuple[dict[Judge, list[Decision]], Supersedes | None, tuple[tuple[str, str], ...]]:
-    """Every decision folded in commit order on the labels' lists, nothing written: the
-    decisions to fold per judge (entries that stay pending join ``unresolved``), and the new
-    disputes (question, document); every contradiction is one :class:`MergeError` naming
-    them all."""
-    decisions = commit_order(decisions)
-    supersedes = _supersedes(cfg) if any(d.duplicate_of for d in decisions) else None
-    errors: list[str] = []
-    plan: dict[Judge, list[Decision]] = {}
-    states: dict[Path, State] = {}
-    for d in decisions:
-        if d.path not in states:
-            states[d.path] = state_of(cache[d.path][0], d.path, cache[d.path][1])
-        outcome, message = fold(states[d.path], d, supersedes)
-        if outcome == "error":
-            errors.append(str(message))
-        elif outcome == "pending":
-            unresolved.append(Unresolved(d.path, d.line, d.qid, d.batch, d.doc, str(message)))
-        else:
-            plan.setdefault(d.judge, []).append(d)
-    if errors:
-        raise MergeError("\n".join(errors))
-    qids = {d.path: d.qid for d in decisions}
-    disputes = [
-        (qids[path], doc)
-        for path, state in states.items()
-        if any(len(entries) > 1 for entries in state.record.values())  # a dispute needs two
-        for doc in record_mod.disputes(state_of(cache[path][0], path, cache[path][1]), state)
-    ]
-    return plan, supersedes, tuple(sorted(disputes))
-
-
-def _fold_steps(
-    plan: Mapping[Judge, list[Decision]],
-    supersedes: Supersedes | None,
-    texts: dict[Path, str],
-    cache: Cache,
-) -> list[_Step]:
+def _fold_steps(dry: DryRun, texts: dict[Path, str], cache: Cache) -> list[_Step]:
     """Each judge's fold, in commit order, into ``texts`` (each file's current text); file by
-    file, so that a judge's read-back is the next judge's reading, let go after the last."""
+    file, so that a judge's read-back is the next judge's reading, let go after the last. A
+    file one judge folds takes the dry run's lists (``dry.folded``), never folded twice."""
+    plan, supersedes = dry.plan, dry.supersedes
     order = sorted(plan, key=lambda j: (j.order, j.co_authors))
     by_file: list[dict[Path, list[Decision]]] = [{} for _ in order]
     judges_of: dict[Path, list[int]] = {}  # each file's judges, in commit order
@@ -269,7 +218,9 @@ def _fold_steps(
     for path, ids in judges_of.items():
         for n, i in enumerate(ids):  # keep: a later judge folds into the new text
             ds = by_file[i][path]
-            text, done = fold_file(path, ds, supersedes, texts[path], cache, keep=n < len(ids) - 1)
+            after = dry.folded.pop(path, None) if len(ids) == 1 else None
+            keep = n < len(ids) - 1
+            text, done = fold_file(path, ds, supersedes, texts[path], cache, keep=keep, after=after)
             completed[i] += done
             if text is not None:
                 texts[path] = new[(i, path)] = text
@@ -294,9 +245,9 @@ def preview(cfg: Config) -> Preview:
     me = Judge("preview", "preview", uncommitted=True)  # judges do not change the labels
     with labelset.gc_paused():
         _, decisions, unresolved = collect(cfg, me, cache=cache, attribute=False)
-    plan, supersedes, _disputes = _dry_run(cfg, decisions, unresolved, cache)
+    dry = dry_run(cfg, decisions, unresolved, cache)
     texts = {p: cache[p][1] for p in cache}
-    steps = _fold_steps(plan, supersedes, texts, cache)
+    steps = _fold_steps(dry, texts, cache)
     final = {p: t for step in steps for p, t in step.changed.items()}
     return Preview(final, len(decisions), tuple(sorted(unresolved, key=str)))
 

@@ -51,8 +51,13 @@ def plan(
     batches: Sequence[batch_mod.PendingBatch],
     ds: Sequence[Decision],
     supersedes: Supersedes | None,
+    folded: State | None = None,
 ) -> Plan:
+    """What folding ``ds`` changes; ``folded``: the lists after folding exactly ``ds`` into
+    this reading (the dry run's), taken as they are instead of folding again."""
     before = state_of(data, path, text)
+    if folded is not None:
+        return _plan(before, folded, batches, ds)
     after = replace(
         before,
         judged=set(before.judged),
@@ -63,12 +68,18 @@ def plan(
         where=dict(before.where),
         record=dict(before.record),
     )
-    wanted = {(d.batch, d.seat, d.doc) for d in ds}
-    drop: set[tuple[int, int]] = set()
     for d in ds:
         outcome, message = fold(after, d, supersedes)
         if outcome == "error":  # the dry run saw the same state: cannot happen
             raise MergeError(str(message))
+    return _plan(before, after, batches, ds)
+
+
+def _plan(
+    before: State, after: State, batches: Sequence[batch_mod.PendingBatch], ds: Sequence[Decision]
+) -> Plan:
+    wanted = {(d.batch, d.seat, d.doc) for d in ds}
+    drop: set[tuple[int, int]] = set()
     for b in batches:
         for e in b.entries:
             if (b.batch, b.seat, e.doc) in wanted:
@@ -93,21 +104,26 @@ def fold_file(
     *,
     text_fold: bool = True,
     keep: bool = False,
+    after: State | None = None,
 ) -> tuple[str | None, int]:
     """Fold ``ds`` into one label file's ``text``: (the new text or None when unchanged,
     batches completed). ``cache`` holds what was read of the text read first; it is used
     only while the text is that one (a later judge folds into an earlier one's text).
     ``keep``: a later judge folds into the new text, so what reading it back found goes
     into ``cache`` for that fold (the text is read once, not twice).
-    ``text_fold=False`` takes the round-trip path (the reference the tests hold to)."""
+    ``text_fold=False`` takes the round-trip path (the reference the tests hold to).
+    ``after``: the lists after folding ``ds`` into the text read first (the dry run's), used
+    only while the text is that one."""
     cached = cache.get(path)
     if cached is not None and cached[1] == text:
         data, _, batches = cache.pop(path)  # a round-trip tree is edited below: used once
     elif text_fold:
+        after = None
         data, text, batches = read_label(path, text)
     else:
+        after = None
         data, text, batches = read_label_roundtrip(path, text)
-    p = plan(path, data, text, batches, ds, supersedes)
+    p = plan(path, data, text, batches, ds, supersedes, after)
     new_text: str | None = None
     if not isinstance(data, yamlfile.CommentedMap):  # plain data: try the text edit
         if text_fold:

@@ -104,6 +104,8 @@ class State:
         return self.where.get(doc) or self.locate(doc) or "an earlier judgment"
 
     def class_index(self, doc: str) -> int | None:
+        if not self.classes:  # most labels: no class
+            return None
         return next((i for i, c in enumerate(self.classes) if doc in c), None)
 
     def gain(self, doc: str) -> int | None:
