@@ -17,6 +17,7 @@ join reads as unjudged, as it reads an id outside the dictionary.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from itertools import accumulate, chain
@@ -43,19 +44,16 @@ def without_judgments(full: Qrels, cols: Columns, removed: Mapping[str, Iterable
     if not pairs:
         return full
     r_qi = np.fromiter((qi for qi, _ in pairs), dtype=np.int64, count=len(pairs))
-    r_code = _codes(full, [d for _, d in pairs])
-    r_key = np.unique(r_qi[r_code >= 0] * width + r_code[r_code >= 0])
-    affected = np.unique(r_qi)
-    sub = cols.table.take(pa.array(cols.rows(full.qids[affected]), pa.int64()))
-    judged_key = _keys(full, affected, sub, "judged", width)
-    member_key = _keys(full, affected, sub, "members", width)
-    every = np.unique(np.concatenate([judged_key, member_key]))  # Label.judged
+    r_code = _codes(full.vocab, arrow_strings([d for _, d in pairs]))
+    r_key = _unique(r_qi[r_code >= 0] * width + r_code[r_code >= 0])
+    every, member_key = _judged(full, cols)
     gone = r_key[_member(r_key, every)]
     left = np.bincount(every // width, minlength=nq) - np.bincount(gone // width, minlength=nq)
+    affected = _unique(r_qi)
     dropped = np.zeros(nq, dtype=bool)
     dropped[affected[left[affected] == 0]] = True  # every judgment went: not scored
     in_class = np.zeros(nq, dtype=bool)
-    in_class[r_key[_member(r_key, np.unique(member_key))] // width] = True
+    in_class[r_key[_member(r_key, member_key)] // width] = True
     rebuilt = in_class & ~dropped
 
     key_q = full.keys // width
@@ -72,7 +70,7 @@ def without_judgments(full: Qrels, cols: Columns, removed: Mapping[str, Iterable
     ideal_q, ideal_g = [full.ideal_q[ideal_keep]], [full.ideal_g[ideal_keep]]
     if rebuilt.any():
         mini = _rebuilt(full, cols, np.flatnonzero(rebuilt), removed)
-        codes = _codes(full, mini.vocab)
+        codes = _codes(full.vocab, mini.vocab)
         mini_q = np.flatnonzero(rebuilt)
         mini_w = max(len(mini.vocab), 1)
         keys = mini_q[mini.keys // mini_w] * width + codes[mini.keys % mini_w]
@@ -103,21 +101,53 @@ def without_judgments(full: Qrels, cols: Columns, removed: Mapping[str, Iterable
     )
 
 
-def _codes(full: Qrels, docs: Sequence[str] | pa.Array) -> np.ndarray:
-    """Each doc id's code in ``full``'s dictionary (-1: not in it)."""
-    values = docs if isinstance(docs, pa.Array) else arrow_strings(list(docs))
-    found = pc.index_in(values.cast(full.vocab.type), value_set=full.vocab)
-    out: np.ndarray = numpy_of(found, fill=-1).astype(np.int64)
+# the judged keys of the last few full sets (weak references: freed with their arrays)
+_JUDGED: list[tuple[weakref.ref[Qrels], Columns, tuple[np.ndarray, np.ndarray]]] = []
+
+
+def _judged(full: Qrels, cols: Columns) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct keys of every judged document of ``full``'s questions
+    (:attr:`Label.judged`: ``judged_ids`` and class members), and of the class members alone;
+    kept for the last few sets (``bias`` leaves out one system after another)."""
+    for ref, owner, found in _JUDGED:
+        if ref() is full and owner is cols:
+            return found
+    width = max(len(full.vocab), 1)
+    qi = np.arange(len(full.qids), dtype=np.int64)
+    table = cols.table.take(pa.array(cols.rows(full.qids), pa.int64()))
+    judged_rows, judged_docs = columns.flat(table.column("judged"))
+    member_rows, member_docs = columns.flat(table.column("members"))
+    codes = _codes(full.vocab, pa.concat_arrays([judged_docs, member_docs]))
+    keys = qi[np.concatenate([judged_rows, member_rows])] * width + codes
+    keys = keys[codes >= 0]
+    members = keys[len(judged_rows) - int((codes[: len(judged_rows)] < 0).sum()) :]
+    found = (_unique(keys), _unique(members))
+    _JUDGED.append((weakref.ref(full), cols, found))
+    del _JUDGED[:-2]
+    return found
+
+
+def _codes(vocab: pa.Array, docs: pa.Array) -> np.ndarray:
+    """Each of ``docs``' code in the dictionary ``vocab`` (-1: not in it): the dictionary
+    probed against the distinct docs (a hash of a few thousand ids, not of the dictionary)."""
+    if not len(docs):
+        return np.zeros(0, dtype=np.int64)
+    encoded = pc.dictionary_encode(docs.cast(vocab.type))
+    at = numpy_of(pc.index_in(vocab, value_set=encoded.dictionary), fill=-1).astype(np.int64)
+    code_of = np.full(len(encoded.dictionary), -1, dtype=np.int64)
+    hit = np.flatnonzero(at >= 0)
+    code_of[at[hit]] = hit
+    out: np.ndarray = code_of[numpy_of(encoded.indices).astype(np.int64)]
     return out
 
 
-def _keys(full: Qrels, qi: np.ndarray, sub: pa.Table, column: str, width: int) -> np.ndarray:
-    """(question, document) keys of one id-list column of ``sub`` (row ``i``: question
-    ``qi[i]``), ids outside the dictionary left out."""
-    rows, docs = columns.flat(sub.column(column))
-    codes = _codes(full, docs)
-    keys: np.ndarray = (qi[rows] * width + codes)[codes >= 0]
-    return keys
+def _unique(values: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (a sort: ``np.unique`` hashes, far slower here)."""
+    ordered = np.sort(values)
+    keep = np.ones(len(ordered), dtype=bool)
+    keep[1:] = ordered[1:] != ordered[:-1]
+    out: np.ndarray = ordered[keep]
+    return out
 
 
 def _member(keys: np.ndarray, ordered: np.ndarray) -> np.ndarray:
@@ -189,7 +219,7 @@ def relevant_removed(full: Qrels, cols: Columns, removed: Mapping[str, Iterable[
     position = {str(q): i for i, q in enumerate(full.qids)}
     pairs = [(q, d) for q, docs in removed.items() for d in docs]
     qi = np.fromiter((position.get(q, -1) for q, _ in pairs), dtype=np.int64, count=len(pairs))
-    code = _codes(full, [d for _, d in pairs])
+    code = _codes(full.vocab, arrow_strings([d for _, d in pairs]))
     found = np.zeros(len(pairs), dtype=bool)
     count = 0
     if len(full.keys):
