@@ -342,6 +342,8 @@ def audit_loading(
     with ThreadPoolExecutor(max_workers=1) as background:
         pending = background.submit(prefetch)
         labels = load()
+        # the full set's arrays through score's file cache (a warm audit loads them)
+        qrels.prepare(labels, qrels.cache_file_for(cfg.labels_dir))
         loaded = pending.result()
     return audit(cfg, labels, measure, k, relevance_level, loaded=loaded)
 
