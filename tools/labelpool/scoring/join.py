@@ -20,20 +20,22 @@ from labelpool.runs import Run, arrow_array, numpy_of, ranks_within
 from labelpool.scoring.measures.ranked import Ranked
 from labelpool.scoring.qrels import UNJUDGED, Qrels
 
-# the last few (run, labels) lookups; weak references, so that a run read and scored is freed
-_LOOKUPS: list[tuple[weakref.ref[Run], weakref.ref[Qrels], np.ndarray]] = []
+# the last few (run, labels' dictionary) lookups; a weak reference to the run, so that a run
+# read and scored is freed (the dictionary is the labels' own, shared by reduced label sets)
+_LOOKUPS: list[tuple[weakref.ref[Run], pa.Array, np.ndarray]] = []
 
 
 def _in_labels(run: Run, qrels: Qrels) -> np.ndarray:
     """Each run document's code in the labels' dictionary (-1: not labelled), int32; a hash
-    lookup over the run's distinct ids, kept for the last few pairs (compare joins one run
-    up to a dozen times)."""
-    for r, q, codes in _LOOKUPS:
-        if r() is run and q() is qrels:
+    lookup over the run's distinct ids, kept for the last few pairs of run and dictionary
+    (compare joins one run up to a dozen times; bias joins each run to every reduced set,
+    whose arrays keep the full set's dictionary)."""
+    for r, vocab, codes in _LOOKUPS:
+        if r() is run and vocab is qrels.vocab:
             return codes
     found_at = pc.index_in(run.doc_vocab, value_set=qrels.vocab)  # null: not labelled
     codes = numpy_of(found_at, fill=-1).astype(np.int32, copy=False)
-    _LOOKUPS.append((weakref.ref(run), weakref.ref(qrels), codes))
+    _LOOKUPS.append((weakref.ref(run), qrels.vocab, codes))
     del _LOOKUPS[:-4]
     return codes
 

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 import shlex
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -60,8 +60,10 @@ from labelpool.errors import InputError, LabelpoolError
 from labelpool.labelset import LabelSet
 from labelpool.model import Label
 from labelpool.runs import Run
+from labelpool.scoring import qrels
 from labelpool.scoring import score as score_run
 from labelpool.scoring.measures import Measure
+from labelpool.scoring.reduced import relevant_removed, without_judgments
 from labelpool.workflows.evaluate import contributions as contributions_mod
 from labelpool.workflows.evaluate import pooled as pools
 from labelpool.workflows.validate.provenance import EntryTop, PooledRuns, committed_runs
@@ -192,12 +194,43 @@ def without(label: Label, docs: Iterable[str]) -> Label:
 
 
 def reduce_labels(labels: LabelSet, removed: Mapping[str, frozenset[str]]) -> LabelSet:
-    """A label set with ``removed[qid]`` taken out of each question's judgments."""
+    """A label set with ``removed[qid]`` taken out of each question's judgments (the
+    reference: every label rebuilt by :func:`without`)."""
     return LabelSet(
         labels={q: without(lab, removed.get(q, ())) for q, lab in labels.items()},
         paths=labels.paths,
         digest="",
     )
+
+
+class _Without(Mapping[str, Label]):
+    """The labels of a set with ``removed`` taken out, each built by :func:`without` only
+    when asked for (a scorer reading the labels themselves, e.g. a trec_eval measure)."""
+
+    def __init__(self, labels: Mapping[str, Label], removed: Mapping[str, frozenset[str]]):
+        self._labels = labels
+        self._removed = removed
+
+    def __getitem__(self, qid: str) -> Label:
+        return without(self._labels[qid], self._removed.get(qid, ()))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._labels)
+
+    def __len__(self) -> int:
+        return len(self._labels)
+
+
+def reduced_set_of(labels: LabelSet, removed: Mapping[str, frozenset[str]]) -> LabelSet:
+    """:func:`reduce_labels`, building no label when the set carries its columns (and no
+    record of judges): the reduced judgment arrays are the full set's with the removed keys
+    masked out (:func:`labelpool.scoring.reduced.without_judgments`), held for the new set."""
+    cols = labels.columns
+    if cols is None or cols.resolves:
+        return reduce_labels(labels, removed)
+    out = LabelSet(labels=_Without(labels.labels, removed), paths=labels.paths, digest="")
+    qrels.hold(out, without_judgments(qrels.qrels_for(labels), cols, removed))
+    return out
 
 
 # --------------------------------------------------------------------------- the audit
@@ -309,6 +342,8 @@ def audit_loading(
     with ThreadPoolExecutor(max_workers=1) as background:
         pending = background.submit(prefetch)
         labels = load()
+        # the full set's arrays through score's file cache (a warm audit loads them)
+        qrels.prepare(labels, qrels.cache_file_for(cfg.labels_dir))
         loaded = pending.result()
     return audit(cfg, labels, measure, k, relevance_level, loaded=loaded)
 
@@ -357,7 +392,7 @@ def audit(
     leave_outs: list[LeaveOut] = []
     for system in pooled_names:
         removed = contributions.get(system, {})
-        reduced_set = reduce_labels(labels, removed)
+        reduced_set = reduced_set_of(labels, removed)
         reduced = {s: score(runs[s], s, reduced_set) for s in names}
         reduced_scores = {s: v.score for s, v in reduced.items()}
         reduced_ranks = competition_ranks(reduced_scores)
@@ -377,9 +412,7 @@ def audit(
             LeaveOut(
                 system=system,
                 removed_judgments=sum(len(d) for d in removed.values()),
-                removed_relevant=sum(
-                    1 for q, docs in removed.items() for d in docs if labels[q].gain.get(d, 0) > 0
-                ),
+                removed_relevant=_relevant(labels, removed),
                 questions=len(removed),
                 kendall_tau=kendall_tau_b(
                     [full_scores[s] for s in names], [reduced_scores[s] for s in names]
@@ -406,6 +439,14 @@ def audit(
         leave_outs=tuple(leave_outs),
         unattributed_questions=len(unattributed),
     )
+
+
+def _relevant(labels: LabelSet, removed: Mapping[str, frozenset[str]]) -> int:
+    """How many of ``removed`` were relevant (from the arrays when the set has columns)."""
+    cols = labels.columns
+    if cols is not None and not cols.resolves:
+        return relevant_removed(qrels.qrels_for(labels), cols, removed)
+    return sum(1 for q, docs in removed.items() for d in docs if labels[q].gain.get(d, 0) > 0)
 
 
 def _pool_second(

@@ -20,6 +20,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from labelpool import columns
+from labelpool.columns import Columns
 from labelpool.model import Label
 from labelpool.runs import arrow_array, arrow_strings, numpy_of, ranks_within
 from labelpool.workflows.validate.provenance import PooledRuns
@@ -72,9 +74,7 @@ def contributions(labels: Mapping[str, Label], pooled: PooledRuns) -> tuple[Remo
     chosen[order[last]] = True
     chosen &= ~blocked[entry_q]
     # every document of the tops and every judged one, in one code space
-    judged_lists = [tuple(labels[q].judged) for q in qids]
-    judged_n = np.fromiter(map(len, judged_lists), np.int64, len(qids))
-    judged_docs = arrow_strings(list(chain.from_iterable(judged_lists)))
+    judged_q, judged_docs = _judged(labels, qids)
     encoded = pc.dictionary_encode(pa.concat_arrays([*rows_doc, judged_docs]))
     codes = numpy_of(encoded.indices).astype(np.int64)
     width = max(len(encoded.dictionary), 1)
@@ -82,9 +82,7 @@ def contributions(labels: Mapping[str, Label], pooled: PooledRuns) -> tuple[Remo
     keep = chosen[row_entry]
     q, sys = entry_q[row_entry[keep]], entry_s[row_entry[keep]]
     doc = codes[: len(row_entry)][keep]
-    judged = np.sort(
-        np.repeat(np.arange(len(qids), dtype=np.int64), judged_n) * width + codes[len(row_entry) :]
-    )
+    judged = np.sort(judged_q * width + codes[len(row_entry) :])
     # distinct (question, document, system); a (question, document) only one system holds
     triple = np.unique((q * width + doc) * len(systems) + sys)
     pair = triple // max(len(systems), 1)
@@ -102,6 +100,23 @@ def contributions(labels: Mapping[str, Label], pooled: PooledRuns) -> tuple[Remo
     for (s, qi), docs in sorted(sets.items()):
         removed.setdefault(systems[s], {})[qids[qi]] = frozenset(docs)
     return removed, {qids[i] for i in np.flatnonzero(blocked)}
+
+
+def _judged(labels: Mapping[str, Label], qids: list[str]) -> tuple[np.ndarray, pa.Array]:
+    """(question index, document) of every judged document of ``qids`` (``Label.judged``:
+    ``judged_ids`` and every class member, repeats harmless): from the label set's columns
+    when it carries them (no label built), else label by label."""
+    cols = getattr(labels, "columns", None)
+    if isinstance(cols, Columns):
+        table = cols.table.take(pa.array(cols.rows(qids), pa.int64()))
+        judged_rows, judged_docs = columns.flat(table.column("judged"))
+        member_rows, member_docs = columns.flat(table.column("members"))
+        docs = pa.concat_arrays([judged_docs.cast(pa.string()), member_docs.cast(pa.string())])
+        return np.concatenate([judged_rows, member_rows]), docs
+    lists = [tuple(labels[q].judged) for q in qids]
+    counts = np.fromiter(map(len, lists), np.int64, len(qids))
+    rows = np.repeat(np.arange(len(qids), dtype=np.int64), counts)
+    return rows, arrow_strings(list(chain.from_iterable(lists)))
 
 
 def _member(keys: np.ndarray, ordered: np.ndarray) -> np.ndarray:
