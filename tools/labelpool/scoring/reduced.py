@@ -7,7 +7,7 @@ never been judged), without building a label: the keys of the removed documents 
 out of ``full`` (their ideal entries with them), a question left with no judgment leaves the
 scored questions, and only a question where a removed document belongs to a relevance class
 (whose remaining members keep the class's grade: the rule of ``bias.without``) is rebuilt, from
-its columns, with the same :func:`~labelpool.scoring.qrels._build`.
+its columns, with the same :func:`~labelpool.scoring.qrels.build_table`.
 
 The set must carry no record of judges (``cols.resolves`` false: no open dispute), as every set
 whose arrays :func:`~labelpool.scoring.qrels.build` makes from its columns. The vocabulary stays
@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 from labelpool import columns
 from labelpool.columns import Columns
 from labelpool.runs import arrow_strings, numpy_of
-from labelpool.scoring.qrels import UNJUDGED, Qrels, _build
+from labelpool.scoring.qrels import UNJUDGED, Qrels, build_table
 
 _GRADE_SPAN = 1 << 21  # above every grade (LP042: at most 1,000,000)
 
@@ -190,7 +190,7 @@ def _rebuilt(
         for row, q in zip(table.to_pylist(), qids, strict=True)
     ]
     reduced = pa.Table.from_pylist(rows, schema=columns.SCHEMA)
-    return _build(reduced, qids, [{}] * len(qids), 0, frozenset())
+    return build_table(reduced, qids, [{}] * len(qids), 0, frozenset())
 
 
 def gain_of(row: dict[str, Any], classes: Sequence[tuple[str, ...]]) -> dict[str, int]:
