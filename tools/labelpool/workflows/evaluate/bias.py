@@ -60,7 +60,7 @@ from labelpool.errors import InputError, LabelpoolError
 from labelpool.labelset import LabelSet
 from labelpool.model import Label
 from labelpool.runs import Run
-from labelpool.scoring import qrels
+from labelpool.scoring import cache_file_for, prepare, qrels
 from labelpool.scoring import score as score_run
 from labelpool.scoring.measures import Measure
 from labelpool.scoring.reduced import relevant_removed, without_judgments
@@ -343,7 +343,7 @@ def audit_loading(
         pending = background.submit(prefetch)
         labels = load()
         # the full set's arrays through score's file cache (a warm audit loads them)
-        qrels.prepare(labels, qrels.cache_file_for(cfg.labels_dir))
+        prepare(labels, cache_file_for(cfg.labels_dir))
         loaded = pending.result()
     return audit(cfg, labels, measure, k, relevance_level, loaded=loaded)
 
