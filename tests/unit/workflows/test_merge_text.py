@@ -262,3 +262,40 @@ def test_a_second_judge_takes_the_text_fold_and_a_dispute_lowers_the_lists() -> 
         f"  D5:\n    - {{judge: {JUDGE}, verdict: 2}}\n    - {{judge: {BO}, verdict: irrelevant}}\n"
         in got
     )
+
+
+_IDS = st.lists(st.sampled_from(["D1", "D10", "D2", "D3", "a", "b", "b1", "z"]), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_IDS, _IDS, st.booleans())
+def test_ids_added_at_once_as_one_by_one(old: list[str], new: list[str], empty: bool) -> None:
+    """The list edit of many ids at once is the one-by-one insert's, in a sorted list, an
+    unsorted one (duplicates and all), an emptied one and a missing one."""
+    from labelpool.workflows.merge import text as merge_text
+
+    def sections() -> list[merge_text._Section]:
+        if empty:
+            return [merge_text._Section("id", "id: x", [])]
+        body = [f"  - {i}" for i in old]
+        head = "judged_ids:" if old else "judged_ids: []"
+        return [
+            merge_text._Section("id", "id: x", []),
+            merge_text._Section("judged_ids", head, body, list(old)),
+        ]
+
+    items = sorted(set(new))
+    fast = sections()
+    merge_text._add_ids(fast, "judged_ids", items)
+    slow = sections()
+    for item in items:
+        s = merge_text._find(slow, "judged_ids")
+        if s is None:
+            merge_text._insert_key(
+                slow, merge_text._Section("judged_ids", "judged_ids:", [f"  - {item}"], [item])
+            )
+        elif item not in (s.items or []):
+            merge_text._sorted_insert(s, item, f"  - {item}")
+    assert [(s.key, s.head, s.body, s.items) for s in fast] == [
+        (s.key, s.head, s.body, s.items) for s in slow
+    ]

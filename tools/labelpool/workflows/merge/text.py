@@ -41,6 +41,7 @@ _PLAIN = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./#+@=~-]*$")
 # (but an empty one): the round-trip path may rewrite it
 _ODD_VALUE = re.compile(r": *(?:[|>&*!%@`]|[\[{](?!\]\Z|\}\Z))")
 _ODD_BODY = re.compile(r"[|>&*!%@`\[\]{}]")
+_COMMENT = re.compile(r"^ *#", re.MULTILINE)
 _RUN = re.compile(r"[0-9a-f]*[a-f][0-9a-f]*\Z")
 
 
@@ -88,10 +89,8 @@ def fold_text(
             _remove_id(sections, "relevant_doc_ids", d, strict=True)
         for d in sorted(set(before.grades) - set(after.grades)):
             _remove_grade(sections, d)
-        for d in sorted(after.judged - before.judged):
-            _add_id(sections, "judged_ids", d)
-        for d in sorted(after.relevant - before.relevant):
-            _add_id(sections, "relevant_doc_ids", d)
+        _add_ids(sections, "judged_ids", sorted(after.judged - before.judged))
+        _add_ids(sections, "relevant_doc_ids", sorted(after.relevant - before.relevant))
         for d, g in sorted(after.grades.items()):
             if before.grades.get(d) != g:
                 _add_grade(sections, d, g)
@@ -115,23 +114,30 @@ def _sections(lines: list[str], keys: list[str], data: Mapping[str, Any]) -> lis
     """The top-level keys of ``lines`` (everything above ``pending:``) with their lines;
     every key this module may edit checked to be in a layout it knows."""
     out: list[_Section] = []
+    # checks of every line, made on the whole block at once (any failure: the round trip)
+    block = "\n".join(lines)
+    if '"' in block or " #" in block or "" in lines or _COMMENT.search(block):
+        raise _Fallback
+    if lines and max(map(len, lines)) > MAX_LINE:
+        raise _Fallback
+    body: list[str] | None = None
     for line in lines:
-        if not line or len(line) > MAX_LINE or '"' in line or " #" in line:
-            raise _Fallback
-        if line.lstrip(" ").startswith("#"):
-            raise _Fallback
         if line[0] == " ":
-            # the verdicts block is checked whole (_add_record): canonical, or the round trip
-            if not out or (out[-1].key != "verdicts" and _ODD_BODY.search(line)):
+            if body is None:
                 raise _Fallback
-            out[-1].body.append(line)
+            body.append(line)
             continue
         m = _KEY.match(line)
         if m is None or _ODD_VALUE.match(line, m.end(1)):
             raise _Fallback
         out.append(_Section(m.group(1), line, []))
+        body = out[-1].body
     if [s.key for s in out] != keys:
         raise _Fallback
+    for s in out:
+        # the verdicts block is checked whole (_add_record): canonical, or the round trip
+        if s.key != "verdicts" and s.body and _ODD_BODY.search("\n".join(s.body)):
+            raise _Fallback
     for s in out:
         _check(s, data[s.key])
     return out
@@ -202,15 +208,31 @@ def _sorted_insert(s: _Section, item: str, line: str) -> None:
     s.head = f"{s.key}:"
 
 
-def _add_id(sections: list[_Section], key: str, item: str) -> None:
-    line = "  - " + _plain(item)
+def _add_ids(sections: list[_Section], key: str, items: list[str]) -> None:
+    """Each of ``items`` (sorted, distinct) not in the list yet added to it, as
+    :func:`_sorted_insert` one by one would: merged into a sorted list, appended in order to
+    one written out of order; a missing list inserted at its canonical place."""
+    if not items:
+        return
+    lines = ["  - " + _plain(item) for item in items]
     s = _find(sections, key)
     if s is None:
-        _insert_key(sections, _Section(key, f"{key}:", [line], [item]))
-    elif s.items is None:
+        _insert_key(sections, _Section(key, f"{key}:", lines, list(items)))
+        return
+    if s.items is None:
         raise _Fallback
-    elif item not in s.items:
-        _sorted_insert(s, item, line)
+    present = set(s.items)
+    new = [(item, line) for item, line in zip(items, lines, strict=True) if item not in present]
+    if not new:
+        return
+    if s.in_order is None:
+        s.in_order = all(a <= b for a, b in zip(s.items, s.items[1:], strict=False))
+    pairs = list(zip(s.items, s.body, strict=True)) + new
+    if s.in_order:  # stable: no new item equals an old one, so each lands where bisect puts it
+        pairs.sort(key=lambda pair: pair[0])
+    s.items = [item for item, _ in pairs]
+    s.body = [line for _, line in pairs]
+    s.head = f"{key}:"
 
 
 def _remove_id(sections: list[_Section], key: str, item: str, strict: bool = False) -> None:
