@@ -9,19 +9,21 @@ are decoded and built.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from labelpool import columns
+from labelpool.labelindex import files
 from labelpool.labelindex.files import Reading
 from labelpool.model import Label, label_from_data
 
 Found = tuple[
     dict[str, Label],  # the labels built
     dict[str, tuple[Reading, int]],  # question id -> its reading and file
-    dict[str, Path],  # question id -> its file
 ]
 
 
@@ -53,6 +55,26 @@ class LazyLabels(Mapping[str, Label]):
         return f"LazyLabels({len(self)} labels, {len(self._built)} built)"
 
 
+class LazyPaths(Mapping[str, Path]):
+    """Question id -> its file, each path built when asked."""
+
+    def __init__(self, where: dict[str, tuple[Reading, int]]) -> None:
+        self._where = where
+
+    def __getitem__(self, qid: str) -> Path:
+        reading, i = self._where[qid]
+        return reading.path(i)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+    def __contains__(self, qid: object) -> bool:
+        return qid in self._where
+
+
 def take(
     reading: Reading,
     found: Found,
@@ -67,34 +89,62 @@ def take(
     question id of a file whose checks passed comes from the index's ``id`` column, and no
     label is built. ``duplicate(path, qid)`` is raised for a second file of one question.
     What was parsed and checked is recorded and kept, also when a later file is refused."""
-    built, where_of, paths_of = found
+    built, where_of = found
     table = reading.rows.table
     known: list[str | None] = [None] * len(reading.at)
-    if table is not None and reading.extra is not None:
-        rows = pa.array([a if a >= 0 else None for a in reading.at], pa.int64())
-        known = table.column("id").take(rows).to_pylist()
+    at = np.asarray(reading.at, dtype=np.int64)
+    if table is not None and reading.extra is not None and len(at):
+        if int(at.min()) >= 0:
+            known = files.take_rows(table.select(["id"]), at).column("id").to_pylist()
+        else:
+            rows = pa.array([a if a >= 0 else None for a in reading.at], pa.int64())
+            known = table.column("id").take(rows).to_pylist()
     fresh: list[int] = []
     labels: list[Label] = []
     try:
-        for i, name in enumerate(reading.names):
-            qid = known[i]
-            path = reading.paths[i]
-            if qid is None or not reading.checked(i):
-                label = check(path, reading.data(i), False)
-                qid = label.id
-                built[qid] = label
-                fresh.append(i)
-                labels.append(label)
-            elif stems and qid != _stem(name):
-                check(path, reading.data(i), True)
-            if qid in where_of:
-                raise duplicate(path, qid)
-            where_of[qid] = (reading, i)
-            paths_of[qid] = path
+        if not _take_checked(reading, known, at, where_of, check, stems=stems):
+            for i, name in enumerate(reading.names):
+                qid = known[i]
+                if qid is None or not reading.checked(i):
+                    label = check(reading.path(i), reading.data(i), False)
+                    qid = label.id
+                    built[qid] = label
+                    fresh.append(i)
+                    labels.append(label)
+                elif stems and qid != _stem(name):
+                    check(reading.path(i), reading.data(i), True)
+                if qid in where_of:
+                    raise duplicate(reading.path(i), qid)
+                where_of[qid] = (reading, i)
     finally:
         if reading.extra is not None:
             reading.record(fresh, columns.of_labels(labels))
         reading.save()
+
+
+def _take_checked(
+    reading: Reading,
+    known: list[str | None],
+    at: np.ndarray,
+    where_of: dict[str, tuple[Reading, int]],
+    check: Callable[[Path, Any, bool], Label],
+    *,
+    stems: bool,
+) -> bool:
+    """:func:`take`'s loop when the checks passed before on every file and no question has
+    two files (a warm read): whether it applied (else nothing was changed)."""
+    n = len(known)
+    if not n or int(at.min()) < 0 or not bool(reading.rows.checked[at].all()):
+        return False
+    ids: list[str] = known  # type: ignore[assignment]  # every row known: no None
+    if len(set(ids)) != n or not where_of.keys().isdisjoint(ids):
+        return False
+    if stems:
+        for i, (qid, name) in enumerate(zip(ids, reading.names, strict=True)):
+            if qid != _stem(name):
+                check(reading.path(i), reading.data(i), True)
+    where_of.update(zip(ids, zip(repeat(reading), range(n), strict=False), strict=True))
+    return True
 
 
 def _stem(name: str) -> str:
