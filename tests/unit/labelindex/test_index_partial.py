@@ -1,0 +1,91 @@
+"""A partial read of a folder (some of its label files: a diff reading only the changed ones)
+never drops rows of the folder's index, so the next full load stays warm; only a full load
+(``labelset.load``) prunes the rows of blobs no longer in the folder, keeping at most as many
+again as it read."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from labelpool import columns, config, labelset, schemas
+from labelpool.labelindex import blobids, store
+
+N = 60  # label files: the side file holds 3 new rows, a read of 10 rewrites the index
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, capture_output=True, check=True)
+
+
+def label(qid: str, doc: str) -> str:
+    return f"id: {qid}\nquestion: Where?\nrelevant_doc_ids: [{doc}]\njudged_ids: [{doc}, x]\n"
+
+
+@pytest.fixture
+def cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def many(repo: Path) -> Path:
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.name", "Runner")
+    git(repo, "config", "user.email", "runner@example.invalid")
+    for i in range(N):
+        (repo / "labels" / f"q{i}.yaml").write_text(label(f"q{i}", f"d{i}"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "labels")
+    return repo
+
+
+def rows(cache: Path) -> store.Rows:
+    (main,) = cache.glob("index-*.arrow")
+    side = store.side_of(main)
+    assert not side.exists()  # every read here rewrote the index whole
+    tag = json.loads(main.read_bytes()[len(store.MAGIC) :].split(b"\n")[0])["tag"]
+    return store.load(main, tag, columns.SCHEMA)
+
+
+def blobs(repo: Path) -> set[str]:
+    return {blobids.hash_bytes(p.read_bytes()) for p in labelset.label_files(repo / "labels")}
+
+
+def load(repo: Path) -> labelset.LabelSet:
+    return labelset.load(config.load(repo))
+
+
+def test_a_partial_read_keeps_the_other_rows(many: Path, cache: Path) -> None:
+    assert len(load(many)) == N
+    assert set(rows(cache).row_of) == blobs(many)
+    for i in range(10):
+        (many / "labels" / f"q{i}.yaml").write_text(label(f"q{i}", f"new{i}"))
+    changed = [many / "labels" / f"q{i}.yaml" for i in range(10)]
+    cfg = config.load(many)
+    schema_file = schemas.schema_path(schemas.LABEL, cfg.root)  # the index load reads
+    partial = labelset.load_files(
+        changed, max_bytes=cfg.max_file_bytes, max_depth=cfg.max_depth, schema_file=schema_file
+    )
+    assert len(partial) == 10
+    kept = rows(cache)
+    assert set(kept.row_of) >= blobs(many)  # the next full load finds every file
+    assert len(kept.row_of) == N + 10 and bool(kept.checked.all())
+    before = sorted(cache.glob("index-*"))[0].read_bytes()
+    assert len(load(many)) == N
+    assert sorted(cache.glob("index-*"))[0].read_bytes() == before  # nothing new: no write
+
+
+def test_a_full_load_prunes_to_twice_its_files(many: Path, cache: Path) -> None:
+    load(many)
+    for round_ in range(4):
+        for i in range(N):
+            (many / "labels" / f"q{i}.yaml").write_text(label(f"q{i}", f"r{round_}"))
+        loaded = load(many)
+        assert len(loaded) == N and loaded["q1"].relevant_doc_ids == (f"r{round_}",)
+        kept = rows(cache)
+        assert set(kept.row_of) >= blobs(many) and len(kept.row_of) <= 2 * N
