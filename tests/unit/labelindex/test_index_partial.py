@@ -9,10 +9,14 @@ import json
 import subprocess
 from pathlib import Path
 
+import numpy as np
+import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from labelpool import columns, config, labelset, schemas
-from labelpool.labelindex import blobids, store
+from labelpool.labelindex import blobids, files, store
 
 N = 60  # label files: the side file holds 3 new rows, a read of 10 rewrites the index
 
@@ -89,3 +93,23 @@ def test_a_full_load_prunes_to_twice_its_files(many: Path, cache: Path) -> None:
         assert len(loaded) == N and loaded["q1"].relevant_doc_ids == (f"r{round_}",)
         kept = rows(cache)
         assert set(kept.row_of) >= blobs(many) and len(kept.row_of) <= 2 * N
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 39), max_size=60), st.booleans())
+def test_rows_taken_as_slices_are_a_take(rows: list[int], ascending: bool) -> None:
+    table = pa.table({"n": list(range(40)), "s": [str(i) for i in range(40)]})
+    picked = np.asarray(sorted(rows) if ascending else rows, dtype=np.int64)
+    assert files.take_rows(table, picked).equals(table.take(pa.array(picked, pa.int64())))
+
+
+def test_git_lines_inside_a_path_are_not_entries(many: Path) -> None:
+    fake = "0" * 40
+    odd = many / "labels" / f"z H 100644 {fake} 0\tlabels"
+    odd.mkdir()
+    (odd / "q1.yaml").write_text(label("q1", "elsewhere"))
+    git(many, "add", "-A")
+    git(many, "commit", "-q", "-m", "odd")
+    known = blobids.known(many / "labels").blobs
+    assert len(known) == N and fake not in known.values()
+    assert known["q1.yaml"] == blobids.hash_bytes((many / "labels" / "q1.yaml").read_bytes())
