@@ -113,3 +113,37 @@ def test_git_lines_inside_a_path_are_not_entries(many: Path) -> None:
     known = blobids.known(many / "labels").blobs
     assert len(known) == N and fake not in known.values()
     assert known["q1.yaml"] == blobids.hash_bytes((many / "labels" / "q1.yaml").read_bytes())
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        {5: label("q7", "d")},  # a new file names another file's question
+        {5: "id: q5\nquestion: 3\n"},  # a new file the schema refuses
+        {5: label("q9", "d"), 40: "id: [\n"},  # a duplicate, then a broken file
+        {40: label("q41", "d"), 2: label("q2", "ok")},  # one fine, one duplicate
+    ],
+)
+def test_a_warm_load_with_a_few_new_files_refuses_as_a_cold_one(
+    many: Path, cache: Path, edits: dict[int, str]
+) -> None:
+    load(many)
+    for i, text in edits.items():
+        (many / "labels" / f"q{i}.yaml").write_text(text)
+    cfg = config.load(many)
+    with pytest.raises(labelset.LabelSetError) as cold:
+        labelset.load(cfg, use_cache=False)
+    with pytest.raises(labelset.LabelSetError) as warm:
+        labelset.load(cfg)
+    assert str(warm.value) == str(cold.value)
+
+
+def test_a_warm_load_with_a_few_new_files_reads_as_a_cold_one(many: Path, cache: Path) -> None:
+    load(many)
+    for i in (3, 50):
+        (many / "labels" / f"q{i}.yaml").write_text(label(f"q{i}", f"changed{i}"))
+    cfg = config.load(many)
+    warm, cold = labelset.load(cfg), labelset.load(cfg, use_cache=False)
+    assert dict(warm.labels) == dict(cold.labels) and dict(warm.paths) == dict(cold.paths)
+    assert warm.digest == cold.digest and warm.columns is not None
+    assert warm.columns.table.column("id").to_pylist() == list(cold.labels)

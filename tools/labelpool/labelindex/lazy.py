@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from labelpool import columns
 from labelpool.labelindex import files
@@ -94,28 +93,29 @@ def take(
     known: list[str | None] = [None] * len(reading.at)
     at = np.asarray(reading.at, dtype=np.int64)
     if table is not None and reading.extra is not None and len(at):
-        if int(at.min()) >= 0:
-            known = files.take_rows(table.select(["id"]), at).column("id").to_pylist()
-        else:
-            rows = pa.array([a if a >= 0 else None for a in reading.at], pa.int64())
-            known = table.column("id").take(rows).to_pylist()
+        known = files.take_rows(table.select(["id"]), np.maximum(at, 0)).column("id").to_pylist()
+        for i in np.flatnonzero(at < 0).tolist():
+            known[i] = None
     fresh: list[int] = []
     labels: list[Label] = []
     try:
-        if not _take_checked(reading, known, at, where_of, check, stems=stems):
-            for i, name in enumerate(reading.names):
-                qid = known[i]
-                if qid is None or not reading.checked(i):
-                    label = check(reading.path(i), reading.data(i), False)
-                    qid = label.id
-                    built[qid] = label
-                    fresh.append(i)
-                    labels.append(label)
-                elif stems and qid != _stem(name):
-                    check(reading.path(i), reading.data(i), True)
-                if qid in where_of:
-                    raise duplicate(reading.path(i), qid)
-                where_of[qid] = (reading, i)
+        quick = _take_checked(reading, known, at, where_of, check, stems=stems)
+        if quick is not None:
+            fresh, labels = quick
+            built.update((lab.id, lab) for lab in labels)
+        for i, name in enumerate(reading.names if quick is None else ()):
+            qid = known[i]
+            if qid is None or not reading.checked(i):
+                label = check(reading.path(i), reading.data(i), False)
+                qid = label.id
+                built[qid] = label
+                fresh.append(i)
+                labels.append(label)
+            elif stems and qid != _stem(name):
+                check(reading.path(i), reading.data(i), True)
+            if qid in where_of:
+                raise duplicate(reading.path(i), qid)
+            where_of[qid] = (reading, i)
     finally:
         if reading.extra is not None:
             reading.record(fresh, columns.of_labels(labels))
@@ -130,21 +130,35 @@ def _take_checked(
     check: Callable[[Path, Any, bool], Label],
     *,
     stems: bool,
-) -> bool:
-    """:func:`take`'s loop when the checks passed before on every file and no question has
-    two files (a warm read): whether it applied (else nothing was changed)."""
+) -> tuple[list[int], list[Label]] | None:
+    """:func:`take`'s loop when the checks passed before on all but a few files and no
+    question has two files (a warm read): the files checked here and their labels, with
+    ``where_of`` filled; None (nothing changed) where the loop must run file by file, which
+    then refuses what it refuses in its order."""
     n = len(known)
-    if not n or int(at.min()) < 0 or not bool(reading.rows.checked[at].all()):
-        return False
-    ids: list[str] = known  # type: ignore[assignment]  # every row known: no None
+    if not n or reading.extra is None or not len(reading.rows.checked):
+        return None
+    passed = (at >= 0) & reading.rows.checked[np.maximum(at, 0)]
+    fresh = np.flatnonzero(~passed).tolist()
+    if len(fresh) > n // 8:
+        return None
+    ids = list(known)
+    labels: list[Label] = []
+    try:
+        for i in fresh:  # a refusal: the loop refuses it, or an earlier file, in order
+            labels.append(check(reading.path(i), reading.data(i), False))
+            ids[i] = labels[-1].id
+    except Exception:  # the loop, run again, raises it in its place
+        return None
     if len(set(ids)) != n or not where_of.keys().isdisjoint(ids):
-        return False
+        return None
     if stems:
-        for i, (qid, name) in enumerate(zip(ids, reading.names, strict=True)):
-            if qid != _stem(name):
+        for i in np.flatnonzero(passed).tolist():
+            qid = ids[i]
+            if qid != _stem(reading.names[i]):
                 check(reading.path(i), reading.data(i), True)
-    where_of.update(zip(ids, zip(repeat(reading), range(n), strict=False), strict=True))
-    return True
+    where_of.update(zip(ids, zip(repeat(reading), range(n), strict=False), strict=True))  # type: ignore[arg-type]
+    return fresh, labels
 
 
 def _stem(name: str) -> str:
