@@ -64,25 +64,27 @@ class LabelSet(Mapping[str, Label]):
 
 def label_files(labels_dir: Path) -> list[Path]:
     """Label files of a folder, sorted by name (``*.yaml`` and ``*.yml``)."""
+    return [labels_dir / n for n in label_names(labels_dir)]
+
+
+def label_names(labels_dir: Path) -> list[str]:
+    """The names of :func:`label_files`."""
     if not labels_dir.is_dir():
         return []
-    names = sorted(n for n in os.listdir(labels_dir) if n.endswith((".yaml", ".yml")))
-    return [labels_dir / n for n in names]
+    return sorted(n for n in os.listdir(labels_dir) if n.endswith((".yaml", ".yml")))
 
 
 def load(cfg: Config, *, use_cache: bool = True) -> LabelSet:
-    """Load every label file under ``cfg.labels_dir``: guarded fast reader, parsed-label cache.
-
-    A file that does not match the label schema is refused (:class:`LabelSetError` naming
-    the first problem ``labelpool validate`` reports, with its line and column).
-    """
-    return load_files(
-        label_files(cfg.labels_dir),
-        max_bytes=cfg.max_file_bytes,
-        max_depth=cfg.max_depth,
-        use_cache=use_cache,
-        schema_file=schemas.schema_path(schemas.LABEL, cfg.root),
-    )
+    """Load every label file under ``cfg.labels_dir`` (:func:`load_files`; its index then
+    pruned to the folder's files). A file that does not match the label schema is refused
+    (:class:`LabelSetError` naming the first problem ``labelpool validate`` reports)."""
+    folders = [(cfg.labels_dir, label_names(cfg.labels_dir))]
+    schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
+    bounds = {"max_bytes": cfg.max_file_bytes, "max_depth": cfg.max_depth}
+    with gc_paused():
+        return _load_files(
+            folders, **bounds, use_cache=use_cache, schema_file=schema_file, whole=True
+        )
 
 
 def read_guarded(
@@ -100,10 +102,7 @@ def read_guarded(
 
 def digest_of(entries: list[tuple[str, str]]) -> str:
     """Hash over (file name, blob id) pairs: changes when any label file does."""
-    h = hashlib.sha256()
-    for name, sha in sorted(entries):
-        h.update(f"{name}\0{sha}\n".encode())
-    return h.hexdigest()
+    return hashlib.sha256("".join([f"{n}\0{b}\n" for n, b in sorted(entries)]).encode()).hexdigest()
 
 
 def schema_valid(data: Any, schema_file: Path) -> bool:
@@ -185,7 +184,7 @@ def load_files(
     took about 15% of the time and found nothing to free."""
     with gc_paused():
         return _load_files(
-            paths,
+            files.folders_of(paths),
             max_bytes=max_bytes,
             max_depth=max_depth,
             use_cache=use_cache,
@@ -214,12 +213,13 @@ def index_tag(max_bytes: int, max_depth: int, schema_file: Path | None) -> str:
 
 
 def _load_files(
-    paths: list[Path],
+    folders: list[files.Folder],
     *,
     max_bytes: int,
     max_depth: int,
     use_cache: bool,
     schema_file: Path | None,
+    whole: bool = False,
 ) -> LabelSet:
     def parse(path: Path, raw: bytes) -> Any:
         breaks = linebreaks.check(raw)  # LP041: a key may hide in one git line
@@ -230,7 +230,9 @@ def _load_files(
     try:  # the index refuses a FIFO or a device before reading anything
         tag = index_tag(max_bytes, max_depth, schema_file)
         extra = columns.SCHEMA if use_cache else None
-        readings = files.read_all(paths, parse, tag=tag, use_index=use_cache, extra=extra)
+        readings = files.read_all(
+            folders, parse, tag=tag, use_index=use_cache, extra=extra, whole=whole
+        )
     except files.NotRegularFile as exc:
         raise LabelSetError("not a regular file", path=exc.path, line=1, column=1) from None
     except YamlError as exc:  # LP021/LP039: a rule validate reports, with the others
@@ -242,7 +244,7 @@ def _load_files(
         ) from None
     built: dict[str, Label] = {}
     found: dict[str, tuple[files.Reading, int]] = {}
-    where: dict[str, Path] = {}
+    where = lazy.LazyPaths(found)
 
     def check(path: Path, data: Any, checked: bool) -> Label:
         return _checked_label(path, data, checked, schema_file, max_bytes, max_depth)
@@ -251,7 +253,7 @@ def _load_files(
         return LabelSetError(_duplicate(path, qid, where[qid]))
 
     for reading in readings:
-        lazy.take(reading, (built, found, where), check, duplicate, stems=schema_file is not None)
+        lazy.take(reading, (built, found), check, duplicate, stems=schema_file is not None)
     hashes = [(n, b) for r in readings for n, b in zip(r.names, r.blobs, strict=True)]
     cols = None
     if use_cache:  # what scoring reads of each label, in the labels' order

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,20 +81,17 @@ def _known(folder: Path) -> Known:
     spec = "." if rel == "." else rel
     listed = git(top, "--literal-pathspecs", "ls-files", "-s", "-v", "-z", "--", spec)
     dirty = git(top, "--literal-pathspecs", "diff-files", "--name-only", "-z", "--", spec)
-    not_clean = set(dirty.split(b"\0"))
-    prefix = b"" if rel == "." else os.fsencode(rel) + b"/"
-    blobs: dict[str, str] = {}
-    for record in listed.split(b"\0"):
-        meta, _, path = record.partition(b"\t")
-        parts = meta.split(b" ")
-        # "H MODE ID STAGE": only a cached (H), regular (100644/100755), merged (0) entry
-        if len(parts) != 4 or parts[0] != b"H" or parts[3] != b"0":
-            continue
-        if parts[1] not in (b"100644", b"100755") or path in not_clean:
-            continue
-        name = path[len(prefix) :] if path.startswith(prefix) else b""
-        if name and b"/" not in name:
-            blobs[os.fsdecode(name)] = parts[2].decode("ascii")
+    prefix = "" if rel == "." else os.fsdecode(os.fsencode(rel)) + "/"
+    # "H MODE ID 0\tPATH": only a cached (H), regular (100644/100755), merged (0) entry of a
+    # file of the folder itself
+    head = r"(?<![^\0])H 100(?:644|755) ([0-9a-f]+) 0\t"  # at a record's start
+    entry = re.compile(head + re.escape(prefix) + r"([^/\0]+)\0")
+    found = entry.findall(os.fsdecode(listed))
+    blobs = {name: blob for blob, name in found}
+    if dirty:
+        for path in os.fsdecode(dirty).split("\0"):
+            if path.startswith(prefix):
+                blobs.pop(path[len(prefix) :], None)
     return Known(blobs, algorithm)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from labelpool import cache
@@ -56,6 +57,15 @@ class Reading:
     fresh: pa.Table | None = None  # the reading's own columns of blobs that passed here
     extra: pa.Schema | None = None  # the reading's own columns (store.schema_of)
     keep: bool = True  # False: read without the index, and never written to it
+    folder: Path | None = None  # the folder of ``names`` (``paths`` then built when asked)
+    whole: bool = False  # every label file of the folder read (a save may prune the index)
+
+    def path(self, i: int) -> Path:
+        """The path of file ``i``."""
+        if self.paths:
+            return self.paths[i]
+        assert self.folder is not None
+        return self.folder / self.names[i]
 
     def checked(self, i: int) -> bool:
         """Whether the reading's checks passed on file ``i``'s blob before."""
@@ -69,8 +79,7 @@ class Reading:
     @property
     def entries(self) -> list[Entry]:
         return [
-            Entry(p, b, self.data(i), self.checked(i))
-            for i, (p, b) in enumerate(zip(self.paths, self.blobs, strict=True))
+            Entry(self.path(i), b, self.data(i), self.checked(i)) for i, b in enumerate(self.blobs)
         ]
 
     def mark_checked(self, entry: Entry) -> None:
@@ -95,16 +104,17 @@ class Reading:
             parts.append(self.fresh)
         if not parts:
             return self.extra.empty_table()
+        at, checked, passed, blobs = self.at, self.rows.checked, self.passed, self.blobs
         rows = [
-            self.at[i] if self.checked(i) else before + self.passed[self.blobs[i]] for i in files
+            at[i] if at[i] >= 0 and checked[at[i]] else before + passed[blobs[i]] for i in files
         ]
-        return pa.concat_tables(parts).take(pa.array(rows, pa.int64()))
+        return take_rows(pa.concat_tables(parts), np.asarray(rows, dtype=np.int64))
 
     def save(self) -> None:
         """Write the index when a blob was parsed or checked for the first time: the new rows
         to its side file while that stays small (:data:`store.SIDE_SHARE`), else the whole
-        index: the rows of every file read, then the rows of blobs no longer read, up to as
-        many again."""
+        index: the rows of every file read, then the rows of blobs no longer read: after a
+        :attr:`whole` read up to as many again (the rest pruned), after a partial one all."""
         if not self.keep or (not self.new and not self.passed):
             return
         if not self._save_side():
@@ -171,14 +181,15 @@ class Reading:
                 added.append((blob, raw, blob in passed))
             elif at >= 0:
                 (keep if old.checked[at] or blob not in passed else update).append(at)
-        room = int(len(seen) * KEEP_EXTRA)
+        # a partial read knows nothing of the folder's other files: it keeps every row
+        room = int(len(seen) * KEEP_EXTRA) if self.whole else len(old.row_of)
         for blob, at in old.row_of.items():
             if room <= 0:
                 break
             if blob not in seen:
                 keep.append(at)
                 room -= 1
-        parts = [] if old.table is None else [old.table.take(pa.array(keep, pa.int64()))]
+        parts = [] if old.table is None else [take_rows(old.table, np.asarray(keep, np.int64))]
         parts += self._new_parts(update, added)
         schema = store.schema_of(self.extra)
         table = pa.concat_tables(parts) if parts else schema.empty_table()
@@ -210,21 +221,32 @@ def content_key(file: Path | None) -> str:
         return f"unreadable:{file}"
 
 
+Folder = tuple[Path, list[str]]  # a folder and the names of files in it
+
+
+def folders_of(paths: list[Path]) -> list[Folder]:
+    """``paths`` by folder (folders in order of first appearance, names in order)."""
+    by_folder: dict[Path, list[str]] = {}
+    for path in paths:
+        by_folder.setdefault(path.parent, []).append(path.name)
+    return list(by_folder.items())
+
+
 def read_all(
-    paths: list[Path],
+    folders: list[Folder],
     parse: Callable[[Path, bytes], Any],
     *,
     tag: str,
     use_index: bool = True,
     extra: pa.Schema | None = None,
+    whole: bool = False,
 ) -> list[Reading]:
-    """:func:`read` for each folder of ``paths``; ``use_index=False``: every file read and
-    parsed, the index neither read nor written (blob ids as ``git hash-object`` gives them)."""
+    """:func:`read_names` for each folder (``whole``: each names every label file of its
+    folder); ``use_index=False``: every file read and parsed, the index neither read nor
+    written (blob ids as ``git hash-object`` gives them)."""
     if use_index:
-        by_folder: dict[Path, list[Path]] = {}
-        for path in paths:
-            by_folder.setdefault(path.parent, []).append(path)
-        return [read(p, parse, tag=tag, extra=extra) for p in by_folder.values()]
+        return [read_names(f, n, parse, tag=tag, extra=extra, whole=whole) for f, n in folders if n]
+    paths = [folder / name for folder, names in folders for name in names]
     for path in paths:  # a FIFO or a device would block the read or never end
         _refuse_special(path)
     reading = Reading(Path(), tag, store.Rows(), keep=False, extra=extra)
@@ -260,32 +282,51 @@ def read(
     native: bool = True,
     extra: pa.Schema | None = None,
 ) -> Reading:
-    """Every file of ``paths`` (all in one folder) through the index of that folder and
-    ``tag`` (a reading: bounds, schema; another tag is another index), whose rows carry the
-    reading's own columns ``extra`` beside. ``parse`` gives JSON-native data (``native``;
-    else data JSON cannot hold is parsed every time). A path that is neither a regular file
-    nor a folder raises :class:`NotRegularFile` before anything is read; a folder or a
-    missing file raises ``OSError`` as reading it does."""
+    """Every file of ``paths`` (all in one folder): :func:`read_names`."""
     if not paths:
         return Reading(Path(), tag, store.Rows(), extra=extra)
-    folder = paths[0].parent
+    names = [p.name for p in paths]
+    return read_names(paths[0].parent, names, parse, tag=tag, native=native, extra=extra)
+
+
+def read_names(
+    folder: Path,
+    names: list[str],
+    parse: Callable[[Path, bytes], Any],
+    *,
+    tag: str,
+    native: bool = True,
+    extra: pa.Schema | None = None,
+    whole: bool = False,
+) -> Reading:
+    """The files ``names`` of ``folder`` through the index of that folder and ``tag`` (a
+    reading: bounds, schema; another tag is another index), whose rows carry the reading's
+    own columns ``extra`` beside (``whole``: ``names`` are every label file of the folder).
+    ``parse`` gives JSON-native data (``native``; else data JSON cannot hold is parsed every
+    time). A path that is neither a regular file nor a folder raises :class:`NotRegularFile`
+    before anything is read; a folder or a missing file raises ``OSError`` as reading it
+    does."""
+    if not names:
+        return Reading(Path(), tag, store.Rows(), extra=extra)
     file = index_file(folder, tag)
     git_known = blobids.known(folder)
     vouched = git_known.blobs
-    names = [os.path.basename(p) for p in paths]
-    for path, name in zip(paths, names, strict=True):
+    base = os.fspath(folder)
+    for name in names:
         if name not in vouched:  # git vouches for a clean tracked regular file
-            mode = os.stat(path).st_mode  # (a missing file: OSError, as reading it)
+            mode = os.stat(os.path.join(base, name)).st_mode  # (missing: OSError, as reading)
             if not stat_mod.S_ISREG(mode) and not stat_mod.S_ISDIR(mode):
-                raise NotRegularFile(path)
+                raise NotRegularFile(folder / name)
     rows = store.load(file, tag, extra)
     row_of = rows.row_of
     blobs = [vouched.get(n, "") for n in names]
     at = [row_of.get(b, -1) for b in blobs]
-    reading = Reading(file, tag, rows, paths, names, blobs, at, extra=extra)
+    reading = Reading(
+        file, tag, rows, [], names, blobs, at, extra=extra, folder=folder, whole=whole
+    )
     parsed: dict[str, int] = {}  # blob -> the file it was parsed from
     for i in (i for i, a in enumerate(at) if a < 0):  # read: keyed by the bytes read
-        path = paths[i]
+        path = folder / names[i]
         with open(path, "rb") as fh:
             raw = fh.read()
         blob = blobs[i] = blobids.hash_bytes(raw, git_known.algorithm)
@@ -315,3 +356,18 @@ def _json_native(value: Any) -> bool:
     if isinstance(value, dict):
         return all(isinstance(k, str) and _json_native(v) for k, v in value.items())
     return False
+
+
+def take_rows(table: pa.Table, rows: np.ndarray) -> pa.Table:
+    """``table.take(rows)``: as slices of ``table`` (no copy) where ``rows`` runs in few
+    ascending stretches, as a warm read's rows do."""
+    if not len(rows):
+        return table.slice(0, 0)
+    breaks = np.flatnonzero(np.diff(rows) != 1) + 1
+    if len(breaks) >= 64 or int(rows.min()) < 0:
+        return table.take(pa.array(rows, pa.int64()))
+    starts = [0, *breaks.tolist()]
+    ends = [*breaks.tolist(), len(rows)]
+    return pa.concat_tables(
+        [table.slice(int(rows[s]), e - s) for s, e in zip(starts, ends, strict=True)]
+    )

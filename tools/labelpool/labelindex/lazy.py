@@ -9,19 +9,20 @@ are decoded and built.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
+import numpy as np
 
 from labelpool import columns
+from labelpool.labelindex import files
 from labelpool.labelindex.files import Reading
 from labelpool.model import Label, label_from_data
 
 Found = tuple[
     dict[str, Label],  # the labels built
     dict[str, tuple[Reading, int]],  # question id -> its reading and file
-    dict[str, Path],  # question id -> its file
 ]
 
 
@@ -53,6 +54,26 @@ class LazyLabels(Mapping[str, Label]):
         return f"LazyLabels({len(self)} labels, {len(self._built)} built)"
 
 
+class LazyPaths(Mapping[str, Path]):
+    """Question id -> its file, each path built when asked."""
+
+    def __init__(self, where: dict[str, tuple[Reading, int]]) -> None:
+        self._where = where
+
+    def __getitem__(self, qid: str) -> Path:
+        reading, i = self._where[qid]
+        return reading.path(i)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+    def __contains__(self, qid: object) -> bool:
+        return qid in self._where
+
+
 def take(
     reading: Reading,
     found: Found,
@@ -67,34 +88,77 @@ def take(
     question id of a file whose checks passed comes from the index's ``id`` column, and no
     label is built. ``duplicate(path, qid)`` is raised for a second file of one question.
     What was parsed and checked is recorded and kept, also when a later file is refused."""
-    built, where_of, paths_of = found
+    built, where_of = found
     table = reading.rows.table
     known: list[str | None] = [None] * len(reading.at)
-    if table is not None and reading.extra is not None:
-        rows = pa.array([a if a >= 0 else None for a in reading.at], pa.int64())
-        known = table.column("id").take(rows).to_pylist()
+    at = np.asarray(reading.at, dtype=np.int64)
+    if table is not None and reading.extra is not None and len(at):
+        known = files.take_rows(table.select(["id"]), np.maximum(at, 0)).column("id").to_pylist()
+        for i in np.flatnonzero(at < 0).tolist():
+            known[i] = None
     fresh: list[int] = []
     labels: list[Label] = []
     try:
-        for i, name in enumerate(reading.names):
+        quick = _take_checked(reading, known, at, where_of, check, stems=stems)
+        if quick is not None:
+            fresh, labels = quick
+            built.update((lab.id, lab) for lab in labels)
+        for i, name in enumerate(reading.names if quick is None else ()):
             qid = known[i]
-            path = reading.paths[i]
             if qid is None or not reading.checked(i):
-                label = check(path, reading.data(i), False)
+                label = check(reading.path(i), reading.data(i), False)
                 qid = label.id
                 built[qid] = label
                 fresh.append(i)
                 labels.append(label)
             elif stems and qid != _stem(name):
-                check(path, reading.data(i), True)
+                check(reading.path(i), reading.data(i), True)
             if qid in where_of:
-                raise duplicate(path, qid)
+                raise duplicate(reading.path(i), qid)
             where_of[qid] = (reading, i)
-            paths_of[qid] = path
     finally:
         if reading.extra is not None:
             reading.record(fresh, columns.of_labels(labels))
         reading.save()
+
+
+def _take_checked(
+    reading: Reading,
+    known: list[str | None],
+    at: np.ndarray,
+    where_of: dict[str, tuple[Reading, int]],
+    check: Callable[[Path, Any, bool], Label],
+    *,
+    stems: bool,
+) -> tuple[list[int], list[Label]] | None:
+    """:func:`take`'s loop when the checks passed before on all but a few files and no
+    question has two files (a warm read): the files checked here and their labels, with
+    ``where_of`` filled; None (nothing changed) where the loop must run file by file, which
+    then refuses what it refuses in its order."""
+    n = len(known)
+    if not n or reading.extra is None or not len(reading.rows.checked):
+        return None
+    passed = (at >= 0) & reading.rows.checked[np.maximum(at, 0)]
+    fresh = np.flatnonzero(~passed).tolist()
+    if len(fresh) > n // 8:
+        return None
+    ids = list(known)
+    labels: list[Label] = []
+    try:
+        for i in fresh:  # a refusal: the loop refuses it, or an earlier file, in order
+            labels.append(check(reading.path(i), reading.data(i), False))
+            ids[i] = labels[-1].id
+    except Exception:  # the loop, run again, raises it in its place
+        return None
+    if len(set(ids)) != n or not where_of.keys().isdisjoint(ids):
+        return None
+    if stems:
+        for i in np.flatnonzero(passed).tolist():
+            qid = ids[i]
+            if qid != _stem(reading.names[i]):
+                check(reading.path(i), reading.data(i), True)
+    where_of.update(zip(ids, zip(repeat(reading), range(n), strict=False), strict=True))  # type: ignore[arg-type]
+    return fresh, labels
 
 
 def _stem(name: str) -> str:
