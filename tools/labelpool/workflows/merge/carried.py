@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from labelpool import batch as batch_mod
-from labelpool import yamlfile
+from labelpool import words, yamlfile
 from labelpool.workflows.merge.collect import read_label
 from labelpool.workflows.merge.fold import Judge
 from labelpool.workflows.pool import carry
@@ -87,11 +87,10 @@ def after(
 
 def message(recorded: int, files: int) -> str:
     """The commit message of the carried verdicts."""
-    s = "" if recorded == 1 else "s"
     return (
-        f"labelpool merge: {recorded} verdict{s} carried by classes\n\n"
+        f"labelpool merge: {words.counted(recorded, 'verdict')} carried by classes\n\n"
         f"Documents the pooled batches named as judged through an accepted class: each "
         f"records the verdict of the class's judged member it came from "
-        f"(`{{class: MEMBER, verdict: V}}`) in {files} label file{'' if files == 1 else 's'}. "
+        f"(`{{class: MEMBER, verdict: V}}`) in {words.counted(files, 'label file')}. "
         "Nobody judged them; scoring gives them their class's grade.\n"
     )
