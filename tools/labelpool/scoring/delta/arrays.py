@@ -273,11 +273,16 @@ def _rr_range(
     return low, high
 
 
+def _docs_of(r: TopRows, rows: np.ndarray) -> pa.Array:
+    """The document ids of ``rows`` (taken from the vocabulary: not every row's id built)."""
+    if r.codes is None or r.vocab is None:
+        return r.docs.take(arrow_array(rows))
+    return r.vocab.take(arrow_array(r.codes[rows].astype(np.int64)))
+
+
 def _by_question_and_doc(r: TopRows, rows: np.ndarray) -> np.ndarray:
     """The order of ``rows`` by question, then document id."""
-    table = pa.Table.from_arrays(
-        [arrow_array(r.qi[rows]), r.docs.take(arrow_array(rows))], names=["q", "d"]
-    )
+    table = pa.Table.from_arrays([arrow_array(r.qi[rows]), _docs_of(r, rows)], names=["q", "d"])
     keys = [("q", "ascending"), ("d", "ascending")]
     return numpy_of(pc.sort_indices(table, sort_keys=keys)).astype(np.int64)
 
