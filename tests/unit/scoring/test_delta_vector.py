@@ -80,5 +80,5 @@ def test_vectorised_equals_per_question(tmp_path: Path, seed: int) -> None:
             want_cost = judge_cost(labels, qids, lb, lc, depth)
             assert delta_vector.cost(tb, tc) == want_cost
             # the documents matched by id strings, not the runs' integer codes: the same
-            by_id = replace(tb, codes=None), replace(tc, codes=None)
+            by_id = replace(tb, codes=None, ids=tb.docs), replace(tc, codes=None, ids=tc.docs)
             assert delta_vector.cost(*by_id) == want_cost

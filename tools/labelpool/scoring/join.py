@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
@@ -143,22 +144,34 @@ def join(
 @dataclass(frozen=True, eq=False)
 class TopRows:
     """Each scored question's ranking cut at a depth, with what the labels say of each row
-    (rows sorted by question, then rank): what the delta range and the judging cost read."""
+    (rows sorted by question, then rank): what the delta range and the judging cost read.
+
+    Held compactly (a whole-ranking cut of a 100,000-question run is ten million rows): the
+    grade, target, lift and document code columns are int32, and the document ids are
+    taken from the run's vocabulary only when asked for (:attr:`docs`)."""
 
     nq: int
     qi: np.ndarray  # int64: question index of each row
     rank: np.ndarray  # int64: 1-based rank
     judged: np.ndarray  # bool: the document carries a judgment
-    grade: np.ndarray  # int64: its grade (0 when unjudged)
-    target: np.ndarray  # int64: its relevance target (-1: none)
-    docs: pa.Array  # the document id of each row
+    grade: np.ndarray  # int32: its grade (0 when unjudged)
+    target: np.ndarray  # int32: its relevance target (-1: none)
     length: np.ndarray  # int64 per question: rows kept
-    # int64: an unjudged open dispute's highest deciding grade (0: any other row)
-    lift: np.ndarray | None = None
-    # int64: each row's document as an index into ``vocab`` (the run's distinct ids), so
+    # int32: each row's document as an index into ``vocab`` (the run's distinct ids), so
     # that two rankings' documents are matched as integers (None: only ``docs``)
     codes: np.ndarray | None = None
     vocab: pa.Array | None = None
+    # int32: an unjudged open dispute's highest deciding grade (0: any other row)
+    lift: np.ndarray | None = None
+    ids: pa.Array | None = None  # the document ids as given (None: taken from ``vocab``)
+
+    @cached_property
+    def docs(self) -> pa.Array:
+        """The document id of each row (built on first use from ``codes`` and ``vocab``)."""
+        if self.ids is not None:
+            return self.ids
+        assert self.codes is not None and self.vocab is not None
+        return self.vocab.take(arrow_array(self.codes.astype(np.int64)))
 
 
 def top_rows(run: Run, qrels: Qrels, depth: int | None, qids: np.ndarray) -> TopRows:
@@ -178,21 +191,30 @@ def top_rows(run: Run, qrels: Qrels, depth: int | None, qids: np.ndarray) -> Top
         order = np.lexsort((rank, row_qi))
         rows, row_qi, rank = rows[order], row_qi[order], rank[order]
     in_labels = _in_labels(run, qrels)
-    codes = run.doc_codes[rows].astype(np.int64)
+    codes = run.doc_codes[rows]
+    del rows
     row_code = in_labels[codes] if len(codes) else np.zeros(0, dtype=np.int64)
     lq = to_label[row_qi] if len(row_qi) else np.zeros(0, dtype=np.int64)
     width = max(len(qrels.vocab), 1)
-    grade = np.full(len(rows), UNJUDGED, dtype=np.int64)
-    target = np.full(len(rows), -1, dtype=np.int64)
-    lift = np.zeros(len(rows), dtype=np.int64)
-    if len(qrels.keys) and len(rows):
+    n = len(codes)
+    grade = np.full(n, UNJUDGED, dtype=np.int32)
+    target = np.full(n, -1, dtype=np.int32)
+    lift = np.zeros(n, dtype=np.int32)
+    if len(qrels.keys) and n:
         key = lq * width + row_code
         at = np.minimum(np.searchsorted(qrels.keys, key), len(qrels.keys) - 1)
         found = (row_code >= 0) & (lq >= 0) & (qrels.keys[at] == key)
-        grade = np.where(found, qrels.grade[at], UNJUDGED)
-        target = np.where(found, qrels.target[at], -1)
-        lift = np.where(found, qrels.lift[at], 0)
+        del key, lq, row_code
+        hit = np.flatnonzero(found)
+        del found
+        at = at[hit]
+        grade[hit] = qrels.grade[at]
+        target[hit] = qrels.target[at]
+        lift[hit] = qrels.lift[at]
+        del hit, at
     judged = grade != UNJUDGED
+    grade[~judged] = 0
+    target[~judged] = -1
     length = np.zeros(nq, dtype=np.int64)
     length[run_qi[scored]] = kept[scored]
     return TopRows(
@@ -200,9 +222,8 @@ def top_rows(run: Run, qrels: Qrels, depth: int | None, qids: np.ndarray) -> Top
         qi=row_qi,
         rank=rank,
         judged=judged,
-        grade=np.where(judged, grade, 0),
-        target=np.where(judged, target, -1),
-        docs=run.doc_vocab.take(arrow_array(codes)),
+        grade=grade,
+        target=target,
         length=length,
         lift=lift,
         codes=codes,

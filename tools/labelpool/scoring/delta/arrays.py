@@ -37,7 +37,7 @@ def _count(qi: np.ndarray, nq: int) -> np.ndarray:
 
 
 def _shared(
-    b: TopRows, c: TopRows, b_rows: np.ndarray, c_rows: np.ndarray
+    b: TopRows, c: TopRows, b_rows: np.ndarray | slice, c_rows: np.ndarray | slice
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which of the rows ``b_rows`` of ``b`` and ``c_rows`` of ``c`` hold a document the other
     side holds for the same question (two boolean masks)."""
@@ -47,13 +47,17 @@ def _shared(
         c_to_b, width = _common_codes(b.vocab, c.vocab)
         codes_b, codes_c = b.codes[b_rows], c_to_b[c.codes[c_rows]]
     else:
-        docs = [b.docs.take(arrow_array(b_rows)), c.docs.take(arrow_array(c_rows))]
+        docs = [_pick(b.docs, b_rows), _pick(c.docs, c_rows)]
         codes = numpy_of(pc.dictionary_encode(pa.concat_arrays(docs)).indices).astype(np.int64)
         width = int(codes.max()) + 1 if len(codes) else 1
-        codes_b, codes_c = codes[: len(b_rows)], codes[len(b_rows) :]
+        codes_b, codes_c = codes[: len(docs[0])], codes[len(docs[0]) :]
     kb = b.qi[b_rows] * width + codes_b
     kc = c.qi[c_rows] * width + codes_c
     return _member(kb, kc), _member(kc, kb)
+
+
+def _pick(docs: pa.Array, rows: np.ndarray | slice) -> pa.Array:
+    return docs[rows] if isinstance(rows, slice) else docs.take(arrow_array(rows))
 
 
 # the last few (baseline vocabulary, challenger vocabulary, mapping, width); weak references,
@@ -273,11 +277,16 @@ def _rr_range(
     return low, high
 
 
+def _docs_of(r: TopRows, rows: np.ndarray) -> pa.Array:
+    """The document ids of ``rows`` (taken from the vocabulary: not every row's id built)."""
+    if r.codes is None or r.vocab is None:
+        return r.docs.take(arrow_array(rows))
+    return r.vocab.take(arrow_array(r.codes[rows].astype(np.int64)))
+
+
 def _by_question_and_doc(r: TopRows, rows: np.ndarray) -> np.ndarray:
     """The order of ``rows`` by question, then document id."""
-    table = pa.Table.from_arrays(
-        [arrow_array(r.qi[rows]), r.docs.take(arrow_array(rows))], names=["q", "d"]
-    )
+    table = pa.Table.from_arrays([arrow_array(r.qi[rows]), _docs_of(r, rows)], names=["q", "d"])
     keys = [("q", "ascending"), ("d", "ascending")]
     return numpy_of(pc.sort_indices(table, sort_keys=keys)).astype(np.int64)
 
@@ -356,8 +365,10 @@ def _ap_bounds(
 def cost(b: TopRows, c: TopRows) -> JudgeCost:
     """The batch ``pool`` would make: unjudged documents in the union of both top-k lists."""
     nq = b.nq
-    all_b, all_c = np.arange(len(b.qi)), np.arange(len(c.qi))
-    in_c, _ = _shared(b, c, all_b, all_c)
+    # every row: a basic slice, so that the codes and question columns are views, not
+    # copies (a whole-ranking cut is ten million rows at 100,000 questions)
+    everything = slice(None)
+    in_c, _ = _shared(b, c, everything, everything)
     union = b.length + c.length - _count(b.qi[in_c], nq)
     unjudged_shared = _count(b.qi[in_c & ~b.judged], nq)
     n = _count(b.qi[~b.judged], nq) + _count(c.qi[~c.judged], nq) - unjudged_shared
