@@ -34,7 +34,7 @@ import numpy as np
 
 from labelpool.model import Label
 from labelpool.runs import Run, arrow_strings
-from labelpool.scoring.join import join, top_rows
+from labelpool.scoring.join import TopRows, join, top_rows
 from labelpool.scoring.measures import Measure, per_query, trec
 from labelpool.scoring.measures.ranked import Ranked, condensed, optimistic
 from labelpool.scoring.qrels import Qrels, qrels_for
@@ -108,8 +108,24 @@ SAMPLE = 3  # run questions kept in SystemScore.run_sample
 def _unjudged(r: Ranked, k: int) -> tuple[np.ndarray, float, int, int]:
     within = r.pos < k
     judged = np.bincount(r.qi[within & r.judged], minlength=r.nq)
-    seen = np.minimum(r.returned, k)
-    per = np.zeros(r.nq, dtype=np.float64)
+    return _rates(judged, np.minimum(r.returned, k))
+
+
+def unjudged_in(rows: TopRows, k: int) -> tuple[np.ndarray, float]:
+    """The unjudged rate at ``k`` read from rankings already cut (:func:`top_rows` at a
+    depth of at least ``k``, or whole): (per question, pooled rate), equal to
+    :func:`unjudged_at` over the rows' questions without joining the run again."""
+    within = rows.rank <= k
+    within &= rows.judged
+    judged = np.bincount(rows.qi[within], minlength=rows.nq)
+    del within
+    per, rate, _, _ = _rates(judged, np.minimum(rows.length, k))
+    return per, rate
+
+
+def _rates(judged: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, float, int, int]:
+    """Per question and pooled unjudged rates from judged and seen counts per question."""
+    per = np.zeros(len(seen), dtype=np.float64)
     ok = seen > 0
     per[ok] = 1.0 - judged[ok] / seen[ok]
     total_seen = int(seen.sum())

@@ -35,7 +35,7 @@ from labelpool.errors import UsageError
 from labelpool.model import Label
 from labelpool.readings import reading, why
 from labelpool.runs import Run
-from labelpool.scoring import MeasureMeans, SystemScore, score, unjudged_at
+from labelpool.scoring import MeasureMeans, SystemScore, score
 from labelpool.scoring.delta import arrays as delta_vector
 from labelpool.scoring.delta.question import METHODS, DeltaRange, JudgeCost, delta_range
 from labelpool.scoring.evaluate import (
@@ -45,6 +45,7 @@ from labelpool.scoring.evaluate import (
     machine_at,
     machine_of,
     means_of,
+    unjudged_in,
 )
 from labelpool.scoring.join import TopRows, top_rows
 from labelpool.scoring.measures import Measure
@@ -268,7 +269,9 @@ def compare(
 
     def rates(name: str, cutoff: int) -> float:
         if (name, cutoff) not in rates_cache:
-            _, rate = unjudged_at(by_name[name], labels, qids, cutoff)
+            # read from the cut rankings the judging cost holds anyway (the same questions,
+            # qrels.qids), not a second join of the whole run
+            _, rate = unjudged_in(tops(name, cutoff), cutoff)
             rates_cache[(name, cutoff)] = float(rate)
         return rates_cache[(name, cutoff)]
 
