@@ -11,10 +11,11 @@ from labelpool import yamlfile
 from labelpool.workflows.pool import readback
 from labelpool.yamlfile.reading import same
 
+BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
 OLD = "# a comment\nid: q1\nquestion: How?\njudged_ids:\n  - D1\n"
 
 _ids = st.text(
-    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=12
+    alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=12
 )
 _olds = st.sampled_from(
     [
@@ -52,7 +53,7 @@ def test_fast_read_back_is_the_full_one(
         systems=tuple(systems),
         depth=10,
         date="2026-01-01",
-        runs={s: "0" * 40 for s in systems},
+        runs={s: BLOB for s in systems},
         docs=tuple(docs),
     )
     items = [batch_mod.render(new, question=question, texts=None) for _ in range(seats)]
@@ -63,3 +64,18 @@ def test_fast_read_back_is_the_full_one(
     got = readback.appended(old, text, items, old_data, {})
     if got is not None:
         assert same(got, _read(text))
+
+
+def test_a_plain_batch_is_read_back_by_its_lines() -> None:
+    new = batch_mod.NewBatch(
+        batch="b1",
+        systems=("bm25",),
+        depth=10,
+        date="2026-01-01",
+        runs={"bm25": BLOB},
+        docs=("D2", "D3"),
+    )
+    items = [batch_mod.render(new, question="How?", texts={"D2": "two"})]
+    text = batch_mod.append(OLD, items[0])
+    got = readback.appended(OLD, text, items, _read(OLD), {})
+    assert got is not None and same(got, _read(text))
