@@ -31,7 +31,7 @@ from labelpool.labelset import LabelSet
 from labelpool.model import label_from_data
 from labelpool.rules import written as written_rules
 from labelpool.workflows.pool import assign as assign_mod
-from labelpool.workflows.pool import carry, tasks
+from labelpool.workflows.pool import carry, readback, tasks
 from labelpool.workflows.pool.entries import add_pool_entries
 from labelpool.workflows.pool.plan import (
     PoolError,
@@ -95,17 +95,23 @@ def load_texts(cfg: Config, plan_: PoolPlan) -> tuple[dict[str, str | None] | No
     return out, None
 
 
-def write(cfg: Config, plan_: PoolPlan, with_text: bool = True) -> tuple[list[Path], list[str]]:
+def write(
+    cfg: Config, plan_: PoolPlan, with_text: bool = True, labels: LabelSet | None = None
+) -> tuple[list[Path], list[str]]:
     """Write the batch and the ``pool`` entries of complete questions; return changed files."""
-    changes, notes = prepare(cfg, plan_, with_text)
+    changes, notes = prepare(cfg, plan_, with_text, labels)
     return apply(changes), notes
 
 
 def prepare(
-    cfg: Config, plan_: PoolPlan, with_text: bool = True
+    cfg: Config, plan_: PoolPlan, with_text: bool = True, labels: LabelSet | None = None
 ) -> tuple[list[tuple[Path, str]], list[str]]:
     """The new text of every file the batch changes, each checked, and notes; nothing is
-    written, so a problem in any file (or in the corpus) leaves the tree untouched."""
+    written, so a problem in any file (or in the corpus) leaves the tree untouched.
+    ``labels``: the set the plan was made from; a file its index row holds is read back by
+    its appended batches alone (:mod:`.readback`)."""
+    where = readback.sources(labels) if labels is not None else {}
+    heads: dict[str, Any] = {}  # batch heads read back, by their text
     notes: list[str] = []
     texts: Mapping[str, str | None] | None = None
     if with_text and plan_.batched:
@@ -134,7 +140,9 @@ def prepare(
         except batch_mod.BatchError as exc:
             raise PoolError(str(exc).replace("<text>", str(q.path))) from None
         # never write a batch that does not read back as exactly these documents
-        data = yamlfile.loads_written(text, q.path)
+        data = readback.appended(old, text, items, readback.old_data(where, q.qid, old), heads)
+        if data is None:
+            data = yamlfile.loads_written(text, q.path)
         back = label_from_data(data)
         tail = back.pending[-len(items) :] if len(back.pending) >= len(items) else ()
         if not tail or any(sorted(d.doc for d in b.docs) != sorted(q.docs) for b in tail):
@@ -386,7 +394,7 @@ def _run(
             if branch is None:
                 raise PoolError(f"{name!r} is not a valid branch name; name one with --branch")
             raise PoolUsageError(f"--branch {name!r}: not a valid branch name")
-    changes, notes = prepare(cfg, the_plan, with_text=with_text)  # every check before a change
+    changes, notes = prepare(cfg, the_plan, with_text, labels)  # every check before a change
     notes = [*done_note, *notes]
     if not commit:
         written = apply(changes)
