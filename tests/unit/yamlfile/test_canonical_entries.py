@@ -83,12 +83,12 @@ def batches(draw: st.DrawFn) -> str:
 
 def _generic(text: str, max_depth: int) -> Any:
     """The canonical reader with the entry fast path turned off."""
-    saved = canonical._ENTRY
-    canonical._ENTRY = re.compile(r"(?!)()()")  # matches nothing
+    saved = canonical.PENDING_ENTRY
+    canonical.PENDING_ENTRY = re.compile(r"(?!)()()")  # matches nothing
     try:
         return reading.read_text(str(WHERE), text, max_depth)
     finally:
-        canonical._ENTRY = saved
+        canonical.PENDING_ENTRY = saved
 
 
 def _agrees(text: str, max_depth: int = yamlfile.MAX_DEPTH) -> None:
@@ -116,7 +116,7 @@ def test_what_pool_writes_takes_the_fast_path() -> None:
     plain, suspect = reading._strict_plain, reading.SUSPECT.match
     got = canonical._scalar("{doc: help-stores#returns, verdict: null}", 3, 64, plain, suspect)
     assert got == {"doc": "help-stores#returns", "verdict": None}
-    assert canonical._ENTRY.fullmatch("{doc: d1, verdict: 2}") is not None
+    assert canonical.PENDING_ENTRY.fullmatch("{doc: d1, verdict: 2}") is not None
     for other in ("{doc: 'd 1', verdict: null}", "{doc: d1, verdict: null} # x", "{doc: d1}"):
-        assert canonical._ENTRY.fullmatch(other) is None
+        assert canonical.PENDING_ENTRY.fullmatch(other) is None
     _agrees(HEAD + BATCH + "      - {doc: d2, verdict: null}\n      - {doc: no, verdict: 2}\n")

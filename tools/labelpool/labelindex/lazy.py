@@ -53,6 +53,11 @@ class LazyLabels(Mapping[str, Label]):
     def __repr__(self) -> str:
         return f"LazyLabels({len(self)} labels, {len(self._built)} built)"
 
+    @property
+    def where(self) -> Mapping[str, tuple[Reading, int]]:
+        """Question id -> the reading and file its label comes from."""
+        return self._where
+
 
 class LazyPaths(Mapping[str, Path]):
     """Question id -> its file, each path built when asked."""

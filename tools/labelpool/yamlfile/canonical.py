@@ -30,7 +30,7 @@ class NotCanonical(LabelpoolError):
 # aliases, tags, block scalars, directives, flow collections, quotes, comments, `-?:`).
 _BAD_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@`")
 # Anything that makes line-by-line reading unsafe: tabs, CR, YAML's other line breaks, BOM.
-_NOT_LINEWISE = re.compile("[\t\r\u2028\u2029\ufeff\ufffe\uffff]")
+NOT_LINEWISE = re.compile("[\t\r\u2028\u2029\ufeff\ufffe\uffff]")
 
 
 def read_canonical(
@@ -56,7 +56,7 @@ def read_canonical(
     """
     if suspect is None or plain is None:
         suspect, plain = suspect_11, _plain
-    if _NOT_LINEWISE.search(text) or not text.endswith("\n") or " \n" in text:
+    if NOT_LINEWISE.search(text) or not text.endswith("\n") or " \n" in text:
         return ODD
     body_text = _uncommented(text)
     if not body_text or body_text[0] == " ":
@@ -352,7 +352,7 @@ def _scalar(s: str, depth: int, max_depth: int, plain: PlainText, suspect: Suspe
     """A one-line block-context value: a quoted or plain scalar, or a flow list/mapping."""
     first = s[0]
     if first == "{" and depth < max_depth:
-        entry = _ENTRY.fullmatch(s)  # a pending entry as pool writes it: the bulk of a batch
+        entry = PENDING_ENTRY.fullmatch(s)  # a pending entry as pool writes it: the bulk of a batch
         if entry is not None:
             doc, verdict = entry.group(1, 2)
             return {
@@ -401,7 +401,7 @@ def _scalar(s: str, depth: int, max_depth: int, plain: PlainText, suspect: Suspe
 
 # ``{doc: ID, verdict: V}`` of simple plain scalars, read as the flow mapping reader below
 # reads it (which the property tests hold it to)
-_ENTRY = re.compile(rf"\{{doc: ({_FLOW_PLAIN}), verdict: ({_FLOW_PLAIN})\}}")
+PENDING_ENTRY = re.compile(rf"\{{doc: ({_FLOW_PLAIN}), verdict: ({_FLOW_PLAIN})\}}")
 
 # what a simple plain flow item never holds: an indicator, a quote, or a comment's `` #``
 _FLOW_BAD = re.compile(r"[:\[\]{}'\"]| #")

@@ -20,8 +20,9 @@ from typing import Any
 from labelpool import yamlfile
 from labelpool.labelindex import blobids
 from labelpool.labelindex.files import Reading
+from labelpool.labelindex.lazy import LazyLabels
 from labelpool.labelset import LabelSet
-from labelpool.yamlfile.canonical import _ENTRY, _NOT_LINEWISE
+from labelpool.yamlfile.canonical import NOT_LINEWISE, PENDING_ENTRY
 from labelpool.yamlfile.reading import SUSPECT
 
 Where = Mapping[str, tuple[Reading, int]]
@@ -36,8 +37,7 @@ _COMMENT = "      #"
 def sources(labels: LabelSet) -> Where:
     """Question id -> the reading and file its label came from (a read through the index),
     or nothing (labels read otherwise)."""
-    where = getattr(labels.labels, "_where", None)
-    return where if isinstance(where, dict) else {}
+    return labels.labels.where if isinstance(labels.labels, LazyLabels) else {}
 
 
 def old_data(where: Where, qid: str, old: str) -> Any:
@@ -65,7 +65,7 @@ def appended(
     if not isinstance(data, dict) or "pending" in data or not old.endswith("\n"):
         return None
     added = "".join(items)
-    if text != f"{old}pending:\n{added}" or _NOT_LINEWISE.search(text) or " \n" in text:
+    if text != f"{old}pending:\n{added}" or NOT_LINEWISE.search(text) or " \n" in text:
         return None
     for line in old.split("\n"):
         if line and line[0] not in " #" and not _TOP_KEY.fullmatch(line):
@@ -94,7 +94,9 @@ def _batch(item: str, heads: dict[str, Any]) -> dict[str, Any] | None:
     for line in tail[:-1].split("\n"):
         if line.startswith(_COMMENT):
             continue
-        entry = _ENTRY.fullmatch(line, len(_DOC_LINE)) if line.startswith(_DOC_LINE) else None
+        entry = (
+            PENDING_ENTRY.fullmatch(line, len(_DOC_LINE)) if line.startswith(_DOC_LINE) else None
+        )
         if entry is None:
             return None
         doc, verdict = entry.group(1, 2)
