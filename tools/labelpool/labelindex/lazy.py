@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from itertools import repeat
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -26,7 +26,25 @@ Found = tuple[
 ]
 
 
-class LazyLabels(Mapping[str, Label]):
+V = TypeVar("V")
+
+
+class _ByQuestion(Mapping[str, V]):
+    """A mapping over the questions ``where`` names (each question's reading and file)."""
+
+    _where: dict[str, tuple[Reading, int]]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+    def __contains__(self, qid: object) -> bool:
+        return qid in self._where
+
+
+class LazyLabels(_ByQuestion[Label]):
     """Question id -> label; ``where`` names each question's reading and file, ``built``
     holds the labels built already (and receives each one built later)."""
 
@@ -41,15 +59,6 @@ class LazyLabels(Mapping[str, Label]):
             found = self._built[qid] = label_from_data(reading.data(i))
         return found
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._where)
-
-    def __len__(self) -> int:
-        return len(self._where)
-
-    def __contains__(self, qid: object) -> bool:
-        return qid in self._where
-
     def __repr__(self) -> str:
         return f"LazyLabels({len(self)} labels, {len(self._built)} built)"
 
@@ -59,7 +68,7 @@ class LazyLabels(Mapping[str, Label]):
         return self._where
 
 
-class LazyPaths(Mapping[str, Path]):
+class LazyPaths(_ByQuestion[Path]):
     """Question id -> its file, each path built when asked."""
 
     def __init__(self, where: dict[str, tuple[Reading, int]]) -> None:
@@ -68,15 +77,6 @@ class LazyPaths(Mapping[str, Path]):
     def __getitem__(self, qid: str) -> Path:
         reading, i = self._where[qid]
         return reading.path(i)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._where)
-
-    def __len__(self) -> int:
-        return len(self._where)
-
-    def __contains__(self, qid: object) -> bool:
-        return qid in self._where
 
 
 def take(

@@ -163,7 +163,7 @@ def build_table(
     np.maximum.at(class_grade, member_class[found], grade_of_relevant[where[found]])
     class_grade[class_grade == np.iinfo(np.int64).min] = 0  # judged irrelevant (LP029)
 
-    keys = _unique(np.concatenate([k_judged, k_relevant, k_member]))
+    keys = sorted_unique(np.concatenate([k_judged, k_relevant, k_member]))
     grade = np.zeros(len(keys), dtype=np.int64)
     grade[np.searchsorted(keys, k_relevant)] = grade_of_relevant
     target_key = keys.copy()  # a relevant document outside classes is its own target
@@ -172,7 +172,7 @@ def build_table(
     target_key[at_member] = nq * width + member_class  # one target per class
     # pending and pooled-unjudged documents are unjudged, whatever else the label says; so
     # are open disputes, with their highest grade as what they can be lifted to
-    k_marked = _unique(np.concatenate([k_marked, k_open]))
+    k_marked = sorted_unique(np.concatenate([k_marked, k_open]))
     lift_marked = np.zeros(len(k_marked), dtype=np.int64)
     found, where = _lookup(k_open, k_marked)
     lift_marked[found] = open_g[where[found]]
@@ -202,7 +202,7 @@ def build_table(
     )
 
 
-def _unique(values: np.ndarray) -> np.ndarray:
+def sorted_unique(values: np.ndarray) -> np.ndarray:
     """The distinct values, sorted (a sort: ``np.unique`` hashes, 10x slower here)."""
     ordered = np.sort(values)
     keep = np.ones(len(ordered), dtype=bool)
