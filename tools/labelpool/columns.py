@@ -53,6 +53,12 @@ SCHEMA = pa.schema(
 )
 
 
+def of(labels: Mapping[str, Label]) -> Columns | None:
+    """The columns a label set carries (a read through the label index), else None."""
+    cols = getattr(labels, "columns", None)
+    return cols if isinstance(cols, Columns) else None
+
+
 def marked(label: Label) -> tuple[str, ...]:
     """:attr:`Label.unjudged_marked` in a fixed order (pooled-unjudged, then pending)."""
     if not label.pooled_unjudged_ids and not label.pending:

@@ -27,7 +27,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from labelpool import columns, verdicts
-from labelpool.columns import Columns
 from labelpool.model import Label
 from labelpool.runs import numpy_of
 
@@ -63,8 +62,8 @@ _HELD: list[tuple[Mapping[str, Label], Qrels]] = []
 def scored_qids(labels: Mapping[str, Label]) -> np.ndarray:
     """Judged questions of ``labels``, sorted by code point (the order of every result);
     from the label set's columns (:mod:`labelpool.columns`) when it carries them."""
-    cols = getattr(labels, "columns", None)
-    if isinstance(cols, Columns):
+    cols = columns.of(labels)
+    if cols is not None:
         return cols.ids(cols.scored_rows)
     return np.array(sorted(q for q, lab in labels.items() if lab.is_judged), dtype=object)
 
@@ -103,8 +102,8 @@ def build(labels: Mapping[str, Label], qids: np.ndarray) -> Qrels:
     sorted (question, document) keys with numpy. A set whose labels hold a record of judges
     (open disputes) is read through its labels.
     """
-    cols = getattr(labels, "columns", None)
-    if isinstance(cols, Columns) and not cols.resolves:
+    cols = columns.of(labels)
+    if cols is not None and not cols.resolves:
         table = cols.table.take(pa.array(cols.rows(qids), pa.int64()))
         highest: list[dict[str, int]] = [{}] * len(qids)
         not_judged = cols.not_judged()

@@ -28,8 +28,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from labelpool import __version__, atomic, cache
-from labelpool.columns import Columns
+from labelpool import __version__, atomic, cache, columns
 from labelpool.model import Label
 from labelpool.scoring import patch
 from labelpool.scoring.qrels import Qrels, held, hold, qrels_for
@@ -64,9 +63,9 @@ def prepare(labels: Mapping[str, Label], cache_file: Path | None) -> None:
     if stored is not None and stored.digest == digest:
         hold(labels, stored.qrels)
         return
-    cols = getattr(labels, "columns", None)
+    cols = columns.of(labels)
     blobs = pa.array([], pa.string())
-    if isinstance(cols, Columns) and cols.blobs is not None and not cols.resolves:
+    if cols is not None and cols.blobs is not None and not cols.resolves:
         blobs = cols.blobs.take(pa.array(cols.scored_rows, pa.int64()))
         if stored is not None:
             patched = patch.patched(stored.qrels, stored.blobs, cols)

@@ -21,7 +21,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from labelpool import columns
-from labelpool.columns import Columns
 from labelpool.model import Label
 from labelpool.runs import arrow_array, arrow_strings, numpy_of, ranks_within
 from labelpool.workflows.validate.provenance import PooledRuns
@@ -106,8 +105,8 @@ def _judged(labels: Mapping[str, Label], qids: list[str]) -> tuple[np.ndarray, p
     """(question index, document) of every judged document of ``qids`` (``Label.judged``:
     ``judged_ids`` and every class member, repeats harmless): from the label set's columns
     when it carries them (no label built), else label by label."""
-    cols = getattr(labels, "columns", None)
-    if isinstance(cols, Columns):
+    cols = columns.of(labels)
+    if cols is not None:
         table = cols.table.take(pa.array(cols.rows(qids), pa.int64()))
         judged_rows, judged_docs = columns.flat(table.column("judged"))
         member_rows, member_docs = columns.flat(table.column("members"))

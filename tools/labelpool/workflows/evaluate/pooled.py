@@ -25,11 +25,6 @@ from labelpool.columns import Columns
 from labelpool.model import UNKNOWN_SYSTEM, Label
 
 
-def _columns(labels: Mapping[str, Label]) -> Columns | None:
-    cols = getattr(labels, "columns", None)
-    return cols if isinstance(cols, Columns) else None
-
-
 def _entries(cols: Columns) -> tuple[np.ndarray, pa.Array, np.ndarray, np.ndarray]:
     """(row of each pool entry, its system, its depth (0 for null), whether it has one)
     over the whole table."""
@@ -63,7 +58,7 @@ def _known(cols: Columns, qids: Sequence[str] | None) -> tuple[np.ndarray, list[
 
 def pool_counts(labels: Mapping[str, Label], qids: Sequence[str]) -> Counter[str]:
     """Each system -> how many of ``qids`` it was pooled on (entries of known origin)."""
-    cols = _columns(labels)
+    cols = columns.of(labels)
     counts: Counter[str] = Counter()
     if cols is None:
         for q in qids:
@@ -79,7 +74,7 @@ def pool_counts(labels: Mapping[str, Label], qids: Sequence[str]) -> Counter[str
 
 def pooled_on(labels: Mapping[str, Label], qids: Sequence[str], system: str, cutoff: int) -> int:
     """How many of ``qids`` have an entry of ``system`` with ``k >= cutoff``."""
-    cols = _columns(labels)
+    cols = columns.of(labels)
     if cols is None:
         return sum(
             1
@@ -94,7 +89,7 @@ def pooled_on(labels: Mapping[str, Label], qids: Sequence[str], system: str, cut
 
 def pooled_systems(labels: Mapping[str, Label]) -> list[str]:
     """Every system with a pool entry of known origin, sorted."""
-    cols = _columns(labels)
+    cols = columns.of(labels)
     if cols is None:
         return sorted({p.system for lab in labels.values() for p in lab.pool if not p.unknown})
     return sorted(_known(cols, None)[1])
