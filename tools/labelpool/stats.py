@@ -13,6 +13,8 @@ deltas ``challenger - baseline`` of one measure and is deterministic for a given
 * :func:`holm`: Holm's step-down adjusted p-values.
 * :func:`mde`: minimum detectable effect ``(z_{1-alpha/2} + z_power) * sd / sqrt(n)``, with the
   sample standard deviation (``ddof=1``).
+* :func:`draws_for`: the budget of draws x questions: the requested draws while their product
+  with the questions fits the budget, fewer past it (never below a floor, in whole steps).
 """
 
 from __future__ import annotations
@@ -25,6 +27,14 @@ from statistics import NormalDist
 import numpy as np
 
 EXACT_MAX_N = 20
+DRAWS = 100_000  # the sign-flip test's Monte Carlo draws while DRAWS_BUDGET holds them
+DRAWS_BUDGET = 1_000_000_000  # draws x questions
+DRAWS_FLOOR = 10_000
+DRAWS_STEP = 1_000
+RESAMPLES = 10_000  # the bootstrap's resamples while RESAMPLES_BUDGET holds them
+RESAMPLES_BUDGET = 100_000_000  # resamples x questions
+RESAMPLES_FLOOR = 1_000
+RESAMPLES_STEP = 100
 _CHUNK_ELEMENTS = 1 << 22  # rows x questions per batch (32 MiB of float64)
 # rows x columns of the temporary arrays summed at once: they stay in the CPU cache (measured
 # 2.5-4.5x faster than a whole batch at 10,000 questions; the sums are the same)
@@ -94,9 +104,19 @@ def _random_bytes(rng: np.random.Generator, length: int) -> np.ndarray:
     return out
 
 
-def paired_randomization(
-    deltas: np.ndarray, *, samples: int = 100_000, seed: int = 0
-) -> TestResult:
+def draws_for(n: int, requested: int, budget: int, floor: int, step: int) -> int:
+    """How many draws of ``n`` questions each to make when ``requested`` are asked for:
+    ``requested`` while ``requested * n <= budget``; past that ``budget // n`` rounded down to
+    a multiple of ``step``, but at least ``floor`` and never more than ``requested``."""
+    if min(requested, budget, floor, step) < 1 or n < 0:
+        raise ValueError("requested, budget, floor and step must be positive, n at least 0")
+    if requested * n <= budget:
+        return requested
+    fitted = budget // n // step * step
+    return min(requested, max(floor, fitted))
+
+
+def paired_randomization(deltas: np.ndarray, *, samples: int = DRAWS, seed: int = 0) -> TestResult:
     """Two-sided paired sign-flip test of the mean delta (see the module docstring)."""
     d = _as_deltas(deltas)
     n = int(d.size)
@@ -168,14 +188,14 @@ def _exact(d: np.ndarray) -> TestResult:
 
 
 def bootstrap_ci(
-    deltas: np.ndarray, *, resamples: int = 10_000, seed: int = 0, level: float = 0.95
+    deltas: np.ndarray, *, resamples: int = RESAMPLES, seed: int = 0, level: float = 0.95
 ) -> tuple[float, float]:
     """Paired percentile bootstrap interval of the mean delta (questions resampled)."""
     return bootstrap_ci_many([deltas], resamples=resamples, seed=seed, level=level)[0]
 
 
 def bootstrap_ci_many(
-    deltas: Sequence[np.ndarray], *, resamples: int = 10_000, seed: int = 0, level: float = 0.95
+    deltas: Sequence[np.ndarray], *, resamples: int = RESAMPLES, seed: int = 0, level: float = 0.95
 ) -> list[tuple[float, float]]:
     """:func:`bootstrap_ci` of several measures' deltas over the same questions, each equal to
     ``bootstrap_ci(d, resamples=resamples, seed=seed, level=level)``: the seeded resamples

@@ -232,7 +232,7 @@ def test_every_resolution_inside_the_range(
         runs,
         measures=chosen,
         relevance_level=level,
-        samples=50,
+        draws=50,
         resamples=50,
         display_paths={"a": None, "b": None},
     )

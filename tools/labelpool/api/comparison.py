@@ -27,7 +27,7 @@ from labelpool.render.compare import formats as compare_report
 from labelpool.runs import Run
 from labelpool.scoring.evaluate import machine_of
 from labelpool.workflows.evaluate import compare as compare_workflow
-from labelpool.workflows.evaluate import compared, machines, run_args
+from labelpool.workflows.evaluate import compared, machines, noise, run_args
 from labelpool.workflows.evaluate.compare import CompareResult, Comparison
 
 
@@ -73,6 +73,8 @@ def compare(
     judge: str | None = None,
     disputes: str | None = None,
     judges: str | None = None,
+    draws: int | None = None,
+    resamples: int | None = None,
 ) -> CompareReport:
     """Compare ``challenger`` (one run, or several) with ``baseline``: per measure the delta,
     both unjudged rates and their reading, the sign-flip test (Holm over the whole call),
@@ -87,9 +89,14 @@ def compare(
     sign-flip reading cover every way it can be settled. ``judges``: whose verdicts count
     (``people``, ``machines`` or ``all``; default ``[tool.labelpool] score_judges``); where machine
     verdicts count, each comparison carries both machine-judged rates, and
-    ``result.without_machines`` names each verdict that differs on people's verdicts alone."""
+    ``result.without_machines`` names each verdict that differs on people's verdicts alone.
+    ``draws`` and ``resamples``: the sign-flip test's draws and the bootstrap's resamples, made
+    exactly (1 to 10,000,000); None: 100,000 and 10,000 while draws x questions stays within
+    1e9 and 1e8, fewer past it (the counts made are stated where they differ)."""
     if seed < 0:
         raise UsageError(f"--seed must be >= 0, not {seed}")
+    noise.checked("--draws", draws)
+    noise.checked("--resamples", resamples)
     chosen = checked_measures(measures, k, relevance_level)
     cfg = with_judges(with_disputes(config_of(repo), disputes), judges)
 
@@ -115,6 +122,8 @@ def compare(
             k=k,
             relevance_level=relevance_level,
             seed=seed,
+            draws=draws,
+            resamples=resamples,
             display_paths=shown,
         )
 

@@ -167,6 +167,25 @@ RelevanceLevelOption = Annotated[
     int, typer.Option("--relevance-level", help="Lowest grade counted relevant (trec_eval -l).")
 ]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the resampling.")]
+COUNT_MAX = 10_000_000  # --draws and --resamples (labelpool.workflows.evaluate.noise.MAX_COUNT)
+DrawsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--draws",
+        metavar="N",
+        help="Monte Carlo draws of the sign-flip test (default: 100,000 while draws x "
+        "questions <= 1e9, fewer past it, at least 10,000).",
+    ),
+]
+ResamplesOption = Annotated[
+    int | None,
+    typer.Option(
+        "--resamples",
+        metavar="N",
+        help="Bootstrap resamples of the 95% CI (default: 10,000 while resamples x "
+        "questions <= 1e8, fewer past it, at least 1,000).",
+    ),
+]
 JudgeOption = Annotated[
     str | None,
     typer.Option(
@@ -339,9 +358,17 @@ ReportFormatOption = Annotated[ReportFormat, typer.Option("--format", help="Outp
 
 
 def comparison_options(
-    measure: list[str] | None, k: int, relevance_level: int, seed: int
+    measure: list[str] | None,
+    k: int,
+    relevance_level: int,
+    seed: int,
+    draws: int | None = None,
+    resamples: int | None = None,
 ) -> list[Measure]:
     """Check the options ``compare`` and ``check`` share; the parsed measures (exit 2)."""
+    for option, count in (("--draws", draws), ("--resamples", resamples)):
+        if count is not None and not 1 <= count <= COUNT_MAX:
+            usage_error(f"{option} must be from 1 to {COUNT_MAX:,}, not {count}")
     check_at_least("--k", k, 1)
     check_at_least("--relevance-level", relevance_level, 1)
     if seed < 0:

@@ -47,6 +47,8 @@ def check(
     relevance_level: common.RelevanceLevelOption = 1,
     fmt: common.ReportFormatOption = common.ReportFormat.text,
     seed: common.SeedOption = 0,
+    draws: common.DrawsOption = None,
+    resamples: common.ResamplesOption = None,
     wide: Annotated[
         bool, typer.Option("--wide", help="Ignore the width ($COLUMNS, the terminal's, 80).")
     ] = False,
@@ -63,7 +65,7 @@ def check(
         usage_error(f"--budget must be a number >= 0, not {budget}")
     if not 0.0 <= min_coverage <= 1.0:  # also refuses nan
         usage_error(f"--min-coverage must be a number from 0 to 1, not {min_coverage}")
-    parsed = common.comparison_options(measure, k, relevance_level, seed)
+    parsed = common.comparison_options(measure, k, relevance_level, seed, draws, resamples)
     selected = _runs.select(cfg, run, measure)  # RunNotFound: 2
     if len(selected) != 1:
         usage_error(f"check takes one run, not {len(selected)}: {', '.join(selected)}")
@@ -82,6 +84,8 @@ def check(
         relevance_level=relevance_level,
         seed=seed,
         min_coverage=min_coverage,
+        draws=draws,
+        resamples=resamples,
     )
     for note in outcome.result.warnings:
         warn(note)

@@ -24,6 +24,8 @@ def compare(
     relevance_level: common.RelevanceLevelOption = 1,
     fmt: common.ReportFormatOption = common.ReportFormat.text,
     seed: common.SeedOption = 0,
+    draws: common.DrawsOption = None,
+    resamples: common.ResamplesOption = None,
     verbose: Annotated[
         bool,
         typer.Option(
@@ -43,7 +45,7 @@ def compare(
     """Compare systems: one table per pair with a row per measure (scores, delta, both
     unjudged rates and their reading, p, verdict), the verdict and the next step."""
     cfg = load_config(repo)
-    common.comparison_options(measure, k, relevance_level, seed)
+    common.comparison_options(measure, k, relevance_level, seed, draws, resamples)
     specs = _runs.select(cfg, runs, measure)
     if len(specs) < 2 and baseline is None:
         usage_error("compare needs two runs (BASELINE CHALLENGER) or --baseline NAME")
@@ -61,6 +63,8 @@ def compare(
         judge=judge,
         disputes=disputes,
         judges=judges,
+        draws=draws,
+        resamples=resamples,
     )
     result, loaded = compared.result, compared.runs
     for note in result.warnings:
@@ -71,6 +75,7 @@ def compare(
         print(compared.to_markdown(), end="")
     else:
         options = _options(measure, k, relevance_level, seed, repo)
+        options += _counts(draws, resamples)
         chosen = [*runs, *(["--baseline", baseline] if baseline is not None else [])]
         reading = [
             *(["--judge", judge] if judge else []),
@@ -107,6 +112,12 @@ def _cwd_in(root: Path) -> bool:
     runs relative to it (it runs as printed here); else relative to the repository's root."""
     here = Path.cwd().resolve()
     return here == root.resolve() or root.resolve() in here.parents
+
+
+def _counts(draws: int | None, resamples: int | None) -> list[str]:
+    """``--draws`` and ``--resamples`` as given, as words of a command line."""
+    words = ["--draws", str(draws)] if draws is not None else []
+    return words + (["--resamples", str(resamples)] if resamples is not None else [])
 
 
 def _options(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from labelpool import __version__, gitio, scoring
+from labelpool import __version__, gitio, scoring, stats
 from labelpool.api.comparison import compare
 from labelpool.api.repository import Repository, checked_measures
 from labelpool.corpus import Text, load_texts
@@ -61,7 +61,7 @@ class ReportData:
     k: int
     relevance_level: int
     seed: int
-    resamples: int
+    resamples: int  # the comparison's bootstrap resamples (compare's default for one run)
     high: float  # an unjudged rate above this is high ([tool.labelpool.readings] high)
     scores: tuple[SystemScore, ...]  # one per run, same order
     compared: CompareResult | None  # None for one run
@@ -70,9 +70,6 @@ class ReportData:
     drill_depth: int
     pool: poolinfo.PoolInfo
     history: timeline.Timeline
-
-
-RESAMPLES = 10_000  # compare's bootstrap resamples (workflows.compare's default)
 
 
 def gather(
@@ -117,7 +114,7 @@ def gather(
         k=k,
         relevance_level=relevance_level,
         seed=seed,
-        resamples=RESAMPLES,
+        resamples=stats.RESAMPLES if result is None else result.resamples,
         high=cfg.readings.high,
         scores=scores,
         compared=result,

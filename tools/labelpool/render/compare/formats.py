@@ -2,7 +2,10 @@
 for a terminal is :mod:`labelpool.render.compare.text`).
 
 The JSON is described by ``schema/compare-report.schema.json``. Numbers that are undefined
-(the minimum detectable effect with fewer than two questions) are ``null``.
+(the minimum detectable effect with fewer than two questions) are ``null``. Where the noise
+floor made other counts than the defaults (:mod:`labelpool.workflows.evaluate.noise`), every
+output states them: the test's draws (:func:`draws_note`), the bootstrap's resamples
+(``ci95_resamples`` in the JSON, :func:`counts_sentence`); the default outputs are unchanged.
 """
 
 from __future__ import annotations
@@ -11,13 +14,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from labelpool import stats
 from labelpool.render import coverage, disputes, machines, sanitize
 from labelpool.render.fields import dirty_note, pick
 from labelpool.render.questions import question_notes
 from labelpool.render.sanitize import markdown as md
 from labelpool.render.sanitize import measure_name
 from labelpool.scoring.delta.question import METHOD_TEXT
-from labelpool.words import counted
+from labelpool.words import counted, noun
 from labelpool.workflows.evaluate.compare import CompareResult, Comparison
 
 SIDES = ("raw", "judged_only", "optimistic")
@@ -25,6 +29,35 @@ SIDES = ("raw", "judged_only", "optimistic")
 
 def _num(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
+
+
+def draws_note(c: Comparison) -> str:
+    """`` (10,000 draws)``: the Monte Carlo test's draws where they are not the default's;
+    else nothing."""
+    n = c.test.samples
+    if c.test.method != "monte-carlo" or n == stats.DRAWS:
+        return ""
+    return f" ({n:,} {noun(n, 'draw')})"
+
+
+def resamples_note(result: CompareResult) -> str | None:
+    """``1,000 bootstrap resamples`` where they are not the default's; else None."""
+    n = result.resamples
+    return None if n == stats.RESAMPLES else f"{n:,} bootstrap {noun(n, 'resample')}"
+
+
+def counts_sentence(result: CompareResult) -> str | None:
+    """The noise floor's counts where they are not the defaults (``p: sign-flip test,
+    monte-carlo (10,000 draws), Holm; 95% CI: 1,000 bootstrap resamples``); else None."""
+    parts = [
+        f"p: sign-flip test, {c.test.method}{draws_note(c)}, Holm"
+        for c in result.comparisons[:1]
+        if draws_note(c)
+    ]
+    resamples = resamples_note(result)
+    if resamples is not None:
+        parts.append(f"95% CI: {resamples}")
+    return "; ".join(parts) or None
 
 
 def comparison_json(c: Comparison) -> dict[str, Any]:
@@ -38,7 +71,7 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
         ),
         **_disputed_json(c),
         **_machine_json(c),
-        "test": f"paired randomization (sign flip), {c.test.method}",
+        "test": f"paired randomization (sign flip), {c.test.method}{draws_note(c)}",
         "test_method": c.test.method,
         "test_samples": c.test.samples,
         "p_value": c.test.p_value,
@@ -117,6 +150,7 @@ def machine_lines(result: CompareResult, escape: Callable[[str], str]) -> list[s
 def to_json(result: CompareResult) -> dict[str, Any]:
     return {
         **pick(result, ("labels_commit", "labels_dirty", "k", "seed", "alpha", "relevance_level")),
+        **({} if resamples_note(result) is None else {"ci95_resamples": result.resamples}),
         "built_by": list(result.built_by),
         "pool_systems": dict(result.pool_systems),
         "delta_range_methods": dict(METHOD_TEXT),
@@ -185,6 +219,9 @@ def to_markdown(result: CompareResult) -> str:
         lines += ["", md(covered[:1].upper() + covered[1:]) + "."]
     for note in question_notes(result.no_relevant, result.not_judged):
         lines += ["", md(note) + "."]
+    counts = counts_sentence(result)
+    if counts is not None:
+        lines += ["", md(counts) + "."]
     lines += disputed_lines(result, md)
     lines += machine_lines(result, md)
     lines.append("")

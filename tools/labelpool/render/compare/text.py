@@ -7,7 +7,9 @@ verdict), then one verdict line (the first measure's verdict with
 its reason, counting the measures that agree: ``uninterpretable on 5 of 6 measures``) and one
 next-step line, a command that runs as printed. ``verbose`` adds per measure the 95% CI, the
 minimum detectable effect, the delta range, its method and whether the sign can still flip
-over it, the per-question wins/ties/losses, and the most changed questions.
+over it, the per-question wins/ties/losses, and the most changed questions. Where the noise
+floor made other counts than the defaults, the ``p:`` line names the draws and the verbose
+CI's legend the resamples.
 
 Every name from a file goes through :mod:`labelpool.render.sanitize` (table cells are rich
 ``Text``, never markup: ``[exact]`` and ``[monte-carlo]`` print as they are).
@@ -22,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from labelpool.render import coverage, disputes, machines, sanitize
+from labelpool.render.compare.formats import draws_note, resamples_note
 from labelpool.render.fields import dirty_note
 from labelpool.render.layout import table, width_of, wrap
 from labelpool.render.questions import question_notes
@@ -169,7 +172,7 @@ def _disputed(c: Comparison) -> str:
     return f"{_pct(c.baseline_disputed or 0.0)} / {_pct(c.challenger_disputed or 0.0)}"
 
 
-def _details(pair: Sequence[Comparison], width: int | None) -> list[str]:
+def _details(pair: Sequence[Comparison], width: int | None, resamples: str | None) -> list[str]:
     rows = [
         [
             c.measure,
@@ -184,6 +187,8 @@ def _details(pair: Sequence[Comparison], width: int | None) -> list[str]:
     ]
     header = ["measure", "95% CI", "MDE", "delta range", "method", "flip?", "W/T/L"]
     lines = table(header, rows, width, right=(2, 6))
+    if resamples is not None:
+        lines += wrap(f"95% CI: {resamples}", width)
     lines.append("most changed questions (challenger - baseline):")
     for c in pair:
         changed = ", ".join(f"{sanitize.text(q)} ({d:+.2f})" for q, d in c.most_changed)
@@ -219,7 +224,7 @@ def render(
         lines.append("")
         lines += wrap(
             f"{chal} vs {base} (baseline), {counted(first.questions, 'question')}; "
-            f"p: sign-flip test, {first.test.method}, Holm",
+            f"p: sign-flip test, {first.test.method}{draws_note(first)}, Holm",
             width,
         )
         header = [
@@ -242,7 +247,7 @@ def render(
             )
         if verbose:
             lines.append("")
-            lines += _details(pair, width)
+            lines += _details(pair, width, resamples_note(result))
         lines += wrap(verdict_line(pair), width)
         for step in next_lines(pair, steps, verbose):
             lines += command_lines(step, width)

@@ -134,6 +134,8 @@ def check(
     relevance_level: int = 1,
     seed: int = 0,
     min_coverage: float = 1.0,
+    draws: int | None = None,
+    resamples: int | None = None,
 ) -> CheckResult:
     if budget < 0:
         raise CheckError(f"--budget must be >= 0, not {budget}")
@@ -153,6 +155,8 @@ def check(
         k=k,
         relevance_level=relevance_level,
         seed=seed,
+        draws=draws,
+        resamples=resamples,
         pool_names={ref_name: run.name},
         display_paths={ref_name: _poolable(cfg, against, run.name)},
     )

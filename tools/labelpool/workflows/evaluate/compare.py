@@ -7,7 +7,8 @@
 (:mod:`labelpool.readings`), pool membership, the sign-flip test, the bootstrap interval, Holm's
 adjustment over every comparison of the call, the minimum detectable effect, the range of the
 delta over the unjudged documents (:mod:`labelpool.scoring.delta.question`), the judging cost,
-per-question wins/ties/losses and a verdict.
+per-question wins/ties/losses and a verdict. How many draws and resamples the noise floor
+makes is :mod:`labelpool.workflows.evaluate.noise`'s choice.
 
 The verdict names a direction (``improvement``/``regression``) when the Holm-adjusted p-value
 is below ``alpha`` and either the reading is ``meaningful`` or the sign is *robust*: the
@@ -51,6 +52,7 @@ from labelpool.scoring.join import TopRows, top_rows
 from labelpool.scoring.measures import Measure
 from labelpool.scoring.qrels import qrels_for
 from labelpool.workflows.evaluate import coverage as coverage_mod
+from labelpool.workflows.evaluate import noise
 from labelpool.workflows.evaluate import pooled as pools
 from labelpool.workflows.evaluate.coverage import Coverage
 from labelpool.workflows.evaluate.robust import robust
@@ -133,6 +135,8 @@ class CompareResult:
     # where machine verdicts count: each comparison whose verdict differs when only people's
     # verdicts count (labelpool.workflows.evaluate.machines.without_machines)
     without_machines: tuple[str, ...] = ()
+    draws: int = stats.DRAWS  # the sign-flip test's Monte Carlo draws (not used when exact)
+    resamples: int = stats.RESAMPLES  # the bootstrap's resamples of the questions
 
 
 @dataclass(frozen=True)
@@ -182,8 +186,9 @@ def compare(
     k: int = 10,
     relevance_level: int = 1,
     seed: int = 0,
-    samples: int = 100_000,
-    resamples: int = 10_000,
+    draws: int | None = None,
+    resamples: int | None = None,
+    budget: noise.Budget = noise.BUDGET,
     pool_names: Mapping[str, str] | None = None,
     display_paths: Mapping[str, str | None] | None = None,
 ) -> CompareResult:
@@ -197,10 +202,14 @@ def compare(
     :class:`~labelpool.workflows.evaluate.coverage.NoCommonQuestion` (its deltas would be the
     baseline's scores, read as a result); ``CompareResult.coverage`` says how each run covers
     the scored questions (those it lacks count 0, as ``trec_eval -c``).
+    ``draws`` and ``resamples``: the noise floor's counts, made exactly; None: the defaults
+    within ``budget`` of draws x questions (:func:`labelpool.workflows.evaluate.noise.counts`).
     The result names the labels' commit: the repository's ``HEAD`` (None outside git).
     """
     if len(runs) < 2:
         raise CompareError("compare needs at least two runs")
+    noise.checked("--draws", draws)
+    noise.checked("--resamples", resamples)
     by_name = {r.name: r for r in runs}
     if len(by_name) != len(runs):
         raise CompareError("two runs have the same system name; rename one (--name or file name)")
@@ -220,6 +229,7 @@ def compare(
             raise CompareError(f"{name}: scored on other questions than {base_name}")
     for run in runs:
         coverage_mod.require_overlap(scored[run.name])
+    made = noise.counts(len(qids), draws, resamples, budget)
     qrels = qrels_for(labels)
     ideal = (qrels.ideal_q, qrels.ideal_g)
     rows_cache: dict[tuple[str, int | None], TopRows] = {}
@@ -291,17 +301,17 @@ def compare(
     qid_rank = _ranks(qids)
     for chal_run in (r for r in runs if r.name != base_name):
         pool_cmd_paths = _pool_args(cfg, shown, (base_run, chal_run))
-        noise = _noise_floors(
+        floors = _noise_floors(
             [
                 _score_arrays(scored[chal_run.name], m.name)[0]
                 - _score_arrays(scored[base_name], m.name)[0]
                 for m in parsed
             ],
-            samples=samples,
-            resamples=resamples,
+            samples=made.draws,
+            resamples=made.resamples,
             seed=seed,
         )
-        for m, (test, ci) in zip(parsed, noise, strict=True):
+        for m, (test, ci) in zip(parsed, floors, strict=True):
             depth = m.depth(k)
             cutoff = depth if depth is not None else k
             b_raw, b_jo, b_opt = _score_arrays(scored[base_name], m.name)
@@ -382,6 +392,8 @@ def compare(
         seed=seed,
         alpha=cfg.alpha,
         relevance_level=relevance_level,
+        draws=made.draws,
+        resamples=made.resamples,
         built_by=built_by,
         pool_systems=dict(sorted(counts.items())),
         comparisons=tuple(comparisons),
