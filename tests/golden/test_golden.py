@@ -195,6 +195,14 @@ CASES: dict[str, Case] = {
     "compare-text-verbose": Case(("compare", *RUNS, "--verbose"), env=COLUMNS_80),
     "compare-json": Case(("compare", *RUNS, "--format", "json")),
     "compare-markdown": Case(("compare", *RUNS, "--format", "markdown")),
+    # counts other than the defaults: stated beside the p-value and the interval
+    "compare-text-verbose-counts": Case(
+        ("compare", *RUNS, "--verbose", "--draws", "20000", "--resamples", "2000"),
+        env=COLUMNS_80,
+    ),
+    "compare-markdown-counts": Case(
+        ("compare", *RUNS, "--format", "markdown", "--draws", "20000", "--resamples", "2000")
+    ),
     "check-text": Case(CHECK),
     "check-json": Case((*CHECK, "--format", "json")),
     "check-markdown": Case((*CHECK, "--format", "markdown")),
@@ -261,6 +269,8 @@ CASES: dict[str, Case] = {
     ),
     "error-option-relevance-level": Case(("compare", *RUNS, "--relevance-level", "0")),
     "error-option-seed": Case(("compare", *RUNS, "--seed", "-5")),
+    "error-option-draws": Case(("compare", *RUNS, "--draws", "0")),
+    "error-option-resamples": Case((*CHECK, "--resamples", "20000000")),
     "error-option-budget": Case((*CHECK, "--budget", "nan")),
     "error-option-questions": Case(("pool", *RUNS, "--depth", "5", "--questions", ",")),
     "error-no-such-run": Case(("pool", "runs/nope.trec", "--depth", "5")),

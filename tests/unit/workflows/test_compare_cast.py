@@ -106,9 +106,7 @@ def test_per_question_scores_equal_pytrec_eval(cast_dir: Path, tmp_path: Path) -
     cfg = config.load(tmp_path)
     labels = labelset.load(cfg)
     runs = [read_run(pooled), read_run(other)]
-    result = compare(
-        cfg, labels, runs, measures=parse([*TREC, "RR@10"]), draws=2000, resamples=500
-    )
+    result = compare(cfg, labels, runs, measures=parse([*TREC, "RR@10"]), draws=2000, resamples=500)
     ev = pytrec_eval.RelevanceEvaluator(restricted, set(TREC.values()))
     rr = pytrec_eval.RelevanceEvaluator(restricted, {"recip_rank"})
 
