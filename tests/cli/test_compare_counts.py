@@ -11,6 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 from tests.api_scenario import copy_example
+from tests.compare_helpers import build_repo
 
 from labelpool import api, config, labelset
 from labelpool.cli import main
@@ -159,3 +160,22 @@ def test_past_the_budget_fewer_are_made_and_stated(example: Path) -> None:
         cfg, labels, runs, measures=parse(["P@10"]), budget=small, draws=50_000, resamples=5_000
     )
     assert (asked.draws, asked.resamples) == (50_000, 5_000)  # never reduced
+
+
+def test_the_suggested_commands_keep_the_counts(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A meaningful comparison suggests itself ``--verbose``, and then the ``check`` gate:
+    both with the counts asked for, so that they show the same p-values."""
+    build_repo(repo)
+    pair = (str(repo / "runs/bm25.trec"), str(repo / "runs/degraded.trec"))
+    asked = ("-m", "nDCG@10", "--draws", "3000", "--resamples", "300", "--wide")
+    code, out, err = run_cli(capsys, repo, "compare", *pair, *asked)
+    assert code == 0, err
+    assert "monte-carlo (3,000 draws)" in out
+    step = next(line for line in out.splitlines() if line.startswith("next: "))
+    assert "--draws 3000 --resamples 300" in step and step.endswith("--verbose")
+    code, out, err = run_cli(capsys, repo, "compare", *pair, *asked, "--verbose")
+    assert code == 0, err
+    step = next(line for line in out.splitlines() if line.startswith("next: "))
+    assert step.startswith("next: labelpool check ") and "--draws 3000 --resamples 300" in step
