@@ -128,3 +128,9 @@ def test_reduced_draws_stay_within_a_few_standard_errors_of_the_full_test() -> N
     for seed in (1, 2, 3):  # other seeds too: not one lucky stream
         other = paired_randomization(d, samples=reduced_draws, seed=seed).p_value
         assert abs(other - full) <= 4 * se
+
+
+def test_the_command_line_refuses_what_the_workflow_refuses() -> None:
+    from labelpool.cli._common import COUNT_MAX
+
+    assert COUNT_MAX == noise.MAX_COUNT
