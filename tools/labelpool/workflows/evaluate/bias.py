@@ -53,6 +53,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from labelpool import runs as runs_mod
 from labelpool.config import Config
@@ -67,7 +68,9 @@ from labelpool.scoring.reduced import relevant_removed, without_judgments
 from labelpool.workflows.evaluate import contributions as contributions_mod
 from labelpool.workflows.evaluate import pooled as pools
 from labelpool.workflows.validate.pooledruns import PooledRuns, committed_runs
-from labelpool.workflows.validate.provenance import EntryTop
+
+if TYPE_CHECKING:  # the reference's type only: provenance imports validate's rules
+    from labelpool.workflows.validate.provenance import EntryTop
 
 
 class BiasError(InputError):

@@ -77,12 +77,15 @@ def contributions(labels: Mapping[str, Label], pooled: PooledRuns) -> tuple[Remo
     alone[:-1] &= pair[:-1] != pair[1:]
     alone &= member(pair, judged)
     pair, sys = pair[alone], triple[alone] % max(len(systems), 1)
-    names_of = encoded.dictionary.take(arrow_array(pair % width)).to_pylist()
-    sets: dict[tuple[int, int], list[str]] = {}
-    keys = zip(sys.tolist(), (pair // width).tolist(), strict=True)
-    for key, name in zip(keys, names_of, strict=True):
-        sets.setdefault(key, []).append(name)
+    # grouped by (system, question): each group's documents one slice of one list
+    group = sys * max(len(qids), 1) + pair // width
+    order = np.argsort(group, kind="stable")
+    group = group[order]
+    names = encoded.dictionary.take(arrow_array(pair[order] % width)).to_pylist()
+    starts = np.flatnonzero(np.diff(group, prepend=-1))
+    ends = np.append(starts[1:], len(group))[: len(starts)]
     removed: Removed = {}
-    for (s, qi), docs in sorted(sets.items()):
-        removed.setdefault(systems[s], {})[qids[qi]] = frozenset(docs)
+    for at, end in zip(starts.tolist(), ends.tolist(), strict=True):
+        s, qi = divmod(int(group[at]), max(len(qids), 1))
+        removed.setdefault(systems[s], {})[qids[qi]] = frozenset(names[at:end])
     return removed, {qids[i] for i in np.flatnonzero(blocked)}
