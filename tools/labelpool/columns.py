@@ -16,8 +16,9 @@ set's questions (row ``i`` is the ``i``-th question), with the questions scoring
 * ``is_judged``: :attr:`Label.is_judged`;
 * ``resolves``: whether resolving verdicts could change the label (a record of judges, or a
   machine judge): a set where any row says so is scored through its labels;
-* ``pool_system``, ``pool_k``: each pool entry's system and depth (null: ``k: null``), in the
-  file's order (``compare``'s pool counts, ``bias``'s pooled systems).
+* ``pool_system``, ``pool_k``, ``pool_run``: each pool entry's system, depth (null: ``k:
+  null``) and recorded run blob (null: none), in the file's order (``compare``'s pool counts,
+  ``bias``'s pooled systems, the runs as pooled that ``bias`` and provenance read).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ SCHEMA = pa.schema(
         ("resolves", pa.bool_()),
         ("pool_system", IDS),
         ("pool_k", pa.list_(pa.int64())),
+        ("pool_run", IDS),
     ]
 )
 
@@ -68,7 +70,12 @@ def marked(label: Label) -> tuple[str, ...]:
 
 
 def _lists(
-    values: list[tuple[str, ...]] | list[tuple[int, ...]] | list[tuple[int | None, ...]],
+    values: (
+        list[tuple[str, ...]]
+        | list[tuple[str | None, ...]]
+        | list[tuple[int, ...]]
+        | list[tuple[int | None, ...]]
+    ),
     kind: pa.DataType,
 ) -> pa.Array:
     counts = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
@@ -97,6 +104,7 @@ def of_labels(labels: Iterable[Label]) -> pa.Table:
             pa.array([bool(lab.verdicts) or lab.judge_kind == MACHINE for lab in labs]),
             _lists([tuple(p.system for p in lab.pool) for lab in labs], pa.string()),
             _lists([tuple(p.k for p in lab.pool) for lab in labs], pa.int64()),
+            _lists([tuple(p.run for p in lab.pool) for lab in labs], pa.string()),
         ],
         schema=SCHEMA,
     )

@@ -268,6 +268,26 @@ def test_an_index_of_another_version_is_rebuilt(
     assert parsed_by_index(gitrepo) == []
 
 
+def test_an_index_of_another_format_is_rebuilt(
+    gitrepo: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An index written before a change of its columns (format 2: no ``pool_run``) is never
+    trusted: the next read parses every file and rewrites it whole."""
+    monkeypatch.setattr(store, "FORMAT", store.FORMAT - 1)
+    assert len(parsed_by_index(gitrepo)) == 6
+    assert parsed_by_index(gitrepo) == []
+    monkeypatch.undo()
+    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(cache))
+    assert len(parsed_by_index(gitrepo)) == 6  # another format's index is not read
+    assert parsed_by_index(gitrepo) == []
+    cfg = config.load(gitrepo)
+    labelset.load(cfg)
+    warm = labelset.load(cfg)  # the labels' columns of this format, served warm
+    cols = columns.of(warm)
+    assert cols is not None and "pool_run" in cols.table.column_names
+    assert "0 built" in repr(warm.labels)
+
+
 def test_deleting_the_index_changes_no_output(gitrepo: Path, cache: Path) -> None:
     (gitrepo / "runs" / "bm25.trec").write_text(
         "".join(f"q{i} Q0 d{i} 1 2.0 bm25\nq{i} Q0 shared 2 1.0 bm25\n" for i in range(6))

@@ -14,7 +14,8 @@ from conftest import PYPROJECT
 from labelpool import config, labelset
 from labelpool.workflows.evaluate.bias import pooled_tops, unique_contributions
 from labelpool.workflows.evaluate.contributions import contributions
-from labelpool.workflows.validate.provenance import PooledRuns
+from labelpool.workflows.validate.pooledruns import PooledRuns
+from labelpool.workflows.validate.provenance import entry_tops
 from provenance_scenario import commit_all, git, git_init, write_label, write_run
 
 DOCS = [f"d{i}" for i in range(9)]
@@ -88,6 +89,6 @@ def test_contributions_equal_the_per_question_reference(sc: dict[str, Any]) -> N
         _build(root, sc)
         cfg = config.load(root)
         labels = labelset.load(cfg)
-        pooled, unattributed = pooled_tops(PooledRuns(cfg).entry_tops(labels))
+        pooled, unattributed = pooled_tops(entry_tops(PooledRuns(cfg), labels))
         expected = unique_contributions(labels, pooled)
         assert contributions(labels, PooledRuns(cfg)) == (expected, unattributed)

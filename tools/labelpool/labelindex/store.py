@@ -41,7 +41,7 @@ import pyarrow as pa
 from labelpool import __version__, atomic
 
 MAGIC = b"labelpool label index\n"
-FORMAT = 2
+FORMAT = 3  # 3: the labels' ``pool_run`` column
 SCHEMA = pa.schema([("blob", pa.string()), ("data", pa.large_binary()), ("checked", pa.bool_())])
 SIDE_SHARE = 0.05  # rows of the side file, as a share of the main file's, before a rewrite
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import accumulate, chain
 from typing import Any
 
@@ -39,12 +39,11 @@ def without_judgments(full: Qrels, cols: Columns, removed: Mapping[str, Iterable
     """``full`` (the arrays of ``cols``) with ``removed[qid]`` taken out of each question."""
     width = max(len(full.vocab), 1)
     nq = len(full.qids)
-    position = {str(q): i for i, q in enumerate(full.qids)}
-    pairs = [(position[q], d) for q, docs in removed.items() if q in position for d in docs]
-    if not pairs:
+    taken = taken_of(full, removed)
+    scored = taken.qi >= 0
+    if not scored.any():
         return full
-    r_qi = np.fromiter((qi for qi, _ in pairs), dtype=np.int64, count=len(pairs))
-    r_code = _codes(full.vocab, arrow_strings([d for _, d in pairs]))
+    r_qi, r_code = taken.qi[scored], taken.code[scored]
     r_key = sorted_unique(r_qi[r_code >= 0] * width + r_code[r_code >= 0])
     every, member_key = _judged(full, cols)
     gone = r_key[_member(r_key, every)]
@@ -99,6 +98,47 @@ def without_judgments(full: Qrels, cols: Columns, removed: Mapping[str, Iterable
         not_judged=full.not_judged + int(dropped.sum()),
         open_q=full.open_q - shift[full.open_q],
     )
+
+
+@dataclass(frozen=True, eq=False)
+class Taken:
+    """The removed judgments of one set as arrays in ``full``'s code space: each pair's
+    question position in ``full.qids`` and document code in ``full.vocab`` (-1: not there)."""
+
+    questions: list[str]  # the questions of ``removed``, in its order
+    count: np.ndarray  # int64: documents removed of each
+    docs: list[str]  # every removed document, question by question
+    qi: np.ndarray
+    code: np.ndarray
+
+    def owners(self, chosen: np.ndarray) -> list[tuple[int, int]]:
+        """(question, pair) of the pairs ``chosen`` (a mask over the pairs)."""
+        owner = np.repeat(np.arange(len(self.questions), dtype=np.int64), self.count)
+        at = np.flatnonzero(chosen)
+        return list(zip(owner[at].tolist(), at.tolist(), strict=True))
+
+
+# the last few (full set, removed) pairs as arrays: bias masks and counts each one twice
+_TAKEN: list[tuple[weakref.ref[Qrels], Mapping[str, Iterable[str]], Taken]] = []
+
+
+def taken_of(full: Qrels, removed: Mapping[str, Iterable[str]]) -> Taken:
+    """``removed`` as arrays in ``full``'s code space (one dictionary lookup of every
+    removed document), kept for the last few pairs."""
+    for ref, owner, found in _TAKEN:
+        if ref() is full and owner is removed:
+            return found
+    position = {str(q): i for i, q in enumerate(full.qids)}
+    questions = list(removed)
+    lists = [tuple(removed[q]) for q in questions]
+    count = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+    docs = list(chain.from_iterable(lists))
+    at = np.fromiter((position.get(q, -1) for q in questions), np.int64, len(questions))
+    code = _codes(full.vocab, arrow_strings(docs))
+    taken = Taken(questions, count, docs, np.repeat(at, count), code)
+    _TAKEN.append((weakref.ref(full), removed, taken))
+    del _TAKEN[:-2]
+    return taken
 
 
 # the judged keys of the last few full sets (weak references: freed with their arrays)
@@ -207,11 +247,9 @@ def relevant_removed(full: Qrels, cols: Columns, removed: Mapping[str, Iterable[
     """How many of ``removed`` were relevant (``Label.gain`` >= 1): the grades of ``full``,
     the columns of a question for a document its arrays leave unjudged (pending)."""
     width = max(len(full.vocab), 1)
-    position = {str(q): i for i, q in enumerate(full.qids)}
-    pairs = [(q, d) for q, docs in removed.items() for d in docs]
-    qi = np.fromiter((position.get(q, -1) for q, _ in pairs), dtype=np.int64, count=len(pairs))
-    code = _codes(full.vocab, arrow_strings([d for _, d in pairs]))
-    found = np.zeros(len(pairs), dtype=bool)
+    taken = taken_of(full, removed)
+    qi, code = taken.qi, taken.code
+    found = np.zeros(len(qi), dtype=bool)
     count = 0
     if len(full.keys):
         key = qi * width + code
@@ -219,7 +257,7 @@ def relevant_removed(full: Qrels, cols: Columns, removed: Mapping[str, Iterable[
         found = (qi >= 0) & (code >= 0) & (full.keys[at] == key)
         found &= full.grade[at] != UNJUDGED
         count = int((full.grade[at][found] > 0).sum())
-    rest = [pairs[i] for i in np.flatnonzero(~found)]
+    rest = [(taken.questions[o], taken.docs[i]) for o, i in taken.owners(~found)]
     if rest:
         qids = sorted({q for q, _ in rest})
         table = cols.table.take(pa.array(cols.rows(qids), pa.int64()))

@@ -53,6 +53,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from labelpool import runs as runs_mod
 from labelpool.config import Config
@@ -66,7 +67,10 @@ from labelpool.scoring.measures import Measure
 from labelpool.scoring.reduced import relevant_removed, without_judgments
 from labelpool.workflows.evaluate import contributions as contributions_mod
 from labelpool.workflows.evaluate import pooled as pools
-from labelpool.workflows.validate.provenance import EntryTop, PooledRuns, committed_runs
+from labelpool.workflows.validate.pooledruns import PooledRuns, committed_runs
+
+if TYPE_CHECKING:  # the reference's type only: provenance imports validate's rules
+    from labelpool.workflows.validate.provenance import EntryTop
 
 
 class BiasError(InputError):
@@ -379,7 +383,7 @@ def audit(
 
     pooled_runs = PooledRuns(cfg, runs)
     pooled_runs.loaded.update(loaded or {})
-    # unique_contributions(labels, pooled_tops(pooled_runs.entry_tops(labels))), over arrays
+    # unique_contributions(labels, pooled_tops(entry_tops(pooled_runs, labels))), over arrays
     contributions, unattributed = contributions_mod.contributions(labels, pooled_runs)
 
     score = scorer or default_scorer(measure, k, relevance_level, pooled_runs.loaded)

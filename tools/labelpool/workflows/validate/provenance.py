@@ -20,60 +20,41 @@ the imports); ``labelpool validate --provenance`` as a whole process 0.6-1.2 s a
 for ``labelpool validate`` with a warm cache, the same whether the run is the current file or
 a recorded blob read from git.
 
-:class:`PooledRuns` (the runs as pooled, per entry) is shared with the ``bias`` audit.
+:mod:`.pooledruns` (the runs as pooled, per entry, cut as arrays) is shared with the ``bias``
+audit; :func:`entry_tops` is the label-by-label reference both are held equal to.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from labelpool import gitio, labelset
-from labelpool import runs as runs_mod
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from labelpool import labelset
 from labelpool.config import Config
-from labelpool.errors import InputError
 from labelpool.findings import Finding
 from labelpool.model import Label, PoolEntry
-from labelpool.runs import Run, RunError, has_run_suffix, system_name
+from labelpool.runs import RunError, arrow_array, numpy_of
 from labelpool.words import counted
 from labelpool.workflows.validate.full import display
+from labelpool.workflows.validate.pooledruns import (
+    Entries,
+    PooledRuns,
+    ProvenanceError,
+    Source,
+    Tops,
+    cut,
+    judged_docs,
+    member,
+)
 from labelpool.yamlfile.nodes import ViewError, compose_root, node_at
 
 RULE = "LP060"
-
-
-class ProvenanceError(InputError):
-    """The runs folder cannot be used (exit 1; e.g. two files give one system name)."""
-
-
-def committed_runs(cfg: Config) -> dict[str, Path]:
-    """System name -> run file, for every run file in ``cfg.runs_dir``.
-
-    A run file is a file with a known run suffix (``.trec .run .txt .tsv .jsonl .gz``);
-    two files giving one system name raise :class:`ProvenanceError`.
-    """
-    out: dict[str, Path] = {}
-    if not cfg.runs_dir.is_dir():
-        return out
-    for path in sorted(cfg.runs_dir.iterdir()):
-        if path.name.startswith(".") or not path.is_file():
-            continue
-        if not has_run_suffix(path):
-            continue
-        name = system_name(path)
-        if name in out:
-            raise ProvenanceError(
-                f"two run files give system {name!r}: {out[name].name} and {path.name}; rename one",
-                path=cfg.runs_dir,
-            )
-        out[name] = path
-    return out
-
-
-# A run as pooled: ("file", path) or ("blob", blob id).
-Source = tuple[str, str]
 
 
 @dataclass(frozen=True)
@@ -87,109 +68,27 @@ class EntryTop:
     skipped: str | None = None  # reason: "unknown", "no run", "blob missing"
 
 
-class PooledRuns:
-    """The runs as pooled: each run file or recorded blob read once, cut at the deepest k."""
-
-    def __init__(
-        self, cfg: Config, runs: Mapping[str, Path] | None = None, *, keep: bool = True
-    ) -> None:
-        self.cfg = cfg
-        self.runs = dict(runs) if runs is not None else committed_runs(cfg)
-        self._current_blob: dict[str, str | None] = {}
-        # run files read so far (shared with scorers); ``keep`` False: each run is let go
-        # once its tops are cut (two 10,000,000-line runs held at once took 2.3 GB)
-        self.loaded: dict[Path, Run] = {}
-        self.keep = keep
-
-    def _blob_of(self, system: str) -> str | None:
-        if system not in self._current_blob:
-            path = self.runs.get(system)
-            try:
-                blob = gitio.blob_id(self.cfg.root, path) if path is not None else None
-            except gitio.GitError:
-                blob = None
-            self._current_blob[system] = blob
-        return self._current_blob[system]
-
-    def source(self, entry: PoolEntry) -> Source | str:
-        """Where ``entry``'s run as pooled lives, or the reason it cannot be checked."""
-        if entry.unknown:
-            return "unknown"
-        if entry.run:
-            if entry.system in self.runs and self._blob_of(entry.system) == entry.run:
-                return ("file", str(self.runs[entry.system]))
-            return ("blob", entry.run)
-        if entry.system in self.runs:
-            return ("file", str(self.runs[entry.system]))
-        return "no run"
-
-    def sources(self, labels: Mapping[str, Label]) -> Sourced:
-        """Every pool entry of every label with where its run as pooled lives (or why it
-        cannot be read), and the deepest ``k`` each source is read to."""
-        entries: list[tuple[str, int, PoolEntry, Source | str]] = []
-        depth: dict[Source, int] = {}
-        for qid, label in labels.items():
-            for i, entry in enumerate(label.pool):
-                src = self.source(entry)
-                entries.append((qid, i, entry, src))
-                if not isinstance(src, str):
-                    assert entry.k is not None
-                    depth[src] = max(depth.get(src, 0), entry.k)
-        return Sourced(entries, depth)
-
-    def read(self, sourced: Sourced) -> Iterator[tuple[Source, Run]]:
-        """Each source's run, read once, in source order (a recorded blob git no longer has
-        is left out); not held past the next one unless kept."""
-        blobs = sorted(s[1] for s in sourced.depth if s[0] == "blob")
-        contents: dict[str, bytes | None] = dict.fromkeys(blobs)
-        if blobs:
-            # Outside a git repository every recorded blob is missing.
-            with contextlib.suppress(gitio.GitError):
-                contents.update(zip(blobs, gitio.cat_blobs(self.cfg.root, blobs), strict=True))
-        for src in sorted(sourced.depth):
-            kind, where = src
-            if kind == "file":
-                held = self.loaded.get(Path(where))
-                run = held if held is not None else runs_mod.read_run(Path(where))
-                if self.keep:
-                    self.loaded[Path(where)] = run
-            else:
-                data = contents.get(where)
-                if data is None:
-                    continue
-                # a RunError names the blob and its system, not the temporary copy
-                systems = sorted({e.system for *_, e, sr in sourced.entries if sr == src})
-                described = f"git blob {where[:12]} (pooled run of {', '.join(systems)})"
-                run = runs_mod.read_run_bytes(data, described, name=where, file_name=f"{where}.run")
-            yield src, run
-            del run  # not held past its use unless kept
-
-    def entry_tops(self, labels: Mapping[str, Label]) -> list[EntryTop]:
-        """Every pool entry of every label with its top ``k`` (reading each run once)."""
-        sourced = self.sources(labels)
-        tops: dict[Source, dict[str, list[str]]] = {}
-        for source, run in self.read(sourced):
-            tops[source] = run.top(sourced.depth[source])
-        out: list[EntryTop] = []
-        for qid, i, entry, src in sourced.entries:
-            if isinstance(src, str):
-                out.append(EntryTop(qid, i, entry, None, src))
-            elif src not in tops:
-                out.append(EntryTop(qid, i, entry, None, "blob missing"))
-            else:
-                assert entry.k is not None
-                docs = tuple(tops[src].get(qid, ())[: entry.k])
-                out.append(EntryTop(qid, i, entry, docs))
-        return out
-
-
-@dataclass(frozen=True)
-class Sourced:
-    """The pool entries of a label set with their sources (:meth:`PooledRuns.sources`)."""
-
-    # (question, entry's index in its label's pool, entry, source or why there is none)
-    entries: list[tuple[str, int, PoolEntry, Source | str]]
-    depth: dict[Source, int]  # the deepest k each source is read to
+def entry_tops(pooled: PooledRuns, labels: Mapping[str, Label]) -> list[EntryTop]:
+    """Every pool entry of every label with its top ``k``, label by label (reading each run
+    once): the reference :func:`audit` and ``bias``'s contributions are held equal to."""
+    sourced = pooled.sources(labels)
+    tops: dict[Source, dict[str, list[str]]] = {}
+    for source, run in pooled.read(sourced):
+        tops[source] = run.top(sourced.depth[source])
+    out: list[EntryTop] = []
+    entries = sourced.entries
+    for i, src in enumerate(sourced.where):
+        qid, index = entries.qid(i), int(entries.index[i])
+        entry = labels[qid].pool[index]
+        if isinstance(src, str):
+            out.append(EntryTop(qid, index, entry, None, src))
+        elif src not in tops:
+            out.append(EntryTop(qid, index, entry, None, "blob missing"))
+        else:
+            assert entry.k is not None
+            docs = tuple(tops[src].get(qid, ())[: entry.k])
+            out.append(EntryTop(qid, index, entry, docs))
+    return out
 
 
 @dataclass(frozen=True)
@@ -215,35 +114,39 @@ class ProvenanceReport:
 
 
 def audit(cfg: Config, labels: Mapping[str, Label], paths: Mapping[str, Path]) -> ProvenanceReport:
-    """Check every pool entry of ``labels`` (``paths``: question id -> label file)."""
+    """Check every pool entry of ``labels`` (``paths``: question id -> label file), over
+    arrays: each entry's top ``k`` (:func:`~.pooledruns.cut`) against its question's judged
+    documents, no label built when the set carries its columns."""
     pooled = PooledRuns(cfg, keep=False)
     try:
-        tops = pooled.entry_tops(labels)
+        sourced = pooled.sources(labels)
+        tops = cut(pooled, sourced)
     except RunError as exc:
         raise ProvenanceError(str(exc)) from None
+    entries = sourced.entries
     skipped: dict[str, int] = {}
     missing: set[str] = set()
+    for i in np.flatnonzero(tops.length < 0).tolist():
+        reason = sourced.where[i]
+        reason = reason if isinstance(reason, str) else "blob missing"
+        skipped[reason] = skipped.get(reason, 0) + 1
+        if reason == "no run":
+            missing.add(entries.system[i])
+    checked = int((tops.length >= 0).sum())
+    bad = _unjudged(labels, entries, tops)
     violations: dict[str, list[tuple[int, str]]] = {}  # qid -> (entry index, message)
-    checked = 0
-    for et in tops:
-        if et.docs is None:
-            assert et.skipped is not None
-            skipped[et.skipped] = skipped.get(et.skipped, 0) + 1
-            if et.skipped == "no run":
-                missing.add(et.entry.system)
-            continue
-        checked += 1
-        judged = labels[et.qid].judged
-        for doc in et.docs:
-            if doc not in judged:
-                violations.setdefault(et.qid, []).append(
-                    (
-                        et.index,
-                        f"question {et.qid}: {doc} is in {et.entry.system}'s top {et.entry.k} "
-                        f"but not judged (pool entry {et.index + 1} says that top "
-                        f"{et.entry.k} was judged in full)",
-                    )
-                )
+    docs = tops.docs.take(arrow_array(bad)).to_pylist()
+    for row_entry, doc in zip(tops.row_entry[bad].tolist(), docs, strict=True):
+        qid, index = entries.qid(row_entry), int(entries.index[row_entry])
+        system, k = entries.system[row_entry], int(entries.k[row_entry])
+        violations.setdefault(qid, []).append(
+            (
+                index,
+                f"question {qid}: {doc} is in {system}'s top {k} "
+                f"but not judged (pool entry {index + 1} says that top "
+                f"{k} was judged in full)",
+            )
+        )
     findings: list[Finding] = []
     for qid, items in violations.items():
         path = paths[qid]
@@ -253,6 +156,25 @@ def audit(cfg: Config, labels: Mapping[str, Label], paths: Mapping[str, Path]) -
             findings.append(Finding(str(path), line, col, RULE, message))
     findings.sort()
     return ProvenanceReport(findings, checked, skipped, tuple(sorted(missing)))
+
+
+def _unjudged(labels: Mapping[str, Label], entries: Entries, tops: Tops) -> np.ndarray:
+    """The rows of ``tops`` whose document is not judged for its question, in entry order
+    (then rank order)."""
+    if not len(tops.row_entry):
+        return np.zeros(0, dtype=np.int64)
+    row_q = entries.q[tops.row_entry]
+    qs = np.unique(row_q)
+    judged_q, judged = judged_docs(labels, [entries.questions[q] for q in qs.tolist()])
+    encoded = pc.dictionary_encode(pa.concat_arrays([tops.docs, judged]))
+    codes = numpy_of(encoded.indices).astype(np.int64)
+    width = max(len(encoded.dictionary), 1)
+    n = len(tops.row_entry)
+    keys = np.searchsorted(qs, row_q) * width + codes[:n]
+    judged_keys = np.sort(judged_q * width + codes[n:])
+    bad = np.flatnonzero(~member(keys, judged_keys))
+    out: np.ndarray = bad[np.argsort(tops.row_entry[bad], kind="stable")]
+    return out
 
 
 def check(cfg: Config, labels: Mapping[str, Label]) -> list[Finding]:
@@ -283,19 +205,18 @@ def check_files(
     def load(paths: list[Path]) -> labelset.LabelSet:
         return labelset.load_files(paths, max_bytes=cfg.max_file_bytes, max_depth=cfg.max_depth)
 
-    labels: dict[str, Label] = {}
-    where: dict[str, Path] = {}
-    try:
-        sets = [load(chosen)]
+    try:  # the set as read (its columns: no label built)
+        whole = load(chosen)
+        report = audit(cfg, whole, whole.paths)
     except labelset.LabelSetError:  # some file is broken: load the others one by one
-        sets = []
+        labels: dict[str, Label] = {}
+        where: dict[str, Path] = {}
         for p in chosen:
             with contextlib.suppress(labelset.LabelSetError):
-                sets.append(load([p]))
-    for one in sets:
-        labels.update(one.labels)
-        where.update(one.paths)
-    report = audit(cfg, labels, where)
+                one = load([p])
+                labels.update(one.labels)
+                where.update(one.paths)
+        report = audit(cfg, labels, where)
     shown = [replace(f, path=display(Path(f.path), cwd)) for f in report.findings]
     return replace(report, findings=shown)
 
