@@ -4,9 +4,10 @@ and added to the index.
 
 A commit's tree gives every file's blob id without reading a byte (``git ls-tree -r``), so
 the files of a revision the working tree held before, or an earlier command read, are never
-parsed again. :func:`data_of` is the index's entry point for such reads; the rows it adds
-carry the data only (``checked`` false, no reading's columns): a later read of the working
-tree runs its checks on them once, as on any row it did not check.
+parsed again. :func:`data_of` (:func:`checked_data_of`: with each blob's ``checked`` flag)
+is the index's entry point for such reads; the rows it adds carry the data only (``checked``
+false, no reading's columns): a later read of the working tree runs its checks on them once,
+as on any row it did not check.
 """
 
 from __future__ import annotations
@@ -37,12 +38,30 @@ def data_of(
     extra: pa.Schema | None = None,
     present: Iterable[str] = (),
 ) -> list[Any]:
-    """The plain data of each of ``blobs`` (None for a blob ``fetch`` cannot give), through
-    the index of ``folder`` and ``tag`` (:func:`files.index_file`; ``extra``: its reading's
-    own columns). Blobs the index does not hold are fetched at once and parsed, and what
-    ``parse`` lets keep is written back, beside the rows of ``present`` (blob ids still in
-    use: a revision's other files) and, as :meth:`files.Reading.save` does, as many rows
-    again of other blobs. ``parse`` raising stops the read; nothing is written then."""
+    """The plain data of each of ``blobs`` (:func:`checked_data_of` without the flags)."""
+    found = checked_data_of(folder, blobs, fetch, parse, tag=tag, extra=extra, present=present)
+    return [data for data, _ in found]
+
+
+def checked_data_of(
+    folder: Path,
+    blobs: Sequence[str],
+    fetch: Fetch,
+    parse: Parse,
+    *,
+    tag: str,
+    extra: pa.Schema | None = None,
+    present: Iterable[str] = (),
+) -> list[tuple[Any, bool]]:
+    """(plain data, checked) of each of ``blobs`` (data None for a blob ``fetch`` cannot
+    give), through the index of ``folder`` and ``tag`` (:func:`files.index_file`; ``extra``:
+    its reading's own columns). ``checked``: the index holds the blob with the reading's
+    label checks passed (a read of the working tree recorded them), so that its data needs
+    no checking again; False for a blob parsed here or only ever read from a revision.
+    Blobs the index does not hold are fetched at once and parsed, and what ``parse`` lets
+    keep is written back, beside the rows of ``present`` (blob ids still in use: a
+    revision's other files) and, as :meth:`files.Reading.save` does, as many rows again of
+    other blobs. ``parse`` raising stops the read; nothing is written then."""
     file = files.index_file(folder, tag)
     rows = store.load(file, tag, extra)
     row_of = rows.row_of
@@ -62,8 +81,12 @@ def data_of(
         at = [row_of.get(b, -1) for b in kept]
         reading = files.Reading(file, tag, rows, blobs=kept, at=at, new=new, extra=extra)
         reading.save()
-    out: list[Any] = []
+    out: list[tuple[Any, bool]] = []
+    checked = rows.checked
     for blob in blobs:
         row = row_of.get(blob, -1)
-        out.append(json.loads(rows.json_of(row)) if row >= 0 else parsed.get(blob))
+        if row >= 0:
+            out.append((json.loads(rows.json_of(row)), bool(checked[row])))
+        else:
+            out.append((parsed.get(blob), False))
     return out

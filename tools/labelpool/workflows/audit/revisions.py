@@ -19,7 +19,7 @@ from labelpool import columns, gitio, labelset, schemas
 from labelpool.config import Config
 from labelpool.errors import InputError
 from labelpool.labelindex import stored
-from labelpool.model import Label
+from labelpool.model import Label, label_from_data
 from labelpool.rules import linebreaks
 from labelpool.yamlfile import YamlError, loads_checked
 
@@ -104,10 +104,14 @@ def changed_label_files(cfg: Config, rev_from: str, rev_to: str | None) -> set[s
     return {n for n in names if _is_label_file(place, n)}
 
 
-def labels_at(cfg: Config, rev: str | None, only: set[str] | None = None) -> dict[str, Label]:
+def labels_at(
+    cfg: Config, rev: str | None, only: set[str] | None = None, *, provenance: bool = True
+) -> dict[str, Label]:
     """Every label (question id -> Label) at ``rev``; ``None`` means the working tree.
 
     ``only``: read just these label files (paths from the git top level; absent ones skipped).
+    ``provenance`` False: a revision's labels built without their record of judges
+    (:func:`labelpool.model.label_from_data`), for a reader that never scores them.
     """
     if rev is None and only is None:
         try:
@@ -139,20 +143,24 @@ def labels_at(cfg: Config, rev: str | None, only: set[str] | None = None) -> dic
     with labelset.gc_paused():
         data = _data_of(cfg, place, specs, every, where)
         out: dict[str, Label] = {}
-        for blob, found in zip(specs, data, strict=True):
-            if found is not None:
-                label = _label(place, found, blob, where[blob])
-                out[label.id] = label
+        for blob, (found, checked) in zip(specs, data, strict=True):
+            if found is None:
+                continue
+            if checked:  # the index's checks passed on this blob: nothing to refuse
+                label = label_from_data(found, provenance=provenance)
+            else:
+                label = _label(place, found, blob, where[blob], provenance)
+            out[label.id] = label
     return out
 
 
 def _data_of(
     cfg: Config, place: GitPlace, blobs: list[str], every: list[str], where: dict[str, str]
-) -> list[Any]:
-    """The plain data of ``blobs`` through the label index the working tree's reads fill
-    (:mod:`labelpool.labelindex.stored`): only blobs it has not seen are read from git and
-    parsed, by the working tree's reader and bounds, and those LP041 does not refuse are
-    added to it."""
+) -> list[tuple[Any, bool]]:
+    """(plain data, checked) of ``blobs`` through the label index the working tree's reads
+    fill (:func:`labelpool.labelindex.stored.checked_data_of`): only blobs it has not seen are
+    read from git and parsed, by the working tree's reader and bounds, and those LP041 does
+    not refuse are added to it."""
     max_bytes, max_depth = cfg.max_file_bytes, cfg.max_depth
 
     def parse(blob: str, raw: bytes) -> tuple[Any, bool]:
@@ -169,20 +177,20 @@ def _data_of(
 
     schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
     tag = labelset.index_tag(max_bytes, max_depth, schema_file)
-    return stored.data_of(
+    return stored.checked_data_of(
         cfg.labels_dir, blobs, fetch, parse, tag=tag, extra=columns.SCHEMA, present=every
     )
 
 
-def _label(place: GitPlace, data: Any, blob: str, where: str) -> Label:
+def _label(place: GitPlace, data: Any, blob: str, where: str, provenance: bool) -> Label:
     """The label of one blob's data; refused as :func:`parse_label` refuses it (positions
     from the blob's bytes, read again only then)."""
     try:
-        return labelset.label_of(data, where)
+        return labelset.label_of(data, where, provenance=provenance)
     except labelset.LabelSetError:
         pass
     raw = gitio.cat_blobs(place.top, [blob])[0]
     try:
-        return labelset.label_of(data, where, raw)
+        return labelset.label_of(data, where, raw, provenance=provenance)
     except labelset.LabelSetError as exc:
         raise RevisionError(str(exc)) from None
