@@ -87,7 +87,8 @@ def parse_many(contents: Mapping[str, bytes]) -> dict[str, Label]:
 
 
 def _is_label_file(place: GitPlace, name: str) -> bool:
-    return name.endswith((".yaml", ".yml")) and os.path.dirname(name) == place.labels
+    # the folder as os.path.dirname gives it (git's paths hold no "//" and no trailing "/")
+    return name.endswith((".yaml", ".yml")) and name.rpartition("/")[0] == place.labels
 
 
 def changed_label_files(cfg: Config, rev_from: str, rev_to: str | None) -> set[str]:
