@@ -8,10 +8,8 @@ from hypothesis import strategies as st
 
 from labelpool.render import sanitize
 
-PIECES = st.sampled_from(
-    ["q1", "  + judged d0: relevant", ":", "::", "#", "##[", "[", " ", "\n", "\x1b", "\u202e"]
-    + ["\u2028", "\x85", "é"]
-)
+HAZARDS = ["\n", "\x1b", "\x85", "\u202e", "\u2028"]
+PIECES = st.sampled_from(["q1", "  + judged d0: relevant", ":", "::", "#", "##[", *HAZARDS, "é"])
 LINES = st.lists(st.lists(PIECES, max_size=6).map("".join), max_size=8)
 
 
