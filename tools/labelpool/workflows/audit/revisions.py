@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,6 +128,30 @@ def labels_at(
             return dict(labelset.load_files(paths, schema_file=schema_file).labels)
         except labelset.LabelSetError as exc:
             raise RevisionError(str(exc)) from None
+    return _read_revisions(cfg, place, [rev], only, provenance)[0]
+
+
+def labels_at_revisions(
+    cfg: Config, revs: Sequence[str], only: set[str] | None = None, *, provenance: bool = True
+) -> list[dict[str, Label]]:
+    """:func:`labels_at` of each of ``revs`` (revisions, never the working tree), every blob
+    read through one load of the label index (one pass over it, one write back): what
+    ``diff REV REV2`` reads. A revision that cannot be read is refused as reading the
+    revisions one after the other refuses it (the first revision's first problem)."""
+    place = git_place(cfg)
+    try:
+        return _read_revisions(cfg, place, revs, only, provenance)
+    except RevisionError:
+        if len(revs) < 2:
+            raise
+    return [labels_at(cfg, rev, only, provenance=provenance) for rev in revs]
+
+
+def _blobs_at(
+    place: GitPlace, rev: str, only: set[str] | None
+) -> tuple[list[str], list[str], dict[str, str]]:
+    """(the blob ids of ``rev``'s label files, ``only`` those when given; every label
+    file's blob id; each blob's name in messages, ``rev:path``, the first path holding it)."""
     try:
         commit = gitio.rev_parse(place.top, rev)
         # Blob ids from one ls-tree, never ``rev:path`` specs: git looks each of those up in
@@ -141,18 +165,36 @@ def labels_at(
         raise RevisionError(str(exc)) from None
     every = [b for n, b in blobs.items() if _is_label_file(place, n)]
     where = {b: f"{rev}:{n}" for n, b in reversed(list(zip(names, specs, strict=True)))}
+    return specs, every, where
+
+
+def _read_revisions(
+    cfg: Config, place: GitPlace, revs: Sequence[str], only: set[str] | None, provenance: bool
+) -> list[dict[str, Label]]:
+    """The labels of each of ``revs``, their blobs' data from one :func:`_data_of`."""
+    listed = [_blobs_at(place, rev, only) for rev in revs]
+    specs = [b for blobs, _, _ in listed for b in blobs]
+    every = [b for _, blobs, _ in listed for b in blobs]
+    where: dict[str, str] = {}
+    for _, _, named in reversed(listed):  # a blob of two revisions: named at the first
+        where.update(named)
+    outs: list[dict[str, Label]] = []
     with labelset.gc_paused():
         data = _data_of(cfg, place, specs, every, where)
-        out: dict[str, Label] = {}
-        for blob, (found, checked) in zip(specs, data, strict=True):
-            if found is None:
-                continue
-            if checked:  # the index's checks passed on this blob: nothing to refuse
-                label = label_from_data(found, provenance=provenance)
-            else:
-                label = _label(place, found, blob, where[blob], provenance)
-            out[label.id] = label
-    return out
+        at = 0
+        for blobs, _, _ in listed:
+            out: dict[str, Label] = {}
+            part, at = data[at : at + len(blobs)], at + len(blobs)
+            for blob, (found, checked) in zip(blobs, part, strict=True):
+                if found is None:
+                    continue
+                if checked:  # the index's checks passed on this blob: nothing to refuse
+                    label = label_from_data(found, provenance=provenance)
+                else:
+                    label = _label(place, found, blob, where[blob], provenance)
+                out[label.id] = label
+            outs.append(out)
+    return outs
 
 
 def _data_of(
