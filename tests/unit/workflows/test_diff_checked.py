@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from labelpool import columns, config, labelset, schemas
+from labelpool import columns, config, gitio, labelset, schemas
 from labelpool.cli import main
 from labelpool.labelindex import stored
 from labelpool.model import label_from_data
@@ -205,3 +205,54 @@ def test_the_diff_leaves_the_collector_as_it_found_it(
         (gc.enable if was else gc.disable)()
     assert [q.question for q in d.questions] == ["q0", "q1", "q4", "q5"]
     assert [q.question for q in d.questions_removed] == ["q2"]
+
+
+def test_changed_labels_are_labels_at_both_revisions_of_the_changed_files(
+    two: tuple[Path, str, str], cache: Path
+) -> None:
+    """One ``git diff-tree`` gives what ``ls-tree`` of both commits gives of the changed
+    files: a file added (q4 is rewritten; q6 new), one deleted (q2), others edited."""
+    repo, first, second = two
+    git(repo, "checkout", "-q", "main")
+    (repo / "labels" / "q6.yaml").write_text(label("q6", ["d1"], []))
+    (repo / "notes.txt").write_text("not a label\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "three")
+    third = git(repo, "rev-parse", "HEAD").strip()
+    cfg = config.load(repo)
+    for old, new in [(first, second), (second, first), (first, third), (third, first)]:
+        pairs = gitio.changed_blobs(repo, old, new, "labels")
+        trees = [gitio.ls_tree(repo, rev, "labels") for rev in (old, new)]
+        assert pairs == {
+            n: (trees[0].get(n), trees[1].get(n))
+            for n in set(trees[0]) | set(trees[1])
+            if trees[0].get(n) != trees[1].get(n)
+        }
+        changed = revisions.changed_label_files(cfg, old, new)
+        assert set(pairs) == changed
+        expected = [revisions.labels_at(cfg, rev, changed, provenance=False) for rev in (old, new)]
+        assert list(revisions.changed_labels(cfg, old, new, provenance=False)) == expected
+    assert gitio.changed_blobs(repo, first, first, "labels") == {}
+
+
+def test_two_broken_revisions_are_refused_at_the_first_as_before(
+    two: tuple[Path, str, str], cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The old revision holds a label over LP042's bound (refused once built), the new one a
+    file that is not YAML (refused as it is read): read together, the new one's would be met
+    first; the diff still names the old revision's, as reading one after the other does."""
+    repo, first, _ = two
+    git(repo, "checkout", "-q", "main")
+    (repo / "labels" / "q3.yaml").write_text(
+        label("q3", ["d0"], ["d0"], "grades:\n  d0: 2000000\n")
+    )
+    git(repo, "commit", "-q", "-am", "over the bound")
+    bad = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "labels" / "q3.yaml").write_text("id: q3\njudged_ids: [d0\n")
+    git(repo, "commit", "-q", "-am", "not yaml")
+    worse = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", first)
+    capsys.readouterr()
+    assert main(["diff", bad, worse, "--repo", str(repo)]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:labels/q3.yaml:" in err and "LP042" in err

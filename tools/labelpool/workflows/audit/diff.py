@@ -35,8 +35,8 @@ from labelpool.workflows.audit.revisions import (
     WORKTREE,
     RevisionError,
     changed_label_files,
+    changed_labels,
     labels_at,
-    labels_at_revisions,
 )
 
 
@@ -279,13 +279,12 @@ def diff(cfg: Config, rev_from: str, rev_to: str | None = None) -> SetDiff:
         try:
             # Only files git sees as changed can differ in meaning: read just those, without
             # the record of judges, which no part of the diff compares.
-            changed = changed_label_files(cfg, rev_from, rev_to)
             if rev_to is None:
+                changed = changed_label_files(cfg, rev_from, rev_to)
                 before = labels_at(cfg, rev_from, only=changed, provenance=False)
                 after = labels_at(cfg, rev_to, only=changed, provenance=False)
-            else:  # both revisions' blobs through one load of the label index
-                revs = [rev_from, rev_to]
-                before, after = labels_at_revisions(cfg, revs, only=changed, provenance=False)
+            else:  # both commits' changed blobs from one diff-tree and one index load
+                before, after = changed_labels(cfg, rev_from, rev_to, provenance=False)
         except RevisionError as exc:
             raise DiffError(str(exc)) from None
         found = diff_labels(before, after, rev_from, WORKTREE if rev_to is None else rev_to)

@@ -128,30 +128,46 @@ def labels_at(
             return dict(labelset.load_files(paths, schema_file=schema_file).labels)
         except labelset.LabelSetError as exc:
             raise RevisionError(str(exc)) from None
-    return _read_revisions(cfg, place, [rev], only, provenance)[0]
+    return _read_listed(cfg, place, [_blobs_at(place, rev, only)], provenance)[0]
 
 
-def labels_at_revisions(
-    cfg: Config, revs: Sequence[str], only: set[str] | None = None, *, provenance: bool = True
-) -> list[dict[str, Label]]:
-    """:func:`labels_at` of each of ``revs`` (revisions, never the working tree), every blob
-    read through one load of the label index (one pass over it, one write back): what
-    ``diff REV REV2`` reads. A revision that cannot be read is refused as reading the
-    revisions one after the other refuses it (the first revision's first problem)."""
+def changed_labels(
+    cfg: Config, rev_from: str, rev_to: str, *, provenance: bool = True
+) -> tuple[dict[str, Label], dict[str, Label]]:
+    """The labels of the label files that differ between the commits ``rev_from`` and
+    ``rev_to``, at each (:func:`labels_at` of both, ``only`` :func:`changed_label_files`):
+    their blob ids from one ``git diff-tree``, at the cost of the change rather than of both
+    trees, and every blob read through one load of the label index. A revision that cannot
+    be read is refused as reading the revisions one after the other refuses it."""
     place = git_place(cfg)
     try:
-        return _read_revisions(cfg, place, revs, only, provenance)
+        gitio.rev_parse(place.top, rev_from)
+        gitio.rev_parse(place.top, rev_to)
+        pairs = gitio.changed_blobs(place.top, rev_from, rev_to, place.labels or ".")
+    except gitio.GitError as exc:
+        raise RevisionError(str(exc)) from None
+    names = sorted(n for n in pairs if _is_label_file(place, n))
+    listed: list[Listing] = []
+    for side, rev in enumerate((rev_from, rev_to)):
+        held = [(n, b) for n in names if (b := pairs[n][side]) is not None]
+        specs = [b for _, b in held]
+        listed.append((specs, specs, {b: f"{rev}:{n}" for n, b in reversed(held)}))
+    try:
+        before, after = _read_listed(cfg, place, listed, provenance)
     except RevisionError:
-        if len(revs) < 2:
-            raise
-    return [labels_at(cfg, rev, only, provenance=provenance) for rev in revs]
+        only = set(names)
+        before = labels_at(cfg, rev_from, only, provenance=provenance)
+        after = labels_at(cfg, rev_to, only, provenance=provenance)
+    return before, after
 
 
-def _blobs_at(
-    place: GitPlace, rev: str, only: set[str] | None
-) -> tuple[list[str], list[str], dict[str, str]]:
-    """(the blob ids of ``rev``'s label files, ``only`` those when given; every label
-    file's blob id; each blob's name in messages, ``rev:path``, the first path holding it)."""
+# one revision's label files to read: (their blob ids, the blob ids of every label file of
+# the revision, each blob's name in messages: ``rev:path``, the first path holding it)
+Listing = tuple[list[str], list[str], dict[str, str]]
+
+
+def _blobs_at(place: GitPlace, rev: str, only: set[str] | None) -> Listing:
+    """The :data:`Listing` of ``rev``'s label files (``only`` those, when given)."""
     try:
         commit = gitio.rev_parse(place.top, rev)
         # Blob ids from one ls-tree, never ``rev:path`` specs: git looks each of those up in
@@ -168,11 +184,11 @@ def _blobs_at(
     return specs, every, where
 
 
-def _read_revisions(
-    cfg: Config, place: GitPlace, revs: Sequence[str], only: set[str] | None, provenance: bool
+def _read_listed(
+    cfg: Config, place: GitPlace, listed: Sequence[Listing], provenance: bool
 ) -> list[dict[str, Label]]:
-    """The labels of each of ``revs``, their blobs' data from one :func:`_data_of`."""
-    listed = [_blobs_at(place, rev, only) for rev in revs]
+    """The labels of each revision ``listed`` (:data:`Listing`), their blobs' data from one
+    :func:`_data_of`."""
     specs = [b for blobs, _, _ in listed for b in blobs]
     every = [b for _, blobs, _ in listed for b in blobs]
     where: dict[str, str] = {}
