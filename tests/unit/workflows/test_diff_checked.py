@@ -112,10 +112,13 @@ def read_checked(repo: Path, rev: str) -> list[tuple[str, bool]]:
     def parse(blob: str, raw: bytes) -> tuple[object, bool]:
         return revisions.parse_label(raw, blob).id, False  # never kept
 
-    found = stored.checked_data_of(
-        cfg.labels_dir, blobs, fetch, parse, tag=tag, extra=columns.SCHEMA
-    )
-    return [(d["id"] if isinstance(d, dict) else str(d), ok) for d, ok in found]
+    extra = columns.SCHEMA
+    found = stored.checked_data_of(cfg.labels_dir, blobs, fetch, parse, tag=tag, extra=extra)
+    data = [found.data(i) for i in range(len(blobs))]
+    assert data == stored.data_of(cfg.labels_dir, blobs, fetch, parse, tag=tag, extra=extra)
+    return [
+        (d["id"] if isinstance(d, dict) else str(d), found.checked(i)) for i, d in enumerate(data)
+    ]
 
 
 def test_the_diff_is_the_same_with_the_index_empty_unchecked_and_checked(

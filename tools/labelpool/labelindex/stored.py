@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,26 @@ def data_of(
 ) -> list[Any]:
     """The plain data of each of ``blobs`` (:func:`checked_data_of` without the flags)."""
     found = checked_data_of(folder, blobs, fetch, parse, tag=tag, extra=extra, present=present)
-    return [data for data, _ in found]
+    return [found.data(i) for i in range(len(blobs))]
+
+
+@dataclass(frozen=True)
+class Found:
+    """What :func:`checked_data_of` found of each blob ``i`` asked for: its plain data,
+    decoded from the index on each call of :meth:`data` (a reader that builds something of
+    each blob in turn holds one blob's data at a time), and whether it is checked."""
+
+    rows: store.Rows
+    at: list[int]  # each blob's row in the index, -1 for one parsed here (or not had)
+    parsed: list[Any]  # the data of blobs parsed here, None elsewhere
+
+    def data(self, i: int) -> Any:
+        at = self.at[i]
+        return json.loads(self.rows.json_of(at)) if at >= 0 else self.parsed[i]
+
+    def checked(self, i: int) -> bool:
+        at = self.at[i]
+        return at >= 0 and bool(self.rows.checked[at])
 
 
 def checked_data_of(
@@ -52,12 +72,13 @@ def checked_data_of(
     tag: str,
     extra: pa.Schema | None = None,
     present: Iterable[str] = (),
-) -> list[tuple[Any, bool]]:
-    """(plain data, checked) of each of ``blobs`` (data None for a blob ``fetch`` cannot
-    give), through the index of ``folder`` and ``tag`` (:func:`files.index_file`; ``extra``:
-    its reading's own columns). ``checked``: the index holds the blob with the reading's
-    label checks passed (a read of the working tree recorded them), so that its data needs
-    no checking again; False for a blob parsed here or only ever read from a revision.
+) -> Found:
+    """The plain data of each of ``blobs`` and whether it is checked (:class:`Found`; data
+    None for a blob ``fetch`` cannot give), through the index of ``folder`` and ``tag``
+    (:func:`files.index_file`; ``extra``: its reading's own columns). ``checked``: the
+    index holds the blob with the reading's label checks passed (a read of the working tree
+    recorded them), so that its data needs no checking again; False for a blob parsed here
+    or only ever read from a revision.
     Blobs the index does not hold are fetched at once and parsed, and what ``parse`` lets
     keep is written back, beside the rows of ``present`` (blob ids still in use: a
     revision's other files) and, as :meth:`files.Reading.save` does, as many rows again of
@@ -81,12 +102,7 @@ def checked_data_of(
         at = [row_of.get(b, -1) for b in kept]
         reading = files.Reading(file, tag, rows, blobs=kept, at=at, new=new, extra=extra)
         reading.save()
-    out: list[tuple[Any, bool]] = []
-    checked = rows.checked
-    for blob in blobs:
-        row = row_of.get(blob, -1)
-        if row >= 0:
-            out.append((json.loads(rows.json_of(row)), bool(checked[row])))
-        else:
-            out.append((parsed.get(blob), False))
-    return out
+    at = [row_of.get(blob, -1) for blob in blobs]
+    return Found(
+        rows, at, [parsed.get(b) if a < 0 else None for b, a in zip(blobs, at, strict=True)]
+    )

@@ -196,18 +196,18 @@ def _read_listed(
         where.update(named)
     outs: list[dict[str, Label]] = []
     with labelset.gc_paused():
-        data = _data_of(cfg, place, specs, every, where)
-        at = 0
+        found = _data_of(cfg, place, specs, every, where)
+        i = 0
         for blobs, _, _ in listed:
             out: dict[str, Label] = {}
-            part, at = data[at : at + len(blobs)], at + len(blobs)
-            for blob, (found, checked) in zip(blobs, part, strict=True):
-                if found is None:
+            for blob in blobs:
+                data, checked, i = found.data(i), found.checked(i), i + 1
+                if data is None:
                     continue
                 if checked:  # the index's checks passed on this blob: nothing to refuse
-                    label = label_from_data(found, provenance=provenance)
+                    label = label_from_data(data, provenance=provenance)
                 else:
-                    label = _label(place, found, blob, where[blob], provenance)
+                    label = _label(place, data, blob, where[blob], provenance)
                 out[label.id] = label
             outs.append(out)
     return outs
@@ -215,11 +215,11 @@ def _read_listed(
 
 def _data_of(
     cfg: Config, place: GitPlace, blobs: list[str], every: list[str], where: dict[str, str]
-) -> list[tuple[Any, bool]]:
-    """(plain data, checked) of ``blobs`` through the label index the working tree's reads
-    fill (:func:`labelpool.labelindex.stored.checked_data_of`): only blobs it has not seen are
-    read from git and parsed, by the working tree's reader and bounds, and those LP041 does
-    not refuse are added to it."""
+) -> stored.Found:
+    """The plain data of ``blobs``, and whether checked, through the label index the working
+    tree's reads fill (:func:`labelpool.labelindex.stored.checked_data_of`): only blobs it
+    has not seen are read from git and parsed, by the working tree's reader and bounds, and
+    those LP041 does not refuse are added to it."""
     max_bytes, max_depth = cfg.max_file_bytes, cfg.max_depth
 
     def parse(blob: str, raw: bytes) -> tuple[Any, bool]:
