@@ -90,7 +90,8 @@ def checked_data_of(
     fetched = dict(zip(unseen, fetch(unseen), strict=True)) if unseen else {}
     parsed: dict[str, Any] = {}
     new: dict[str, bytes] = {}
-    for blob, raw in fetched.items():
+    for blob in unseen:
+        raw = fetched.pop(blob)  # each file's bytes let go once parsed
         if raw is None:
             continue
         data, keep = parse(blob, raw)
