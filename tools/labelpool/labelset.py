@@ -88,11 +88,7 @@ def load(cfg: Config, *, use_cache: bool = True) -> LabelSet:
 
 
 def read_guarded(
-    path: Path,
-    raw: bytes,
-    *,
-    max_bytes: int = MAX_BYTES,
-    max_depth: int = MAX_DEPTH,
+    path: Path, raw: bytes, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH
 ) -> Any:
     """Plain data of one label file's bytes: the safety guard and the one reading of every
     command in one pass (``yamlfile.loads_checked``: the guard's first finding, or LP021 at
@@ -145,12 +141,13 @@ def label_of(
     schema_file: Path | None = None,
     max_bytes: int = MAX_BYTES,
     max_depth: int = MAX_DEPTH,
+    provenance: bool = True,
 ) -> Label:
     """The :class:`Label` of one file's plain data, or :class:`LabelSetError` saying where it
     is wrong (``where:line:col: ...``, positions from ``raw`` when given).
 
     With ``schema_file`` the data must match the label schema; without it only data that
-    cannot be built into a label at all is refused.
+    cannot be built into a label at all is refused. ``provenance``: :func:`label_from_data`'s.
     """
     problem: str
     if not isinstance(data, dict) or "id" not in data:
@@ -161,7 +158,7 @@ def label_of(
         problem = "an id is not a string"
     else:
         try:
-            label = label_from_data(data)
+            label = label_from_data(data, provenance=provenance)
         except SHAPE_ERRORS as exc:
             problem = f"not a valid label ({exc})"
         else:

@@ -361,8 +361,13 @@ def _verdict(value: Any) -> Verdict:
     raise ValueError(f"verdict {value!r} is not relevant, irrelevant, a grade or duplicate-of")
 
 
-def label_from_data(data: Mapping[str, Any]) -> Label:
-    """Build a :class:`Label` from the plain data of one schema-valid label file."""
+def label_from_data(data: Mapping[str, Any], *, provenance: bool = True) -> Label:
+    """Build a :class:`Label` from the plain data of one schema-valid label file.
+
+    ``provenance`` False: without the record of judges (``verdicts``, ``class_verdicts``
+    left empty), for a reader that compares what the label says, never who said it
+    (``diff``); such a label is never scored (its :attr:`Label.is_judged` ignores the record).
+    """
     pool = tuple(
         PoolEntry(
             system=str(p["system"]),
@@ -403,8 +408,8 @@ def label_from_data(data: Mapping[str, Any]) -> Label:
         extra_keys=tuple(k for k in data if k not in KNOWN_KEYS),
         judge=None if data.get("judge") is None else str(data["judge"]),
         judge_kind=str(data.get("judge_kind", PERSON)),
-        verdicts=record_from_data(data),
-        class_verdicts=carried_from_data(data),
+        verdicts=record_from_data(data) if provenance else {},
+        class_verdicts=carried_from_data(data) if provenance else {},
     )
 
 

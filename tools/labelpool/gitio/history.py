@@ -178,6 +178,33 @@ def changed_paths(cwd: Path, rev: str, rev2: str | None, path: str) -> set[str]:
     return names
 
 
+def changed_blobs(
+    cwd: Path, rev: str, rev2: str, path: str
+) -> dict[str, tuple[str | None, str | None]]:
+    """Files under ``path`` (relative to the top level) that differ between the commits
+    ``rev`` and ``rev2``, each with its blob id at ``rev`` and at ``rev2`` (None where it is
+    no file: absent, or a submodule), from one ``git diff-tree``: what ``git ls-tree`` of both
+    commits would say of them, at the cost of the change, not of the trees."""
+    out = git(
+        cwd, "diff-tree", "-r", "-z", "--raw", "--no-abbrev", "--no-renames", "--no-relative",
+        rev, rev2, "--", path,
+    )  # fmt: skip
+    fields = out.split(b"\x00")
+    found: dict[str, tuple[str | None, str | None]] = {}
+    for meta, name in zip(fields[0:-1:2], fields[1::2], strict=True):
+        mode, mode2, blob, blob2 = meta.lstrip(b":").split()[:4]
+        found[name.decode("utf-8", "surrogateescape")] = (
+            _blob_or_none(mode, blob),
+            _blob_or_none(mode2, blob2),
+        )
+    return found
+
+
+def _blob_or_none(mode: bytes, blob: bytes) -> str | None:
+    """A raw diff's side: its blob id, None for no file (mode 000000) or a submodule."""
+    return None if mode in (b"000000", b"160000") else blob.decode()
+
+
 def commit_idents(cwd: Path, commits: list[str]) -> dict[str, tuple[str, str, str]]:
     """``commit -> (author name, author email, raw message)`` for many commits at once (ids on
     stdin); names and emails through ``.mailmap``, as ``git blame`` shows them."""

@@ -220,7 +220,7 @@ def render_text(d: SetDiff, verbose: bool = True) -> str:
         n = len(d.questions_added) + len(d.questions_removed) + len(d.questions)
         out.append(f"--verbose lists the changes of {counted(n, 'question')}")
     # every line: names shown escaped, no line starting a workflow command
-    return "\n".join(sanitize.text(line) for line in out) + "\n"
+    return sanitize.joined(out) + "\n"
 
 
 # --------------------------------------------------------------------------- markdown

@@ -18,6 +18,7 @@ between two positive grades is a *grade change*.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from typing import Any
 from labelpool import runs as runs_mod
 from labelpool.config import Config
 from labelpool.errors import InputError
+from labelpool.labelset import gc_paused
 from labelpool.model import DuplicateOf, Label, PoolEntry
 from labelpool.scoring import score
 from labelpool.scoring.measures import Measure
@@ -33,6 +35,7 @@ from labelpool.workflows.audit.revisions import (
     WORKTREE,
     RevisionError,
     changed_label_files,
+    changed_labels,
     labels_at,
 )
 
@@ -128,7 +131,7 @@ def keyed(label: Label) -> dict[str, Any]:
     """The label as maps keyed by identity (what :func:`question_diff` compares)."""
     return {
         "question": label.question,
-        "judgments": dict(label.gain),
+        "judgments": label.gain,
         "pool": {_pool_key(p): {"run": p.run} for p in label.pool},
         "pending": {b.batch: {d.doc: _verdict(d.verdict) for d in b.docs} for b in label.pending},
         "unjudged": dict.fromkeys(label.pooled_unjudged_ids, True),
@@ -185,9 +188,12 @@ def _map_diff(
     old: Mapping[str, Any], new: Mapping[str, Any]
 ) -> tuple[list[str], list[str], list[str]]:
     """Keys added, removed and changed (in value) from ``old`` to ``new``, each sorted."""
-    added = sorted(k for k in new if k not in old)
-    removed = sorted(k for k in old if k not in new)
-    changed = sorted(k for k in old if k in new and old[k] != new[k])
+    if not old or not new:  # most maps of a label are empty, or new, or gone
+        return sorted(new), sorted(old), []
+    was, now = old.keys(), new.keys()
+    added = sorted(now - was)
+    removed = sorted(was - now)
+    changed = sorted(k for k in was & now if old[k] != new[k])
     return added, removed, changed
 
 
@@ -200,8 +206,8 @@ def question_diff(before: Label, after: Label) -> QuestionDiff:
     """
     old, new = keyed(before), keyed(after)
     fields: dict[str, Any] = {}
-    added, removed, changed = _map_diff(old["judgments"], new["judgments"])
     was, now = old["judgments"], new["judgments"]
+    added, removed, changed = _map_diff(was, now)
     fields["judgments_added"] = tuple(Changed(d, None, now[d]) for d in added)
     fields["judgments_removed"] = tuple(Changed(d, was[d], None) for d in removed)
     fields["flips"] = tuple(
@@ -269,14 +275,23 @@ def diff_labels(
 def diff(cfg: Config, rev_from: str, rev_to: str | None = None) -> SetDiff:
     """The semantic diff of the label set between ``rev_from`` and ``rev_to`` (default: the
     working tree)."""
-    try:
-        # Only files git sees as changed can differ in meaning: read just those.
-        changed = changed_label_files(cfg, rev_from, rev_to)
-        before = labels_at(cfg, rev_from, only=changed)
-        after = labels_at(cfg, rev_to, only=changed)
-    except RevisionError as exc:
-        raise DiffError(str(exc)) from None
-    return diff_labels(before, after, rev_from, WORKTREE if rev_to is None else rev_to)
+    with gc_paused():
+        try:
+            # Only files git sees as changed can differ in meaning: read just those, without
+            # the record of judges, which no part of the diff compares.
+            if rev_to is None:
+                changed = changed_label_files(cfg, rev_from, rev_to)
+                before = labels_at(cfg, rev_from, only=changed, provenance=False)
+                after = labels_at(cfg, rev_to, only=changed, provenance=False)
+            else:  # both commits' changed blobs from one diff-tree and one index load
+                before, after = changed_labels(cfg, rev_from, rev_to, provenance=False)
+        except RevisionError as exc:
+            raise DiffError(str(exc)) from None
+        found = diff_labels(before, after, rev_from, WORKTREE if rev_to is None else rev_to)
+        # what stays is the diff, read until the process ends: the collector, switched on
+        # again, would walk every object built above once (0.2 s at 10,000 changed files)
+        gc.freeze()
+    return found
 
 
 def _both(

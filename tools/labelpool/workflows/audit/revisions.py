@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from labelpool import columns, gitio, labelset, schemas
 from labelpool.config import Config
 from labelpool.errors import InputError
 from labelpool.labelindex import stored
-from labelpool.model import Label
+from labelpool.model import Label, label_from_data
 from labelpool.rules import linebreaks
 from labelpool.yamlfile import YamlError, loads_checked
 
@@ -87,7 +87,8 @@ def parse_many(contents: Mapping[str, bytes]) -> dict[str, Label]:
 
 
 def _is_label_file(place: GitPlace, name: str) -> bool:
-    return name.endswith((".yaml", ".yml")) and os.path.dirname(name) == place.labels
+    # the folder as os.path.dirname gives it (git's paths hold no "//" and no trailing "/")
+    return name.endswith((".yaml", ".yml")) and name.rpartition("/")[0] == place.labels
 
 
 def changed_label_files(cfg: Config, rev_from: str, rev_to: str | None) -> set[str]:
@@ -104,10 +105,14 @@ def changed_label_files(cfg: Config, rev_from: str, rev_to: str | None) -> set[s
     return {n for n in names if _is_label_file(place, n)}
 
 
-def labels_at(cfg: Config, rev: str | None, only: set[str] | None = None) -> dict[str, Label]:
+def labels_at(
+    cfg: Config, rev: str | None, only: set[str] | None = None, *, provenance: bool = True
+) -> dict[str, Label]:
     """Every label (question id -> Label) at ``rev``; ``None`` means the working tree.
 
     ``only``: read just these label files (paths from the git top level; absent ones skipped).
+    ``provenance`` False: a revision's labels built without their record of judges
+    (:func:`labelpool.model.label_from_data`), for a reader that never scores them.
     """
     if rev is None and only is None:
         try:
@@ -123,6 +128,46 @@ def labels_at(cfg: Config, rev: str | None, only: set[str] | None = None) -> dic
             return dict(labelset.load_files(paths, schema_file=schema_file).labels)
         except labelset.LabelSetError as exc:
             raise RevisionError(str(exc)) from None
+    return _read_listed(cfg, place, [_blobs_at(place, rev, only)], provenance)[0]
+
+
+def changed_labels(
+    cfg: Config, rev_from: str, rev_to: str, *, provenance: bool = True
+) -> tuple[dict[str, Label], dict[str, Label]]:
+    """The labels of the label files that differ between the commits ``rev_from`` and
+    ``rev_to``, at each (:func:`labels_at` of both, ``only`` :func:`changed_label_files`):
+    their blob ids from one ``git diff-tree``, at the cost of the change rather than of both
+    trees, and every blob read through one load of the label index. A revision that cannot
+    be read is refused as reading the revisions one after the other refuses it."""
+    place = git_place(cfg)
+    try:
+        gitio.rev_parse(place.top, rev_from)
+        gitio.rev_parse(place.top, rev_to)
+        pairs = gitio.changed_blobs(place.top, rev_from, rev_to, place.labels or ".")
+    except gitio.GitError as exc:
+        raise RevisionError(str(exc)) from None
+    names = sorted(n for n in pairs if _is_label_file(place, n))
+    listed: list[Listing] = []
+    for side, rev in enumerate((rev_from, rev_to)):
+        held = [(n, b) for n in names if (b := pairs[n][side]) is not None]
+        specs = [b for _, b in held]
+        listed.append((specs, specs, {b: f"{rev}:{n}" for n, b in reversed(held)}))
+    try:
+        before, after = _read_listed(cfg, place, listed, provenance)
+    except RevisionError:
+        only = set(names)
+        before = labels_at(cfg, rev_from, only, provenance=provenance)
+        after = labels_at(cfg, rev_to, only, provenance=provenance)
+    return before, after
+
+
+# one revision's label files to read: (their blob ids, the blob ids of every label file of
+# the revision, each blob's name in messages: ``rev:path``, the first path holding it)
+Listing = tuple[list[str], list[str], dict[str, str]]
+
+
+def _blobs_at(place: GitPlace, rev: str, only: set[str] | None) -> Listing:
+    """The :data:`Listing` of ``rev``'s label files (``only`` those, when given)."""
     try:
         commit = gitio.rev_parse(place.top, rev)
         # Blob ids from one ls-tree, never ``rev:path`` specs: git looks each of those up in
@@ -136,23 +181,45 @@ def labels_at(cfg: Config, rev: str | None, only: set[str] | None = None) -> dic
         raise RevisionError(str(exc)) from None
     every = [b for n, b in blobs.items() if _is_label_file(place, n)]
     where = {b: f"{rev}:{n}" for n, b in reversed(list(zip(names, specs, strict=True)))}
+    return specs, every, where
+
+
+def _read_listed(
+    cfg: Config, place: GitPlace, listed: Sequence[Listing], provenance: bool
+) -> list[dict[str, Label]]:
+    """The labels of each revision ``listed`` (:data:`Listing`), their blobs' data from one
+    :func:`_data_of`."""
+    specs = [b for blobs, _, _ in listed for b in blobs]
+    every = [b for _, blobs, _ in listed for b in blobs]
+    where: dict[str, str] = {}
+    for _, _, named in reversed(listed):  # a blob of two revisions: named at the first
+        where.update(named)
+    outs: list[dict[str, Label]] = []
     with labelset.gc_paused():
-        data = _data_of(cfg, place, specs, every, where)
-        out: dict[str, Label] = {}
-        for blob, found in zip(specs, data, strict=True):
-            if found is not None:
-                label = _label(place, found, blob, where[blob])
+        found = _data_of(cfg, place, specs, every, where)
+        i = 0
+        for blobs, _, _ in listed:
+            out: dict[str, Label] = {}
+            for blob in blobs:
+                data, checked, i = found.data(i), found.checked(i), i + 1
+                if data is None:
+                    continue
+                if checked:  # the index's checks passed on this blob: nothing to refuse
+                    label = label_from_data(data, provenance=provenance)
+                else:
+                    label = _label(place, data, blob, where[blob], provenance)
                 out[label.id] = label
-    return out
+            outs.append(out)
+    return outs
 
 
 def _data_of(
     cfg: Config, place: GitPlace, blobs: list[str], every: list[str], where: dict[str, str]
-) -> list[Any]:
-    """The plain data of ``blobs`` through the label index the working tree's reads fill
-    (:mod:`labelpool.labelindex.stored`): only blobs it has not seen are read from git and
-    parsed, by the working tree's reader and bounds, and those LP041 does not refuse are
-    added to it."""
+) -> stored.Found:
+    """The plain data of ``blobs``, and whether checked, through the label index the working
+    tree's reads fill (:func:`labelpool.labelindex.stored.checked_data_of`): only blobs it
+    has not seen are read from git and parsed, by the working tree's reader and bounds, and
+    those LP041 does not refuse are added to it."""
     max_bytes, max_depth = cfg.max_file_bytes, cfg.max_depth
 
     def parse(blob: str, raw: bytes) -> tuple[Any, bool]:
@@ -169,20 +236,20 @@ def _data_of(
 
     schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
     tag = labelset.index_tag(max_bytes, max_depth, schema_file)
-    return stored.data_of(
+    return stored.checked_data_of(
         cfg.labels_dir, blobs, fetch, parse, tag=tag, extra=columns.SCHEMA, present=every
     )
 
 
-def _label(place: GitPlace, data: Any, blob: str, where: str) -> Label:
+def _label(place: GitPlace, data: Any, blob: str, where: str, provenance: bool) -> Label:
     """The label of one blob's data; refused as :func:`parse_label` refuses it (positions
     from the blob's bytes, read again only then)."""
     try:
-        return labelset.label_of(data, where)
+        return labelset.label_of(data, where, provenance=provenance)
     except labelset.LabelSetError:
         pass
     raw = gitio.cat_blobs(place.top, [blob])[0]
     try:
-        return labelset.label_of(data, where, raw)
+        return labelset.label_of(data, where, raw, provenance=provenance)
     except labelset.LabelSetError as exc:
         raise RevisionError(str(exc)) from None
