@@ -576,7 +576,11 @@ def label_files(draw: st.DrawFn) -> str:
     data = yamlfile.loads_roundtrip("id: x\n")
     qid = draw(st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,10}", fullmatch=True))
     data["id"] = yamlfile.scalar(qid)
-    question = st.text(st.characters(exclude_characters=REFUSED), min_size=1, max_size=30)
+    question = st.text(
+        st.characters(exclude_characters=REFUSED, exclude_categories=("Cs",)),
+        min_size=1,
+        max_size=30,
+    )
     data["question"] = yamlfile.scalar(draw(question))  # a writer refuses LP003/LP004's
     labelfile.set_sorted_list(data, "relevant_doc_ids", relevant)
     labelfile.set_sorted_list(data, "judged_ids", judged)
