@@ -47,7 +47,7 @@ class Judge:
         return (2 if self.oracle else 0 if self.uncommitted else 1, self.name, self.email)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # many thousands at once: no __dict__ each
 class Decision:
     """One verdict to fold: ``grade`` (0 irrelevant) or ``duplicate_of``; ``credit`` is the
     judge the record names (the seat's ``judge:``, else the line's author), ``kind`` its
