@@ -8,6 +8,7 @@ edits. The rules of the fold are in :mod:`labelpool.workflows.merge.commits`'s d
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +41,8 @@ class Judge:
     commit: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        return f"{self.name} <{self.email}>"
+        # interned: every verdict of a judge names them, and one string serves them all
+        return sys.intern(f"{self.name} <{self.email}>")
 
     @property
     def order(self) -> tuple[int, str, str]:
