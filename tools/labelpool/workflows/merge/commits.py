@@ -191,7 +191,7 @@ def _merge(
     assert top is not None and base is not None
     steps = _carry_uncommitted(steps, me, worktree, committed)
     current = {**worktree, **{p: t for s in steps for p, t in s.changed.items()}}
-    texts, more = accept.gather(cfg.labels_dir, top, base, current)
+    texts, more = accept.gather(cfg.labels_dir, top, base, current, worktree)
     found, more2 = accept.find(top, base, texts)
     notes += more + more2
     steps += [_Step(a.reviewer, (), a.texts, 0, a.classes) for a in found]
