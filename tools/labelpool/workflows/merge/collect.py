@@ -182,6 +182,8 @@ def judges(cfg: Config, wanted: dict[Path, list[int]], me: Judge) -> Judges:
     )
     out: Judges = {}
     same: dict[Judge, Judge] = {}  # one object per judge, not one per line
+    # the judge of each (name, email, co-authors, commit) a line's author has: built once
+    made: dict[tuple[str, str, tuple[tuple[str, str], ...], str], Judge] = {}
     for r, path in rel.items():
         exc = found.unreadable.get(r)
         if exc is not None:
@@ -197,13 +199,15 @@ def judges(cfg: Config, wanted: dict[Path, list[int]], me: Judge) -> Judges:
                 f"cannot tell who wrote its verdicts: {exc}{hint}", path=path
             ) from None
         lines = found.lines.get(r, {})
-        out[path] = {
-            n: same.setdefault(j, j)
-            for n, j in (
-                (n, Judge(a.name, a.email, co_authors=a.co_authors, commit=a.commit))
-                for n, a in lines.items()
-            )
-        }
+        judged: dict[int, Judge] = {}
+        for n, a in lines.items():
+            key = (a.name, a.email, a.co_authors, a.commit)
+            j = made.get(key)
+            if j is None:
+                j = Judge(a.name, a.email, co_authors=a.co_authors, commit=a.commit)
+                j = made[key] = same.setdefault(j, j)
+            judged[n] = j
+        out[path] = judged
     return out
 
 
