@@ -126,10 +126,12 @@ class State:
 Supersedes = Callable[[str, str], bool]
 
 
-def state_of(data: Any, path: Path, text: str | None = None) -> State:
+def state_of(data: Any, path: Path, text: str | None = None, label: Label | None = None) -> State:
     """The lists of ``data``, a round-trip tree, or plain data read from ``text`` (whose
-    positions are then found only when a message needs one)."""
-    label = label_from_data(data)
+    positions are then found only when a message needs one); ``label``: the label of
+    ``data`` when the reading built it already."""
+    if label is None:
+        label = label_from_data(data)
     if not isinstance(data, yamlfile.CommentedMap):
         assert text is not None
         return _state(label, {}, _locator(text, path))
