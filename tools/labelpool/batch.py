@@ -173,10 +173,16 @@ def _is_top_key(line: str) -> bool:
     return bool(line) and not line[0].isspace() and not line.startswith("#")
 
 
+_PENDING_KEY = re.compile(r"pending\s*:")
+
+
 def _pending_span(lines: list[str]) -> tuple[int, int] | None:
     """0-based ``[start, end)`` of the top-level ``pending`` key's lines (trailing blank and
     column-0 comment lines excluded), or None when the file has no ``pending`` key."""
-    start = next((i for i, ln in enumerate(lines) if re.match(r"^pending\s*:", ln)), None)
+    start = next(
+        (i for i, ln in enumerate(lines) if ln.startswith("pending") and _PENDING_KEY.match(ln)),
+        None,
+    )
     if start is None:
         return None
     end = start + 1
@@ -209,7 +215,7 @@ def append(text: str, item: str) -> str:
     return "".join(lines[:end]) + item + "".join(lines[end:])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # many thousands at once: no __dict__ each
 class Entry:
     """One document of a pending batch, as read from a label file."""
 

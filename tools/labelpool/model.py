@@ -186,7 +186,7 @@ CARRIED_KEY = "class"
 KINDS = (PERSON, MACHINE)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # many thousands at once: no __dict__ each
 class JudgeVerdict:
     """One judge's verdict on one document: ``judge`` is ``Name <email>`` for a person (as git
     names an author) or a machine judge's name; ``judge`` is None for a document judged before

@@ -3,6 +3,7 @@ to the same record and pass validate; the direct text of a verdict line equals t
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -158,3 +159,19 @@ def test_written_record_reads_back_and_validates(record: dict[str, list[JudgeVer
     except ValueError:
         return
     assert "\n".join(lines) + "\n" == text[start:end]
+
+
+def test_an_entry_written_before_is_written_again_by_its_own_verdict_type() -> None:
+    """The text of an entry is kept once written; ``True == 1`` must not give the one the
+    other's text (a boolean is no recorded verdict), and a refusal is never kept."""
+    one = JudgeVerdict("Ana <ana@x.org>", 1)
+    for _ in range(2):
+        assert rec.verdict_entry_text(one) == "{judge: Ana <ana@x.org>, verdict: 1}"
+        with pytest.raises(ValueError, match="not a recorded verdict"):
+            rec.verdict_entry_text(JudgeVerdict("Ana <ana@x.org>", True))
+        with pytest.raises(ValueError, match="names its judge"):
+            rec.verdict_entry_text(JudgeVerdict(None, 1))
+    dup = JudgeVerdict("Ana <ana@x.org>", DuplicateOf("d1"), MACHINE)
+    text = "{judge: Ana <ana@x.org>, kind: machine, verdict: {duplicate-of: d1}}"
+    assert rec.verdict_entry_text(dup) == text
+    assert rec.verdict_entry_text(JudgeVerdict("Ana <ana@x.org>", DuplicateOf("d1"))) != text

@@ -240,11 +240,30 @@ def _text(value: str, flow: bool = True) -> str | None:
     return "'" + value.replace("'", "''") + "'"
 
 
+# the text of each verdict entry written lately (a merge writes a few distinct entries on
+# about 160,000 lines); keyed with the verdict's type, since ``True == 1``
+_WRITTEN: dict[tuple[JudgeVerdict, type], str] = {}
+_WRITTEN_MAX = 4096
+
+
 def verdict_entry_text(jv: JudgeVerdict) -> str:
     """The flow mapping of one verdict line as ``labelpool fmt`` writes it (what follows
     ``- ``); a property test holds it to the ruamel dump of :func:`verdict_map`. Raises
     ValueError for a judge or id the dump would write with escapes (none that validate
     accepts needs them)."""
+    key = (jv, type(jv.verdict))
+    try:
+        found = _WRITTEN.get(key)
+    except TypeError:  # an unhashable verdict: refused (or written) as it is
+        return _entry_text(jv)
+    if found is None:
+        if len(_WRITTEN) >= _WRITTEN_MAX:
+            _WRITTEN.clear()
+        found = _WRITTEN[key] = _entry_text(jv)
+    return found
+
+
+def _entry_text(jv: JudgeVerdict) -> str:
     if jv.judge is None:
         raise ValueError("a verdict line names its judge")
     parts: list[str] = []

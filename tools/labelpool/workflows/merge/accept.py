@@ -154,22 +154,30 @@ def deleted_by(
 
 
 def gather(
-    labels_dir: Path, top: Path, base: str, current: Mapping[Path, str]
+    labels_dir: Path,
+    top: Path,
+    base: str,
+    current: Mapping[Path, str],
+    read: Mapping[Path, str] | None = None,
 ) -> tuple[dict[Path, str], list[str]]:
     """The label files at ``base`` that may hold an accepted class in the mapping form, as
     ``current`` has them (else as the working tree does); a file changed since ``base`` is
-    left out, with a note: a deletion not committed has no reviewer yet."""
+    left out, with a note: a deletion not committed has no reviewer yet. ``read``: the
+    working tree's text of the files the caller has read already (not read again)."""
     now: dict[Path, str] | None = None  # ``current`` by resolved path, when first needed
     rel_dir = labels_dir.resolve().relative_to(top.resolve()).as_posix()
+    held = {str(p): t for p, t in (read or {}).items()}
     texts: dict[Path, str] = {}
     notes: list[str] = []
     for rel, (_mode, blob) in sorted(gitio.tree_entries(top, base, rel_dir).items()):
         if not rel.endswith(tuple(LABEL_SUFFIXES)):
             continue
-        try:
-            disk = (top / rel).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
+        disk = held.get(str(top / rel))
+        if disk is None:
+            try:
+                disk = (top / rel).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
         if "- members:" not in disk or not accepted_lines(disk):
             continue  # most files: no path resolved
         path = (top / rel).resolve()

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from labelpool import batch as batch_mod
 from labelpool import gitio, labelset, schemas, verdicts, yamlfile
 from labelpool.config import Config
-from labelpool.model import IRRELEVANT, MACHINE, PERSON, RELEVANT, DuplicateOf
+from labelpool.model import IRRELEVANT, MACHINE, PERSON, RELEVANT, DuplicateOf, Label
 from labelpool.oracle import ORACLE_EMAIL, ORACLE_NAME, Oracle
 from labelpool.rules import written
 from labelpool.workflows.audit import attribution
@@ -36,6 +36,8 @@ from labelpool.workflows.merge.fold import Decision, Judge, MergeError
 OracleMissing = Literal["pending", "irrelevant"]
 # path -> (data, text, batches) as read; plain data holds None for `pending` (in the batches)
 Cache = dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]]
+# path -> the label of the data in the cache, when its reading built one (``pending`` left out)
+Labels = dict[Path, Label]
 
 
 UNKNOWN_TO_ORACLE = "unknown to the oracle"  # the reason of an entry --oracle left pending
@@ -92,14 +94,23 @@ def read_label_roundtrip(
 def has_pending(path: Path) -> bool:
     """Whether a label file may hold a `pending` block (a file that cannot be read: True,
     so that the reader reports it)."""
+    return read_pending(path)[0]
+
+
+def read_pending(path: Path) -> tuple[bool, bytes | None]:
+    """(:func:`has_pending`, the file's bytes when they were read and decode as UTF-8), so
+    that a reader of the file does not read it again."""
     try:
         if not stat.S_ISREG(path.stat().st_mode) and not path.is_dir():
             # a FIFO would block the read
             raise MergeError("not a regular file", path=path, line=1, column=1)
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError):
-        return True  # let the real reader report it
-    return text.startswith("pending:") or "\npending:" in text
+        return True, None  # let the real reader report it
+    if "\r" in text:  # as a text-mode read would see it (universal newlines)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.startswith("pending:") or "\npending:" in text, raw
 
 
 def check_label(cfg: Config, path: Path) -> None:
@@ -117,17 +128,20 @@ def check_label(cfg: Config, path: Path) -> None:
 
 
 def _read_valid(
-    cfg: Config, paths: list[Path]
+    cfg: Config, paths: list[Path], raws: dict[Path, bytes], labels: Labels | None = None
 ) -> tuple[dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]], bool]:
     """The fast reading of each file :func:`merge_read.read_valid` vouches for, and whether
-    it vouches for every file (the label set's checks, ids unique among them)."""
+    it vouches for every file (the label set's checks, ids unique among them). ``raws``:
+    the bytes of files read already (each let go once used); ``labels`` gets the label of
+    each reading, its lists as read (``pending`` left out)."""
     schema_file = schemas.schema_path(schemas.LABEL, cfg.root)
     out: dict[Path, tuple[Any, str, list[batch_mod.PendingBatch]]] = {}
     ids: set[str] = set()
     valid = True
     for path in paths:
+        raw = raws.pop(path, None)
         try:
-            raw = path.read_bytes()
+            raw = path.read_bytes() if raw is None else raw
         except OSError:
             valid = False  # reading it again reports it
             continue
@@ -138,14 +152,16 @@ def _read_valid(
             max_bytes=cfg.max_file_bytes,
             max_depth=cfg.max_depth,
         )
-        if found is None or found[0] in ids:
+        if found is None or found[0].id in ids:
             valid = False
             continue
-        ids.add(found[0])
+        ids.add(found[0].id)
         if found[1] is not None:
             data, text, batches = found[1]
             data["pending"] = None  # read into ``batches``: no need to keep it in memory
             out[path] = (data, text, batches)
+            if labels is not None:
+                labels[path] = replace(found[0], pending=())
     return out, valid
 
 
@@ -182,6 +198,8 @@ def judges(cfg: Config, wanted: dict[Path, list[int]], me: Judge) -> Judges:
     )
     out: Judges = {}
     same: dict[Judge, Judge] = {}  # one object per judge, not one per line
+    # the judge of each (name, email, co-authors, commit) a line's author has: built once
+    made: dict[tuple[str, str, tuple[tuple[str, str], ...], str], Judge] = {}
     for r, path in rel.items():
         exc = found.unreadable.get(r)
         if exc is not None:
@@ -197,13 +215,15 @@ def judges(cfg: Config, wanted: dict[Path, list[int]], me: Judge) -> Judges:
                 f"cannot tell who wrote its verdicts: {exc}{hint}", path=path
             ) from None
         lines = found.lines.get(r, {})
-        out[path] = {
-            n: same.setdefault(j, j)
-            for n, j in (
-                (n, Judge(a.name, a.email, co_authors=a.co_authors, commit=a.commit))
-                for n, a in lines.items()
-            )
-        }
+        judged: dict[int, Judge] = {}
+        for n, a in lines.items():
+            key = (a.name, a.email, a.co_authors, a.commit)
+            j = made.get(key)
+            if j is None:
+                j = Judge(a.name, a.email, co_authors=a.co_authors, commit=a.commit)
+                j = made[key] = same.setdefault(j, j)
+            judged[n] = j
+        out[path] = judged
     return out
 
 
@@ -215,17 +235,30 @@ def collect(
     cache: Cache | None = None,
     *,
     attribute: bool = True,
+    labels: Labels | None = None,
 ) -> tuple[list[_File], list[Decision], list[Unresolved]]:
     """Every pending entry of the repository: decisions to fold (with their judge) and the
-    entries that stay pending; ``attribute=False``: every decision is ``me``'s (no git)."""
+    entries that stay pending; ``attribute=False``: every decision is ``me``'s (no git).
+    ``labels`` gets the label of each file in ``cache`` whose reading built one (so that
+    the fold does not build it again)."""
     files: list[_File] = []
-    paths = [p for p in labelset.label_files(cfg.labels_dir) if has_pending(p)]
+    paths: list[Path] = []
+    raws: dict[Path, bytes] = {}  # each file is read once
+    for p in labelset.label_files(cfg.labels_dir):
+        pending, raw = read_pending(p)
+        if pending:
+            paths.append(p)
+            if raw is not None:
+                raws[p] = raw
     # one parse of each file both checks it and reads it; a file it cannot vouch for, or a
     # second file of one id, and every file is checked in turn: the first error wins
-    readings, valid = _read_valid(cfg, paths)
+    found: Labels = {}
+    readings, valid = _read_valid(cfg, paths, raws, found)
     for path in paths:
         try:
-            reading = readings.pop(path, None) or read_label(path)
+            read = readings.pop(path, None)
+            label = found.pop(path, None) if read is not None else None
+            reading = read or read_label(path)
         except (KeyError, TypeError, ValueError, AttributeError):  # a shape the schema explains
             check_label(cfg, path)
             raise
@@ -238,6 +271,8 @@ def collect(
             if not isinstance(data, yamlfile.CommentedMap):
                 data["pending"] = None  # read into ``batches``: no need to keep it in memory
             cache[path] = (data, text, batches)
+            if labels is not None and label is not None:
+                labels[path] = label
         files.append(_File(path, str(data.get("id")), tuple(batches)))
     wanted = {
         f.path: [e.line for b in f.batches for e in b.entries if e.verdict is not None]

@@ -58,6 +58,7 @@ from labelpool.workflows.merge import accept, carried
 from labelpool.workflows.merge.collect import (
     UNKNOWN_TO_ORACLE,
     Cache,
+    Labels,
     OracleMissing,
     Unresolved,
     collect,
@@ -159,22 +160,23 @@ def _merge(
             raise MergeError("no commit yet: commit the label files first", path=cfg.root)
 
     cache: Cache = {}
+    labels: Labels = {}
     with labelset.gc_paused():  # many small acyclic objects: the collector's passes find nothing
-        _, decisions, unresolved = collect(cfg, me, oracle, oracle_missing, cache)
+        _, decisions, unresolved = collect(cfg, me, oracle, oracle_missing, cache, labels=labels)
     named = carried.before({p: c[2] for p, c in cache.items()})
     committed: dict[Path, str] = {}
     at_head: dict[str, tuple[str, str]] = {}
     if commit:
         assert top is not None and base is not None
         committed, at_head = _check_against_head(top, base, sorted(cache), cache)
-    dry = dry_run(cfg, decisions, unresolved, cache)
+    dry = dry_run(cfg, decisions, unresolved, cache, labels)
     plan, disputes = dry.plan, dry.disputes
     if any(j.uncommitted for j in plan):
         notes.append(
             f"verdict lines not committed yet are attributed to the current git user: {me}"
         )
     worktree = {p: cache[p][1] for p in cache}  # each file's text as read
-    steps = _fold_steps(dry, dict(worktree), cache)
+    steps = _fold_steps(dry, dict(worktree), cache, labels)
 
     steps += [_Step(*c) for c in carried.after(named, worktree, steps, me)]
     if not commit:
@@ -191,7 +193,7 @@ def _merge(
     assert top is not None and base is not None
     steps = _carry_uncommitted(steps, me, worktree, committed)
     current = {**worktree, **{p: t for s in steps for p, t in s.changed.items()}}
-    texts, more = accept.gather(cfg.labels_dir, top, base, current)
+    texts, more = accept.gather(cfg.labels_dir, top, base, current, worktree)
     found, more2 = accept.find(top, base, texts)
     notes += more + more2
     steps += [_Step(a.reviewer, (), a.texts, 0, a.classes) for a in found]
@@ -200,10 +202,14 @@ def _merge(
     return MergeResult(commits, tuple(sorted(unresolved, key=str)), tuple(notes), disputes)
 
 
-def _fold_steps(dry: DryRun, texts: dict[Path, str], cache: Cache) -> list[_Step]:
+def _fold_steps(
+    dry: DryRun, texts: dict[Path, str], cache: Cache, labels: Labels | None = None
+) -> list[_Step]:
     """Each judge's fold, in commit order, into ``texts`` (each file's current text); file by
     file, so that a judge's read-back is the next judge's reading, let go after the last. A
-    file one judge folds takes the dry run's lists (``dry.folded``), never folded twice."""
+    file one judge folds takes the dry run's lists (``dry.folded``), never folded twice;
+    the first fold of a file takes its label as read (``labels``, each let go once used)."""
+    labels = labels if labels is not None else {}
     plan, supersedes = dry.plan, dry.supersedes
     order = sorted(plan, key=lambda j: (j.order, j.co_authors))
     by_file: list[dict[Path, list[Decision]]] = [{} for _ in order]
@@ -220,7 +226,10 @@ def _fold_steps(dry: DryRun, texts: dict[Path, str], cache: Cache) -> list[_Step
             ds = by_file[i][path]
             after = dry.folded.pop(path, None) if len(ids) == 1 else None
             keep = n < len(ids) - 1
-            text, done = fold_file(path, ds, supersedes, texts[path], cache, keep=keep, after=after)
+            label = labels.pop(path, None)
+            text, done = fold_file(
+                path, ds, supersedes, texts[path], cache, keep=keep, after=after, label=label
+            )
             completed[i] += done
             if text is not None:
                 texts[path] = new[(i, path)] = text
@@ -242,12 +251,13 @@ def preview(cfg: Config) -> Preview:
     ``score --with-pending``): merge's own reading and fold, without judges, journal or
     commits. A verdict contradicting a judgment is merge's :class:`MergeError`."""
     cache: Cache = {}
+    labels: Labels = {}
     me = Judge("preview", "preview", uncommitted=True)  # judges do not change the labels
     with labelset.gc_paused():
-        _, decisions, unresolved = collect(cfg, me, cache=cache, attribute=False)
-    dry = dry_run(cfg, decisions, unresolved, cache)
+        _, decisions, unresolved = collect(cfg, me, cache=cache, attribute=False, labels=labels)
+    dry = dry_run(cfg, decisions, unresolved, cache, labels)
     texts = {p: cache[p][1] for p in cache}
-    steps = _fold_steps(dry, texts, cache)
+    steps = _fold_steps(dry, texts, cache, labels)
     final = {p: t for step in steps for p, t in step.changed.items()}
     return Preview(final, len(decisions), tuple(sorted(unresolved, key=str)))
 

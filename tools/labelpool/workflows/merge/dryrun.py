@@ -16,7 +16,7 @@ from pathlib import Path
 from labelpool import corpus
 from labelpool.config import Config
 from labelpool.workflows.merge import record as record_mod
-from labelpool.workflows.merge.collect import Cache, Unresolved, commit_order
+from labelpool.workflows.merge.collect import Cache, Labels, Unresolved, commit_order
 from labelpool.workflows.merge.fold import (
     Decision,
     Judge,
@@ -55,9 +55,12 @@ def dry_run(
     decisions: list[Decision],
     unresolved: list[Unresolved],
     cache: Cache,
+    labels: Labels | None = None,
 ) -> DryRun:
     """Every decision folded in commit order on the labels' lists, nothing written (see the
-    module doc); every contradiction is one :class:`MergeError` naming them all."""
+    module doc); every contradiction is one :class:`MergeError` naming them all. ``labels``:
+    the label of each file's data in ``cache`` the reading built (not built again)."""
+    labels = labels or {}
     decisions = commit_order(decisions)
     supersedes = _supersedes(cfg) if any(d.duplicate_of for d in decisions) else None
     errors: list[str] = []
@@ -66,7 +69,8 @@ def dry_run(
     judge_of: dict[Path, Judge | None] = {}  # the one judge folding a file; None: not one
     for d in decisions:
         if d.path not in states:
-            states[d.path] = state_of(cache[d.path][0], d.path, cache[d.path][1])
+            data, text, _ = cache[d.path]
+            states[d.path] = state_of(data, d.path, text, labels.get(d.path))
         outcome, message = fold(states[d.path], d, supersedes)
         if outcome == "error":
             errors.append(str(message))
@@ -84,7 +88,9 @@ def dry_run(
         (qids[path], doc)
         for path, state in states.items()
         if any(len(entries) > 1 for entries in state.record.values())  # a dispute needs two
-        for doc in record_mod.disputes(state_of(cache[path][0], path, cache[path][1]), state)
+        for doc in record_mod.disputes(
+            state_of(cache[path][0], path, cache[path][1], labels.get(path)), state
+        )
     ]
     folded = {p: states[p] for p, j in judge_of.items() if j is not None}
     for state in folded.values():

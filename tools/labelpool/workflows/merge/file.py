@@ -14,6 +14,7 @@ from typing import Any
 
 from labelpool import batch as batch_mod
 from labelpool import yamlfile
+from labelpool.model import Label
 from labelpool.workflows.merge import read as merge_read
 from labelpool.workflows.merge.collect import Cache, read_label, read_label_roundtrip
 from labelpool.workflows.merge.fold import (
@@ -52,10 +53,12 @@ def plan(
     ds: Sequence[Decision],
     supersedes: Supersedes | None,
     folded: State | None = None,
+    label: Label | None = None,
 ) -> Plan:
     """What folding ``ds`` changes; ``folded``: the lists after folding exactly ``ds`` into
-    this reading (the dry run's), taken as they are instead of folding again."""
-    before = state_of(data, path, text)
+    this reading (the dry run's), taken as they are instead of folding again; ``label``:
+    the label of ``data`` when its reading built it."""
+    before = state_of(data, path, text, label)
     if folded is not None:
         return _plan(before, folded, batches, ds)
     after = replace(
@@ -105,6 +108,7 @@ def fold_file(
     text_fold: bool = True,
     keep: bool = False,
     after: State | None = None,
+    label: Label | None = None,
 ) -> tuple[str | None, int]:
     """Fold ``ds`` into one label file's ``text``: (the new text or None when unchanged,
     batches completed). ``cache`` holds what was read of the text read first; it is used
@@ -113,17 +117,17 @@ def fold_file(
     into ``cache`` for that fold (the text is read once, not twice).
     ``text_fold=False`` takes the round-trip path (the reference the tests hold to).
     ``after``: the lists after folding ``ds`` into the text read first (the dry run's), used
-    only while the text is that one."""
+    only while the text is that one; so is ``label``, the label of that reading."""
     cached = cache.get(path)
     if cached is not None and cached[1] == text:
         data, _, batches = cache.pop(path)  # a round-trip tree is edited below: used once
     elif text_fold:
-        after = None
+        after = label = None
         data, text, batches = read_label(path, text)
     else:
-        after = None
+        after = label = None
         data, text, batches = read_label_roundtrip(path, text)
-    p = plan(path, data, text, batches, ds, supersedes, after)
+    p = plan(path, data, text, batches, ds, supersedes, after, label)
     new_text: str | None = None
     if not isinstance(data, yamlfile.CommentedMap):  # plain data: try the text edit
         if text_fold:

@@ -8,6 +8,7 @@ edits. The rules of the fold are in :mod:`labelpool.workflows.merge.commits`'s d
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,14 +41,15 @@ class Judge:
     commit: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        return f"{self.name} <{self.email}>"
+        # interned: every verdict of a judge names them, and one string serves them all
+        return sys.intern(f"{self.name} <{self.email}>")
 
     @property
     def order(self) -> tuple[int, str, str]:
         return (2 if self.oracle else 0 if self.uncommitted else 1, self.name, self.email)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # many thousands at once: no __dict__ each
 class Decision:
     """One verdict to fold: ``grade`` (0 irrelevant) or ``duplicate_of``; ``credit`` is the
     judge the record names (the seat's ``judge:``, else the line's author), ``kind`` its
@@ -124,10 +126,12 @@ class State:
 Supersedes = Callable[[str, str], bool]
 
 
-def state_of(data: Any, path: Path, text: str | None = None) -> State:
+def state_of(data: Any, path: Path, text: str | None = None, label: Label | None = None) -> State:
     """The lists of ``data``, a round-trip tree, or plain data read from ``text`` (whose
-    positions are then found only when a message needs one)."""
-    label = label_from_data(data)
+    positions are then found only when a message needs one); ``label``: the label of
+    ``data`` when the reading built it already."""
+    if label is None:
+        label = label_from_data(data)
     if not isinstance(data, yamlfile.CommentedMap):
         assert text is not None
         return _state(label, {}, _locator(text, path))

@@ -22,6 +22,7 @@ from typing import Any
 from labelpool import batch as batch_mod
 from labelpool import labelset, yamlfile
 from labelpool.errors import LabelpoolError
+from labelpool.model import Label
 from labelpool.rules import linebreaks, lists
 
 __all__ = ["pending_lines", "read_fast", "read_valid", "with_batches"]
@@ -49,8 +50,8 @@ def read_fast(path: Path, text: str | None = None) -> Reading | None:
 
 def read_valid(
     path: Path, raw: bytes, *, schema_file: Path, max_bytes: int, max_depth: int
-) -> tuple[str, Reading | None] | None:
-    """(the label's id, the reading :func:`read_fast` gives, or None when it gives none) of a
+) -> tuple[Label, Reading | None] | None:
+    """(the label, the reading :func:`read_fast` gives, or None when it gives none) of a
     label file's bytes that :func:`labelpool.labelset.load_files` would load (the guarded
     reading, LP041, the schema, LP042, LP022, LP025/LP027/LP040), from one parse; None when
     any check fails or cannot tell (the caller checks the file as the label set does)."""
@@ -70,12 +71,12 @@ def read_valid(
     ):
         return None
     if b"\r" in raw or len(raw) > yamlfile.MAX_BYTES or not isinstance(data, dict):
-        return label.id, None
+        return label, None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    return label.id, with_batches(path, text, data)
+    return label, with_batches(path, text, data)
 
 
 def with_batches(path: Path, text: str, data: Any) -> Reading | None:
