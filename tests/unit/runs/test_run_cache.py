@@ -400,3 +400,25 @@ def test_a_save_evicts_past_the_cap(tmp_path: Path) -> None:
     arrays = cached.Arrays(run.qids, run.offsets, run.doc_codes, run.doc_vocab, run.scores)
     cached.save(where, run.sha256, arrays, max_entries=2)
     assert entries(where) == sorted([f"{shas[2]}.run", f"{run.sha256}.run", "notes.txt"])
+
+
+def test_an_intact_entry_whose_arrays_do_not_fit_is_a_miss(tmp_path: Path) -> None:
+    """Arrays that no parse gives (a document code past the vocabulary, offsets going back)
+    are refused even under a right CRC-32."""
+    path = tmp_path / "r.trec"
+    path.write_text(RUN)
+    run = cold(path)
+    where = tmp_path / "runs"
+    good = cached.Arrays(run.qids, run.offsets, run.doc_codes, run.doc_vocab, run.scores)
+    cached.save(where, run.sha256, good)
+    assert cached.load(where, run.sha256) is not None
+    past = run.doc_codes.copy()
+    past[0] = len(run.doc_vocab)
+    back = run.offsets.copy()
+    back[1], back[2] = back[2], back[1]
+    for bad in (
+        cached.Arrays(run.qids, run.offsets, past, run.doc_vocab, run.scores),
+        cached.Arrays(run.qids, back, run.doc_codes, run.doc_vocab, run.scores),
+    ):
+        cached.save(where, run.sha256, bad)
+        assert cached.load(where, run.sha256) is None

@@ -129,6 +129,8 @@ def _parse(mapped: mmap.mmap, sha256: str) -> Arrays | None:
         or len(offsets) != len(qids) + 1
         or offsets[0] != 0
         or offsets[-1] != n
+        or bool((offsets[1:] < offsets[:-1]).any())
+        or (n and (int(codes.min()) < 0 or int(codes.max()) >= len(vocab)))
     ):
         return None
     return Arrays(np.asarray(qids.to_pylist(), dtype=object), offsets, codes, vocab, scores)
@@ -138,6 +140,8 @@ def _strings(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
     kind = {np.dtype(np.int32): pa.string(), np.dtype(np.int64): pa.large_string()}[offsets.dtype]
     if len(offsets) == 0 or offsets[0] != 0 or offsets[-1] != len(data):
         raise ValueError("string offsets do not fit their data")
+    if bool((offsets[1:] < offsets[:-1]).any()):
+        raise ValueError("string offsets go backwards")
     array = pa.Array.from_buffers(
         kind, len(offsets) - 1, [None, pa.py_buffer(offsets), pa.py_buffer(data)]
     )
