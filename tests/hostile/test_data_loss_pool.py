@@ -69,8 +69,9 @@ def test_pool_killed_at_every_write_reruns_to_the_same_branch(
     """0.1.0: a kill inside a write left `.cancel-order.yaml.XXXX.tmp` in labels/ and the
     branch made with nothing committed on it."""
     points = kill_matrix(tmp_path, fresh, POOL, pooled, "write")
-    # the label cache, three staged files, the journal, the reserve, three moves into labels/
-    assert points == 9
+    # the run cache (runs a and b), the label cache, three staged files, the journal, the
+    # reserve, three moves into labels/
+    assert points == 11
 
 
 def test_pool_no_commit_killed_at_every_write_converges(fresh: Path, tmp_path: Path) -> None:
@@ -80,7 +81,7 @@ def test_pool_no_commit_killed_at_every_write_converges(fresh: Path, tmp_path: P
     want = tree_state(ref, head(fresh))
     assert want["branch"] == "main" and want["log"] == []
     points = kill_matrix(tmp_path, fresh, (*POOL, "--no-commit"), want, "write")
-    assert points == 4  # the label cache, three label files
+    assert points == 6  # the run cache (runs a and b), the label cache, three label files
 
 
 def test_pool_as_the_disk_fills_up_is_all_or_nothing(

@@ -7,6 +7,8 @@ One reader per format, one way to read: :func:`read_run` ``(path, name=None) -> 
 message``).
 
 * :mod:`.read`: format detection and the one reading path;
+* :mod:`.cached`: the run cache, a parsed run's arrays kept in the cache folder by the file's
+  SHA-256 (a hit skips the parse; damaged or foreign entries are misses);
 * :mod:`.gzipped`: plain or gzip bytes (by magic bytes), the file's SHA-256;
 * :mod:`.fast`: the pyarrow fast path for clean single-space TREC files;
 * :mod:`.trec`: the careful whitespace TREC reader (``#`` comments, exact error lines);

@@ -5,7 +5,9 @@ The format is told by the content: gzip by its magic bytes, JSON Lines by a firs
 else TREC, tried on the fast path (:mod:`labelpool.runs.fast`) first and, when that refuses
 the file, read by the careful line reader (:mod:`labelpool.runs.trec`) that accepts it or
 names the line. Errors are therefore always exact, and the common case is fast. The file's
-SHA-256 is computed on a thread beside the parser.
+SHA-256 is computed on a thread beside the careful reader's look at the head; a run read
+before with the same digest comes from the run cache (:mod:`labelpool.runs.cached`) instead
+of the parser, and a run parsed without error is kept there.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 
 from labelpool.config import Config
-from labelpool.runs import gzipped
+from labelpool.runs import cached, gzipped
 from labelpool.runs.arrow import arrow_strings
 from labelpool.runs.errors import RunError
 from labelpool.runs.fast import layout, parse_trec_fast
@@ -44,39 +46,48 @@ def read_run(path: Path, name: str | None = None) -> Run:
     hasher = threading.Thread(target=gzipped.sha256_file, args=(path, digest), daemon=True)
     hasher.start()
     try:
-        columns = careful_head(path, head, whole)
-        checked = True  # the line readers find duplicates themselves, naming both lines
-        if columns is not None:
-            qid, doc, scores = _arrays(columns)
-        elif _is_jsonl(head):
-            qid, doc, scores = _arrays(parse_jsonl(path, read_lines(path, gz)))
-        else:
-            shape = layout(head)
-            fast = None if shape is None else parse_trec_fast(path, gz, *shape)
-            if fast is None:
-                qid, doc, scores = _arrays(parse_trec(path, read_lines(path, gz)))
-            else:
-                (qid, doc, scores), checked = fast, False
-        try:
-            qids, offsets, codes, vocab, ordered = order(
-                qid, doc, scores, check_duplicates=not checked
-            )
-        except DuplicateFound:
-            parse_trec(path, read_lines(path, gz))  # raises RunError naming both lines
-            raise AssertionError("a duplicate the line reader did not find") from None
-        del qid, doc, scores
+        columns = careful_head(path, head, whole)  # beside the hash: a head error at once
     finally:
         hasher.join()
+    sha256 = digest[0] if digest else ""
+    where = cached.folder()
+    kept = cached.load(where, sha256) if sha256 else None
+    if kept is None:
+        kept = _parsed(path, gz, head, columns)
+        if sha256:
+            cached.save(where, sha256, kept)
     return Run(
         name=name if name else system_name(path),
         path=path,
-        sha256=digest[0] if digest else "",
-        qids=qids,
-        offsets=offsets,
-        doc_codes=codes,
-        doc_vocab=vocab,
-        scores=ordered,
+        sha256=sha256,
+        qids=kept.qids,
+        offsets=kept.offsets,
+        doc_codes=kept.doc_codes,
+        doc_vocab=kept.doc_vocab,
+        scores=kept.scores,
     )
+
+
+def _parsed(path: Path, gz: bool, head: bytes, columns: Columns | None) -> cached.Arrays:
+    """The run's arrays, parsed (``columns``: the whole file's rows when the head was all)."""
+    checked = True  # the line readers find duplicates themselves, naming both lines
+    if columns is not None:
+        qid, doc, scores = _arrays(columns)
+    elif _is_jsonl(head):
+        qid, doc, scores = _arrays(parse_jsonl(path, read_lines(path, gz)))
+    else:
+        shape = layout(head)
+        fast = None if shape is None else parse_trec_fast(path, gz, *shape)
+        if fast is None:
+            qid, doc, scores = _arrays(parse_trec(path, read_lines(path, gz)))
+        else:
+            (qid, doc, scores), checked = fast, False
+    try:
+        qids, offsets, codes, vocab, ordered = order(qid, doc, scores, check_duplicates=not checked)
+    except DuplicateFound:
+        parse_trec(path, read_lines(path, gz))  # raises RunError naming both lines
+        raise AssertionError("a duplicate the line reader did not find") from None
+    return cached.Arrays(qids, offsets, codes, vocab, ordered)
 
 
 def _is_jsonl(head: bytes) -> bool:
