@@ -136,6 +136,15 @@ format = 1
 
 
 @pytest.fixture
+def cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A cache folder of the test's own (``LABELPOOL_CACHE_DIR``), empty: the label index,
+    the run cache and the judgment arrays start cold."""
+    folder = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """An empty label repository (config, labels/, runs/) in a temp folder; not a git repo."""
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")

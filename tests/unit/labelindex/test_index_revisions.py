@@ -37,13 +37,6 @@ def label(qid: str, judged: list[str], relevant: list[str], tail: str = "") -> s
 
 
 @pytest.fixture
-def cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path_factory.mktemp("cache")
-    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
 def two(repo: Path) -> tuple[Path, str, str]:
     """A repository with two commits: q0..q3, then q0 flipped, q1 judged more, q2 removed,
     q4 added (q3 unchanged)."""

@@ -27,13 +27,6 @@ def label(qid: str, doc: str) -> str:
 
 
 @pytest.fixture
-def cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path_factory.mktemp("cache")
-    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
 def many(repo: Path) -> Path:
     git(repo, "init", "-q", "-b", "main")
     git(repo, "config", "user.name", "Runner")

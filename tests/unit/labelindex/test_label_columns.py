@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,13 +24,6 @@ DOCS = [f"d{i}" for i in range(8)]
 
 def git(repo: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=repo, capture_output=True, check=True)
-
-
-@pytest.fixture
-def cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path_factory.mktemp("cache")
-    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(folder))
-    return folder
 
 
 def text(qid: str, spec: dict[str, Any]) -> str:

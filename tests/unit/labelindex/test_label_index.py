@@ -46,13 +46,6 @@ def label(qid: str, judged: list[str], relevant: list[str] | None = None) -> str
 
 
 @pytest.fixture
-def cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path_factory.mktemp("cache")  # outside the repository
-    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
 def gitrepo(repo: Path) -> Path:
     git(repo, "init", "-q", "-b", "main")
     git(repo, "config", "user.name", "Runner")

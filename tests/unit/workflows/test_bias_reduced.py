@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,13 +19,6 @@ from provenance_scenario import label_text, write_run
 
 DOCS = [f"d{i}" for i in range(10)]
 RUNS = ("A", "B", "C")  # A and B pooled, C never
-
-
-@pytest.fixture
-def cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path_factory.mktemp("cache")
-    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(folder))
-    return folder
 
 
 @st.composite

@@ -54,13 +54,6 @@ def label(qid: str, judged: list[str], relevant: list[str], tail: str = "") -> s
 
 
 @pytest.fixture
-def cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path_factory.mktemp("cache")
-    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
 def two(repo: Path) -> tuple[Path, str, str]:
     """Two commits: q0..q5, then q0 flipped with a record of judges, q1 pooled and judged
     more, q2 removed, q3 only given a record (no change in meaning), q4 judged anew, q5

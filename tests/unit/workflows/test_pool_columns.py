@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,13 +14,6 @@ from labelpool.workflows.evaluate import pooled
 
 SYSTEMS = ("bm25", "dense", "unknown")
 Entry = tuple[str, int | None]
-
-
-@pytest.fixture
-def cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path_factory.mktemp("cache")
-    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(folder))
-    return folder
 
 
 def text(qid: str, judged: bool, pool: list[Entry]) -> str:

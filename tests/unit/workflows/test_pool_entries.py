@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,13 +17,6 @@ from labelpool.workflows.validate.pooledruns import Entries, entries_of
 EXAMPLE = Path(__file__).resolve().parents[3]
 SYSTEMS = ("bm25", "dense", "unknown")
 BLOBS = ("3b18e512dba79e4c8391dd0fbdfbe7e6b1ad5a0c", "0" * 40)
-
-
-@pytest.fixture
-def cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path_factory.mktemp("cache")
-    monkeypatch.setenv("LABELPOOL_CACHE_DIR", str(folder))
-    return folder
 
 
 def plain(entries: Entries) -> list[tuple[Any, ...]]:
