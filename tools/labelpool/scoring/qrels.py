@@ -210,6 +210,16 @@ def sorted_unique(values: np.ndarray) -> np.ndarray:
     return out
 
 
+def in_sorted(keys: np.ndarray, ordered: np.ndarray) -> np.ndarray:
+    """Which ``keys`` are in the sorted ``ordered`` (a sorted search: ``np.isin`` hashes, 30x
+    slower on a million keys here)."""
+    if not len(ordered):
+        return np.zeros(len(keys), dtype=bool)
+    at = np.minimum(np.searchsorted(ordered, keys), len(ordered) - 1)
+    found: np.ndarray = ordered[at] == keys
+    return found
+
+
 def _lookup(sorted_keys: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(found?, position) of each of ``keys`` in ``sorted_keys`` (unsorted: sorted here, the
     position given in the input order)."""

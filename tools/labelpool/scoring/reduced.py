@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 from labelpool import columns
 from labelpool.columns import Columns
 from labelpool.runs import arrow_strings, numpy_of
-from labelpool.scoring.qrels import UNJUDGED, Qrels, build_table, sorted_unique
+from labelpool.scoring.qrels import UNJUDGED, Qrels, build_table, in_sorted, sorted_unique
 
 _GRADE_SPAN = 1 << 21  # above every grade (LP042: at most 1,000,000)
 
@@ -46,18 +46,18 @@ def without_judgments(full: Qrels, cols: Columns, removed: Mapping[str, Iterable
     r_qi, r_code = taken.qi[scored], taken.code[scored]
     r_key = sorted_unique(r_qi[r_code >= 0] * width + r_code[r_code >= 0])
     every, member_key = _judged(full, cols)
-    gone = r_key[_member(r_key, every)]
+    gone = r_key[in_sorted(r_key, every)]
     left = np.bincount(every // width, minlength=nq) - np.bincount(gone // width, minlength=nq)
     affected = sorted_unique(r_qi)
     dropped = np.zeros(nq, dtype=bool)
     dropped[affected[left[affected] == 0]] = True  # every judgment went: not scored
     in_class = np.zeros(nq, dtype=bool)
-    in_class[r_key[_member(r_key, member_key)] // width] = True
+    in_class[r_key[in_sorted(r_key, member_key)] // width] = True
     rebuilt = in_class & ~dropped
 
     key_q = full.keys // width
     whole = dropped[key_q] | rebuilt[key_q]  # questions whose keys all go (rebuilt: re-added)
-    masked = _member(full.keys, r_key) & (full.grade != UNJUDGED) & ~whole
+    masked = in_sorted(full.keys, r_key) & (full.grade != UNJUDGED) & ~whole
     keep = ~(whole | masked)
     ideal_keep = ~(dropped | rebuilt)[full.ideal_q] if len(full.ideal_q) else np.zeros(0, bool)
     lost = full.grade[masked] > 0  # a relevant document outside classes: its own target
@@ -179,15 +179,6 @@ def _codes(vocab: pa.Array, docs: pa.Array) -> np.ndarray:
     code_of[at[hit]] = hit
     out: np.ndarray = code_of[numpy_of(encoded.indices).astype(np.int64)]
     return out
-
-
-def _member(keys: np.ndarray, ordered: np.ndarray) -> np.ndarray:
-    """Which ``keys`` are in the sorted, distinct ``ordered``."""
-    if not len(ordered):
-        return np.zeros(len(keys), dtype=bool)
-    at = np.minimum(np.searchsorted(ordered, keys), len(ordered) - 1)
-    found: np.ndarray = ordered[at] == keys
-    return found
 
 
 def _taken(

@@ -22,7 +22,8 @@ import pyarrow.compute as pc
 
 from labelpool.model import Label
 from labelpool.runs import arrow_array, numpy_of
-from labelpool.workflows.validate.pooledruns import PooledRuns, cut, judged_docs, member
+from labelpool.scoring.qrels import in_sorted
+from labelpool.workflows.validate.pooledruns import PooledRuns, cut, judged_docs
 
 Removed = dict[str, dict[str, frozenset[str]]]
 
@@ -75,7 +76,7 @@ def contributions(labels: Mapping[str, Label], pooled: PooledRuns) -> tuple[Remo
     alone = np.ones(len(triple), dtype=bool)
     alone[1:] &= pair[1:] != pair[:-1]
     alone[:-1] &= pair[:-1] != pair[1:]
-    alone &= member(pair, judged)
+    alone &= in_sorted(pair, judged)
     pair, sys = pair[alone], triple[alone] % max(len(systems), 1)
     # grouped by (system, question): each group's documents one slice of one list
     group = sys * max(len(qids), 1) + pair // width

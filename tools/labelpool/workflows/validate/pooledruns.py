@@ -272,12 +272,3 @@ def judged_docs(labels: Mapping[str, Label], qids: list[str]) -> tuple[np.ndarra
     counts = np.fromiter(map(len, lists), np.int64, len(qids))
     rows = np.repeat(np.arange(len(qids), dtype=np.int64), counts)
     return rows, arrow_strings(list(chain.from_iterable(lists)))
-
-
-def member(keys: np.ndarray, ordered: np.ndarray) -> np.ndarray:
-    """Which ``keys`` are in the sorted ``ordered``."""
-    if not len(ordered):
-        return np.zeros(len(keys), dtype=bool)
-    at = np.minimum(np.searchsorted(ordered, keys), len(ordered) - 1)
-    found: np.ndarray = ordered[at] == keys
-    return found

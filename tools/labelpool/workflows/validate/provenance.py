@@ -40,6 +40,7 @@ from labelpool.config import Config
 from labelpool.findings import Finding
 from labelpool.model import Label, PoolEntry
 from labelpool.runs import RunError, arrow_array, numpy_of
+from labelpool.scoring.qrels import in_sorted
 from labelpool.words import counted
 from labelpool.workflows.validate.full import display
 from labelpool.workflows.validate.pooledruns import (
@@ -50,7 +51,6 @@ from labelpool.workflows.validate.pooledruns import (
     Tops,
     cut,
     judged_docs,
-    member,
 )
 from labelpool.yamlfile.nodes import ViewError, compose_root, node_at
 
@@ -172,7 +172,7 @@ def _unjudged(labels: Mapping[str, Label], entries: Entries, tops: Tops) -> np.n
     n = len(tops.row_entry)
     keys = np.searchsorted(qs, row_q) * width + codes[:n]
     judged_keys = np.sort(judged_q * width + codes[n:])
-    bad = np.flatnonzero(~member(keys, judged_keys))
+    bad = np.flatnonzero(~in_sorted(keys, judged_keys))
     out: np.ndarray = bad[np.argsort(tops.row_entry[bad], kind="stable")]
     return out
 
